@@ -1,0 +1,453 @@
+/*
+ * core.h: rankline's engine.  Logs come in, are cut into lines, attributed
+ * to ranks, matched against the rule packs, and gathered into one model, the
+ * incident, which every reader (the console, analyze --json, cat, the store,
+ * reports) reads and none recomputes.
+ *
+ * core/ never includes curses or sqlite: the console (tui/) and the store
+ * (store/) depend on core, never the other way round.
+ *
+ * Ownership, for every type below:
+ *  - a struct made by X_create is freed by X_free, and owns what it points to
+ *    unless a field's comment says "borrowed";
+ *  - a returned char * belongs to the caller; a const char * is borrowed and
+ *    lives as long as the object it came from;
+ *  - the incident owns its sources, processes, ranks and events; the ruleset
+ *    outlives every incident that points into it.
+ */
+#ifndef RANKLINE_CORE_H
+#define RANKLINE_CORE_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <time.h>
+
+#include "clock.h"
+
+#define RL_NONE		(-1)		/* an unknown rank, pid or index */
+#define RL_CAP_UNSET	INT64_MIN	/* a capture the line did not have */
+
+/* util.c: memory that cannot fail, and the one fatal exit. */
+void		*xmalloc(size_t);
+void		*xcalloc(size_t, size_t);
+void		*xrealloc(void *, size_t);
+void		*xreallocarray(void *, size_t, size_t);
+char		*xstrdup(const char *);
+char		*xstrndup(const char *, size_t);
+int		 xasprintf(char **, const char *, ...)
+		     __attribute__((format(printf, 2, 3)));
+int		 xvasprintf(char **, const char *, va_list);
+void		 fatal(const char *, ...)
+		     __attribute__((noreturn, format(printf, 1, 2)));
+extern void	(*fatal_hook)(void);	/* run before exit: the console ends curses */
+
+/* A growable byte buffer; text is kept NUL-terminated for convenience. */
+struct buf {
+	char		*p;		/* bytes, p[len] == '\0' */
+	size_t		 len;		/* bytes used */
+	size_t		 cap;		/* bytes allocated */
+};
+void		 buf_add(struct buf *, const void *, size_t);
+void		 buf_addc(struct buf *, char);
+void		 buf_adds(struct buf *, const char *);
+void		 buf_printf(struct buf *, const char *, ...)
+		     __attribute__((format(printf, 2, 3)));
+void		 buf_reset(struct buf *);
+void		 buf_free(struct buf *);
+char		*buf_steal(struct buf *);
+
+/* A list of error messages, each naming file:line, collected not printed. */
+struct errlist {
+	char		**v;		/* messages, owned */
+	size_t		  n;		/* how many */
+};
+void		 errlist_add(struct errlist *, const char *, ...)
+		     __attribute__((format(printf, 2, 3)));
+void		 errlist_free(struct errlist *);
+
+/* sanitize.c: log text is hostile; these make it safe for each destination. */
+void		 sanitize_terminal(struct buf *, const char *, size_t);
+void		 sanitize_json(struct buf *, const char *, size_t);
+void		 sanitize_html(struct buf *, const char *, size_t);
+size_t		 strip_ansi(char *, size_t);
+
+/* ini.c: the INI-like format of rule packs and themes (see rules/FORMAT.md). */
+typedef int	(*ini_cb)(void *, const char *, unsigned, const char *,
+		     const char *, const char *, char **);
+int		 ini_parse(const char *, const char *, size_t, ini_cb, void *,
+		     struct errlist *);
+
+/* Roles a rule gives a line, in the order the diagnosis prefers them. */
+enum rl_role {
+	ROLE_NONE = 0,
+	ROLE_ROOT,		/* can be the first failure */
+	ROLE_SYMPTOM,		/* a failure; root only when nothing better exists */
+	ROLE_COLLATERAL,	/* caused by a peer's failure */
+	ROLE_WRAPPER,		/* carries a failure raised elsewhere */
+	ROLE_PROGRESS,		/* steps, checkpoints, readiness */
+	ROLE_EVIDENCE,		/* versions, hardware, arguments, memory */
+	ROLE_HANG,		/* the diagnosis's own: the rank that went quiet */
+	ROLE_NROLES
+};
+
+enum rl_domain {
+	DOMAIN_NONE = 0,	/* no failure */
+	DOMAIN_CODE,
+	DOMAIN_CONFIG,
+	DOMAIN_INFRA,
+	DOMAIN_HARDWARE,
+	DOMAIN_FRAMEWORK,
+	DOMAIN_UNKNOWN,
+	DOMAIN_NDOMAINS
+};
+
+enum rl_group {
+	GROUP_NONE = 0,
+	GROUP_CAPACITY,
+	GROUP_WORKER_DEATH,
+	GROUP_COMMUNICATION,
+	GROUP_KERNEL,
+	GROUP_OTHER,
+	GROUP_NGROUPS
+};
+
+enum rl_severity {
+	SEV_INFO = 0,
+	SEV_WARNING,
+	SEV_ERROR,
+	SEV_FATAL
+};
+
+/* What a progress or evidence line marks. */
+enum rl_mark {
+	MARK_NONE = 0,
+	MARK_STEP,		/* a training step; captures step */
+	MARK_CKPT_BEGIN,	/* a checkpoint save began; captures step */
+	MARK_CKPT_END,		/* a checkpoint save completed; captures step */
+	MARK_READY,		/* the job or engine reported it was up */
+	MARK_SHUTDOWN,		/* an operator or launcher asked it to stop */
+	MARK_EXIT,		/* a process ended; captures exitcode, signal */
+	MARK_RECORD,		/* a launcher's per-rank failure record */
+	MARK_NMARKS
+};
+
+/* The capture names the engine understands; others are kept as text only. */
+enum rl_cap {
+	CAP_RANK = 0,
+	CAP_LOCAL_RANK,
+	CAP_HOST,
+	CAP_PID,
+	CAP_STEP,
+	CAP_SEQ,
+	CAP_EXITCODE,
+	CAP_SIGNAL,
+	CAP_TIMEOUT_MS,
+	CAP_XID,
+	CAP_PCI,
+	CAP_NCAPS
+};
+
+/* One compiled pattern of a rule. */
+struct rl_pattern {
+	void		*code;		/* pcre2_code_8 */
+	char		*source;	/* the text as written in the pack */
+	int		 cap[CAP_NCAPS];/* group number of each known capture, or 0 */
+};
+
+/* A rule from a pack. */
+struct rl_rule {
+	char		*id;		/* dotted, unique in the set */
+	char		*file;		/* pack it came from */
+	unsigned	 line;		/* line of its [rule] header */
+	struct rl_pattern *pat;		/* patterns, any may match */
+	size_t		 npat;
+	char		**literal;	/* required literals for the prefilter */
+	size_t		 nliteral;
+	enum rl_role	 role;
+	enum rl_domain	 domain;
+	enum rl_group	 group;
+	enum rl_severity severity;
+	enum rl_mark	 mark;
+	int		 priority;	/* highest wins on one line */
+	char		*only_after;	/* mark name or rule id, or NULL */
+	char		*not_after;	/* mark name or rule id, or NULL */
+	char		*title;
+	char		*explain;
+	char		*action;
+	char		*probe;
+	char		*knobs;		/* comma-separated knob names */
+	char		**example;	/* must match */
+	size_t		 nexample;
+	char		**counter;	/* must not match */
+	size_t		 ncounter;
+	unsigned	 index;		/* position in the set */
+};
+
+/* Attribution: where a file or a line comes from. */
+enum attrib_kind { ATTRIB_PATH, ATTRIB_PREFIX, ATTRIB_LINK, ATTRIB_RECORD };
+
+struct rl_attrib {
+	char		*id;
+	char		*file;
+	unsigned	 line;
+	enum attrib_kind kind;
+	struct rl_pattern *pat;
+	size_t		 npat;
+	struct rl_pattern end;		/* record: the pattern that closes it */
+	char		**literal;
+	size_t		 nliteral;
+	int		 priority;
+	int		 proc_group;	/* path: group number of (?<proc>), or 0 */
+	char		**example;
+	size_t		 nexample;
+	char		**counter;
+	size_t		 ncounter;
+};
+
+struct rl_knob {
+	char		*name;
+	char		*what;
+	char		*helps;
+	char		*cost;
+};
+
+/* rules.c: the set of rules, attribution forms and knobs, and the matcher. */
+struct ruleset;
+#define RL_MAXGROUPS	24		/* capture groups a pattern may report */
+struct rl_match {
+	const struct rl_rule *rule;	/* borrowed from the set */
+	const struct rl_pattern *pat;	/* the pattern that matched */
+	const char	*subject;	/* the line matched, borrowed */
+	size_t		 ovec[2 * RL_MAXGROUPS];	/* offsets of the groups */
+	int		 ngroups;	/* groups set in ovec */
+};
+typedef void	(*ruleset_attrib_cb)(void *, const struct rl_attrib *,
+		     const struct rl_match *);
+struct ruleset	*ruleset_create(void);
+void		 ruleset_free(struct ruleset *);
+int		 ruleset_load(struct ruleset *, const char *, const char *,
+		     size_t, struct errlist *);
+int		 ruleset_load_file(struct ruleset *, const char *,
+		     struct errlist *);
+int		 ruleset_load_defaults(struct ruleset *, struct errlist *);
+void		 ruleset_finish(struct ruleset *);
+size_t		 ruleset_nrules(const struct ruleset *);
+const struct rl_rule *ruleset_rule(const struct ruleset *, size_t);
+const struct rl_rule *ruleset_find(const struct ruleset *, const char *);
+size_t		 ruleset_nattribs(const struct ruleset *);
+const struct rl_attrib *ruleset_attrib(const struct ruleset *, size_t);
+size_t		 ruleset_nknobs(const struct ruleset *);
+const struct rl_knob *ruleset_knob_at(const struct ruleset *, size_t);
+const struct rl_knob *ruleset_knob(const struct ruleset *, const char *);
+bool		 ruleset_match(struct ruleset *, const char *, size_t,
+		     struct rl_match *);
+void		 ruleset_links(struct ruleset *, const char *, size_t,
+		     ruleset_attrib_cb, void *);
+bool		 ruleset_match_rule(struct ruleset *, const struct rl_rule *,
+		     const char *, size_t, struct rl_match *);
+bool		 ruleset_match_pattern(struct ruleset *,
+		     const struct rl_pattern *, const char *, size_t,
+		     struct rl_match *);
+uint64_t	 ruleset_limit_hits(const struct ruleset *);
+int64_t		 match_int(const struct rl_match *, enum rl_cap);
+char		*match_str(const struct rl_match *, enum rl_cap);
+const char	*role_name(enum rl_role);
+const char	*domain_name(enum rl_domain);
+const char	*group_name(enum rl_group);
+const char	*severity_name(enum rl_severity);
+const char	*mark_name(enum rl_mark);
+const char	*cap_name(enum rl_cap);
+
+/* rules-parse.c: the pack format into rules, attribs and knobs. */
+int		 rules_parse(struct ruleset *, const char *, const char *,
+		     size_t, struct errlist *);
+
+/* rules-check.c: `rankline rules check` and `rankline rules test`. */
+int		 ruleset_test(struct ruleset *, struct errlist *, unsigned *);
+int		 ruleset_check(const struct ruleset *, struct errlist *);
+
+/* embedded.c (generated): the shipped packs and themes, for a lone binary. */
+struct rl_embedded {
+	const char	*name;		/* file name, such as "torch.rules" */
+	const char	*data;
+	size_t		 len;
+};
+extern const struct rl_embedded rl_embedded_files[];
+extern const size_t rl_embedded_nfiles;
+
+/* paths.c: where data files are found. */
+char		*paths_datadir(const char *);
+char		*paths_user_config(const char *);
+char		*paths_user_data(const char *);
+
+/*
+ * The model.  A source is one input (a file, a command, stdin).  A process is
+ * one rank's process, which may write to several sources (stdout.log and
+ * stderr.log of torchrun's --log-dir, and the tee'd console).  A rank
+ * gathers the processes that held one global rank.
+ */
+enum source_kind { SOURCE_FILE, SOURCE_CMD, SOURCE_STDIN };
+
+struct rl_source {
+	char		*path;		/* as given by the user */
+	enum source_kind kind;
+	int		 rank;		/* from the path, or RL_NONE */
+	int		 local_rank;	/* from the path, or RL_NONE */
+	char		*host;		/* from the path, or NULL */
+	char		*proc_key;	/* files sharing it are one process */
+	uint64_t	 lines;		/* lines read */
+	uint64_t	 bytes;		/* bytes read */
+	uint64_t	 long_lines;	/* lines cut at the length limit */
+	uint64_t	 binary_lines;	/* lines with NUL or invalid UTF-8 */
+	bool		 multiplexed;	/* lines carry rank prefixes */
+	bool		 binary;	/* looked like a binary file: skipped */
+	char		*error;		/* why it could not be read, or NULL */
+	struct clock_ctx clock;		/* timestamp form detection */
+	struct rl_time	 first;		/* first time seen */
+	struct rl_time	 last;		/* last time seen */
+	unsigned	 index;		/* position in the incident */
+};
+
+struct rl_process {
+	char		*key;		/* identity: host/local rank, or a source */
+	char		*host;		/* or NULL */
+	int		 rank;		/* global rank, or RL_NONE */
+	int		 local_rank;	/* or RL_NONE */
+	int		 pid;		/* or RL_NONE */
+	int		 exitcode;	/* from an exit record, or RL_NONE */
+	int		 signal;	/* from an exit record, or 0 */
+	struct rl_time	 last;		/* last time seen in any of its streams */
+	uint64_t	 lines;		/* lines seen */
+	int		 last_source;	/* where its last timed line is, or RL_NONE */
+	uint64_t	 last_line;	/* its line number */
+	uint64_t	 last_offset;	/* its byte offset */
+	char		*last_text;	/* for sources that cannot be re-read, or NULL */
+	size_t		 last_len;	/* its length */
+	unsigned	 index;
+};
+
+/* The state of a rank when the analysis ended. */
+enum rank_state {
+	RANK_OK = 0,		/* ran, no failure seen */
+	RANK_FAILED,		/* the first failure is here */
+	RANK_COLLATERAL,	/* failed because of another rank */
+	RANK_HUNG,		/* went quiet while others waited */
+	RANK_EXITED,		/* ended with an error of its own, not first */
+	RANK_NSTATES
+};
+
+struct rl_rank {
+	int		 rank;		/* global rank, or RL_NONE for unranked */
+	char		*host;		/* or NULL */
+	unsigned	*sources;	/* indexes of its sources */
+	size_t		 nsources;
+	enum rank_state	 state;
+	int		 first_event;	/* its first failing event, or RL_NONE */
+	struct rl_time	 first;		/* first time seen */
+	struct rl_time	 last;		/* last time seen */
+	uint64_t	 lines;
+	int		 last_step;	/* last training step seen, or RL_NONE */
+};
+
+/* One matched line. */
+struct rl_event {
+	unsigned	 source;	/* index of its source */
+	uint64_t	 line;		/* 1-based line number in the source */
+	uint64_t	 offset;	/* byte offset of the line in the source */
+	struct rl_time	 time;		/* its own or inherited */
+	bool		 timed;		/* the line carried its time itself */
+	int		 process;	/* index of its process, or RL_NONE */
+	int		 rank;		/* resolved global rank, or RL_NONE */
+	const struct rl_rule *rule;	/* borrowed from the ruleset */
+	enum rl_role	 role;		/* the rule's, or demoted by context */
+	bool		 harmless;	/* context made it harmless */
+	int64_t		 cap[CAP_NCAPS];/* numeric captures, or RL_CAP_UNSET */
+	char		*text;		/* the line as written (NUL as space): sanitize per destination */
+	uint64_t	 seq;		/* arrival order, for stable sorting */
+};
+
+enum ckpt_status { CKPT_NONE = 0, CKPT_SAFE, CKPT_UNSAFE, CKPT_UNKNOWN };
+enum rl_scope { SCOPE_NONE = 0, SCOPE_ONE, SCOPE_SOME, SCOPE_ALL };
+
+/* The three answers. */
+struct rl_answer {
+	int		 first;		/* index of the first failure event, or RL_NONE */
+	enum rl_role	 first_role;	/* its role (ROLE_HANG for a culprit) */
+	enum rl_domain	 domain;
+	enum rl_group	 group;
+	enum rl_scope	 scope;
+	char		*summary;	/* one sentence */
+	char		*explanation;	/* why this event and not another */
+	enum ckpt_status ckpt;
+	int		 last_safe_step;/* or RL_NONE */
+	int		*unsafe_steps;
+	size_t		 nunsafe;
+};
+
+struct rl_incident {
+	struct rl_source **sources;
+	size_t		 nsources;
+	struct rl_process **procs;
+	size_t		 nprocs;
+	struct rl_rank	*ranks;		/* sorted by rank, unranked last */
+	size_t		 nranks;
+	struct rl_event	*events;	/* in time order once diagnosed */
+	size_t		 nevents;
+	size_t		 cevents;
+	struct rl_answer answer;
+	struct rl_time	 start;		/* earliest time seen */
+	struct rl_time	 end;		/* latest time seen */
+	uint64_t	 lines;		/* lines read in all */
+	uint64_t	 bytes;
+	uint64_t	 next_seq;
+	const struct ruleset *rules;	/* borrowed */
+	struct errlist	 errors;	/* unreadable paths and the like */
+	char		*fingerprint;	/* of the root signature, or NULL */
+};
+
+/* incident.c */
+struct rl_incident *incident_create(const struct ruleset *);
+void		 incident_free(struct rl_incident *);
+struct rl_source *incident_add_source(struct rl_incident *, const char *,
+		     enum source_kind);
+struct rl_process *incident_process(struct rl_incident *, const char *,
+		     const char *, int, int);
+struct rl_event	*incident_add_event(struct rl_incident *);
+const struct rl_rank *incident_rank(const struct rl_incident *, int);
+const char	*rank_state_name(enum rank_state);
+const char	*ckpt_status_name(enum ckpt_status);
+const char	*scope_name(enum rl_scope);
+
+/* ingest.c: bytes to lines to events. */
+struct ingest;
+struct ingest	*ingest_create(struct rl_incident *, struct rl_source *);
+void		 ingest_free(struct ingest *);
+void		 ingest_feed(struct ingest *, const char *, size_t);
+void		 ingest_flush(struct ingest *);
+typedef void	(*ingest_line_cb)(void *, const struct rl_source *, uint64_t,
+		     const struct rl_time *, const struct rl_process *,
+		     const char *, size_t);
+void		 ingest_set_line_cb(struct ingest *, ingest_line_cb, void *);
+
+/* attrib.c */
+void		 attrib_path(const struct ruleset *, struct rl_source *);
+
+/* source-file.c: reading files and folders named on the command line. */
+int		 source_add_path(struct rl_incident *, const char *);
+int		 source_file_read(struct rl_incident *, struct rl_source *,
+		     ingest_line_cb, void *);
+
+/* diagnose.c: the three answers from the events. */
+void		 diagnose(struct rl_incident *);
+
+/* checkpoint.c */
+void		 diagnose_checkpoint(struct rl_incident *);
+
+/* report-json.c */
+void		 report_json(const struct rl_incident *, struct buf *);
+void		 report_text(const struct rl_incident *, struct buf *);
+
+#endif

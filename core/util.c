@@ -1,0 +1,227 @@
+/*
+ * util.c: the small things every file needs.  Allocation cannot fail (a
+ * console that runs out of memory has nothing better to do than stop, after
+ * restoring the terminal), buffers grow, and errors are collected with their
+ * file:line rather than printed, so the console can show them in its status
+ * line.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core.h"
+
+void	(*fatal_hook)(void);
+
+/* Print a message and stop; the hook first restores the terminal. */
+void
+fatal(const char *fmt, ...)
+{
+	va_list	ap;
+
+	if (fatal_hook != NULL)
+		fatal_hook();
+	fputs("rankline: fatal: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(70);
+}
+
+void *
+xmalloc(size_t n)
+{
+	void	*p;
+
+	if ((p = malloc(n == 0 ? 1 : n)) == NULL)
+		fatal("out of memory (%zu bytes)", n);
+	return p;
+}
+
+void *
+xcalloc(size_t n, size_t size)
+{
+	void	*p;
+
+	if ((p = calloc(n == 0 ? 1 : n, size == 0 ? 1 : size)) == NULL)
+		fatal("out of memory (%zu x %zu bytes)", n, size);
+	return p;
+}
+
+void *
+xrealloc(void *p, size_t n)
+{
+	if ((p = realloc(p, n == 0 ? 1 : n)) == NULL)
+		fatal("out of memory (%zu bytes)", n);
+	return p;
+}
+
+/* Resize an array, refusing sizes that overflow. */
+void *
+xreallocarray(void *p, size_t n, size_t size)
+{
+	if (size != 0 && n > SIZE_MAX / size)
+		fatal("array too large (%zu x %zu)", n, size);
+	return xrealloc(p, n * size);
+}
+
+char *
+xstrdup(const char *s)
+{
+	return xstrndup(s, strlen(s));
+}
+
+char *
+xstrndup(const char *s, size_t n)
+{
+	char	*p;
+
+	p = xmalloc(n + 1);
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+int
+xvasprintf(char **ret, const char *fmt, va_list ap)
+{
+	char	small[256];
+	va_list	ap2;
+	int	n;
+
+	/* Most messages fit: format once into the stack, copy out. */
+	va_copy(ap2, ap);
+	n = vsnprintf(small, sizeof small, fmt, ap2);
+	va_end(ap2);
+	if (n < 0)
+		fatal("bad format string");
+	*ret = xmalloc((size_t)n + 1);
+	if ((size_t)n < sizeof small)
+		memcpy(*ret, small, (size_t)n + 1);
+	else
+		vsnprintf(*ret, (size_t)n + 1, fmt, ap);
+	return n;
+}
+
+int
+xasprintf(char **ret, const char *fmt, ...)
+{
+	va_list	ap;
+	int	n;
+
+	va_start(ap, fmt);
+	n = xvasprintf(ret, fmt, ap);
+	va_end(ap);
+	return n;
+}
+
+/* Make room for n more bytes and the terminating NUL. */
+static void
+buf_grow(struct buf *b, size_t n)
+{
+	size_t	want;
+
+	if (n >= SIZE_MAX - b->len - 1)
+		fatal("buffer too large");
+	want = b->len + n + 1;
+	if (want <= b->cap)
+		return;
+	if (b->cap == 0)
+		b->cap = 64;
+	while (b->cap < want)
+		b->cap = b->cap > SIZE_MAX / 2 ? want : b->cap * 2;
+	b->p = xrealloc(b->p, b->cap);
+}
+
+void
+buf_add(struct buf *b, const void *p, size_t n)
+{
+	buf_grow(b, n);
+	if (n != 0)
+		memcpy(b->p + b->len, p, n);
+	b->len += n;
+	b->p[b->len] = '\0';
+}
+
+void
+buf_addc(struct buf *b, char c)
+{
+	buf_grow(b, 1);
+	b->p[b->len++] = c;
+	b->p[b->len] = '\0';
+}
+
+void
+buf_adds(struct buf *b, const char *s)
+{
+	buf_add(b, s, strlen(s));
+}
+
+void
+buf_printf(struct buf *b, const char *fmt, ...)
+{
+	va_list	ap;
+	char	*s;
+	int	 n;
+
+	va_start(ap, fmt);
+	n = xvasprintf(&s, fmt, ap);
+	va_end(ap);
+	buf_add(b, s, (size_t)n);
+	free(s);
+}
+
+/* Empty the buffer but keep its memory for the next use. */
+void
+buf_reset(struct buf *b)
+{
+	b->len = 0;
+	if (b->p != NULL)
+		b->p[0] = '\0';
+}
+
+void
+buf_free(struct buf *b)
+{
+	free(b->p);
+	b->p = NULL;
+	b->len = b->cap = 0;
+}
+
+/* Hand the bytes to the caller; the buffer is left empty. */
+char *
+buf_steal(struct buf *b)
+{
+	char	*p;
+
+	p = b->p != NULL ? b->p : xstrdup("");
+	b->p = NULL;
+	b->len = b->cap = 0;
+	return p;
+}
+
+void
+errlist_add(struct errlist *e, const char *fmt, ...)
+{
+	va_list	ap;
+
+	e->v = xreallocarray(e->v, e->n + 1, sizeof *e->v);
+	va_start(ap, fmt);
+	xvasprintf(&e->v[e->n], fmt, ap);
+	va_end(ap);
+	e->n++;
+}
+
+void
+errlist_free(struct errlist *e)
+{
+	size_t	i;
+
+	for (i = 0; i < e->n; i++)
+		free(e->v[i]);
+	free(e->v);
+	e->v = NULL;
+	e->n = 0;
+}

@@ -1,0 +1,596 @@
+/*
+ * rules.c: the ruleset, its patterns, and the matcher.
+ *
+ * Patterns are PCRE2, compiled once, for bytes (no UTF, no UCP: a log line
+ * is not promised to be valid UTF-8, and Unicode semantics cost two orders
+ * of magnitude), with JIT where the platform has it.  Every match runs under
+ * a match limit, a depth limit and a bounded JIT stack, so a user's
+ * catastrophic pattern can cost a line its match but never hang the
+ * console.  Lines reach the regexes only when the prefilter found one of the
+ * rule's literals in them.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "rules-int.h"
+
+#define MATCH_LIMIT	200000		/* backtracking steps per match */
+#define DEPTH_LIMIT	2000		/* nested backtracking frames */
+#define JIT_STACK_MAX	(512 * 1024)
+
+static const char *role_names[ROLE_NROLES] = {
+	"none", "root", "symptom", "collateral", "wrapper", "progress",
+	"evidence", "hang"
+};
+static const char *domain_names[DOMAIN_NDOMAINS] = {
+	"none", "code", "config", "infrastructure", "hardware", "framework",
+	"unknown"
+};
+static const char *group_names[GROUP_NGROUPS] = {
+	NULL, "capacity", "worker-death", "communication", "kernel", "other"
+};
+static const char *severity_names[] = { "info", "warning", "error", "fatal" };
+static const char *mark_names[MARK_NMARKS] = {
+	"none", "step", "ckpt-begin", "ckpt-end", "ready", "shutdown", "exit",
+	"record"
+};
+static const char *cap_names[CAP_NCAPS] = {
+	"rank", "local_rank", "host", "pid", "step", "seq", "exitcode",
+	"signal", "timeout_ms", "xid", "pci"
+};
+
+const char *role_name(enum rl_role r) { return r < ROLE_NROLES ? role_names[r] : "?"; }
+const char *domain_name(enum rl_domain d) { return d < DOMAIN_NDOMAINS ? domain_names[d] : "?"; }
+const char *group_name(enum rl_group g) { return g < GROUP_NGROUPS ? group_names[g] : NULL; }
+const char *severity_name(enum rl_severity s) { return s <= SEV_FATAL ? severity_names[s] : "?"; }
+const char *mark_name(enum rl_mark m) { return m < MARK_NMARKS ? mark_names[m] : "?"; }
+const char *cap_name(enum rl_cap c) { return c < CAP_NCAPS ? cap_names[c] : "?"; }
+
+/* Compile one pattern; on error *cause names pcre2's message and offset. */
+int
+pattern_compile(struct rl_pattern *p, const char *src, char **cause)
+{
+	pcre2_code	*code;
+	PCRE2_UCHAR	 msg[256];
+	PCRE2_SIZE	 off;
+	int		 err, i, n;
+
+	memset(p, 0, sizeof *p);
+	code = pcre2_compile((PCRE2_SPTR)src, PCRE2_ZERO_TERMINATED,
+	    PCRE2_NEVER_UTF | PCRE2_NEVER_UCP, &err, &off, NULL);
+	if (code == NULL) {
+		pcre2_get_error_message(err, msg, sizeof msg);
+		xasprintf(cause, "pattern error at offset %zu: %s", (size_t)off,
+		    (char *)msg);
+		return -1;
+	}
+	pcre2_jit_compile(code, PCRE2_JIT_COMPLETE);
+	p->code = code;
+	p->source = xstrdup(src);
+	for (i = 0; i < CAP_NCAPS; i++) {
+		n = pcre2_substring_number_from_name(code,
+		    (PCRE2_SPTR)cap_names[i]);
+		p->cap[i] = n > 0 && n < RL_MAXGROUPS ? n : 0;
+	}
+	return 0;
+}
+
+void
+pattern_free(struct rl_pattern *p)
+{
+	pcre2_code_free(p->code);
+	free(p->source);
+	memset(p, 0, sizeof *p);
+}
+
+/* Free an array of strings. */
+static void
+strv_free(char **v, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+void
+rule_free(struct rl_rule *r)
+{
+	size_t	i;
+
+	for (i = 0; i < r->npat; i++)
+		pattern_free(&r->pat[i]);
+	free(r->pat);
+	strv_free(r->literal, r->nliteral);
+	strv_free(r->example, r->nexample);
+	strv_free(r->counter, r->ncounter);
+	free(r->id);
+	free(r->file);
+	free(r->only_after);
+	free(r->not_after);
+	free(r->title);
+	free(r->explain);
+	free(r->action);
+	free(r->probe);
+	free(r->knobs);
+	free(r);
+}
+
+void
+attrib_free(struct rl_attrib *a)
+{
+	size_t	i;
+
+	for (i = 0; i < a->npat; i++)
+		pattern_free(&a->pat[i]);
+	free(a->pat);
+	pattern_free(&a->end);
+	strv_free(a->literal, a->nliteral);
+	strv_free(a->example, a->nexample);
+	strv_free(a->counter, a->ncounter);
+	free(a->id);
+	free(a->file);
+	free(a);
+}
+
+struct ruleset *
+ruleset_create(void)
+{
+	struct ruleset	*rs;
+
+	rs = xcalloc(1, sizeof *rs);
+	rs->md = pcre2_match_data_create(RL_MAXGROUPS, NULL);
+	rs->mctx = pcre2_match_context_create(NULL);
+	pcre2_set_match_limit(rs->mctx, MATCH_LIMIT);
+	pcre2_set_depth_limit(rs->mctx, DEPTH_LIMIT);
+	rs->jit = pcre2_jit_stack_create(32 * 1024, JIT_STACK_MAX, NULL);
+	if (rs->md == NULL || rs->mctx == NULL)
+		fatal("out of memory for pcre2");
+	if (rs->jit != NULL)
+		pcre2_jit_stack_assign(rs->mctx, NULL, rs->jit);
+	return rs;
+}
+
+void
+ruleset_free(struct ruleset *rs)
+{
+	size_t	i;
+
+	if (rs == NULL)
+		return;
+	for (i = 0; i < rs->nrules; i++)
+		rule_free(rs->rules[i]);
+	free(rs->rules);
+	for (i = 0; i < rs->nattribs; i++)
+		attrib_free(rs->attribs[i]);
+	free(rs->attribs);
+	for (i = 0; i < rs->nknobs; i++) {
+		free(rs->knobs[i]->name);
+		free(rs->knobs[i]->what);
+		free(rs->knobs[i]->helps);
+		free(rs->knobs[i]->cost);
+		free(rs->knobs[i]);
+	}
+	free(rs->knobs);
+	free(rs->always);
+	free(rs->stamp);
+	free(rs->cand);
+	prefilter_free(&rs->pf);
+	pcre2_match_data_free(rs->md);
+	pcre2_match_context_free(rs->mctx);
+	pcre2_jit_stack_free(rs->jit);
+	free(rs);
+}
+
+/* Load a pack from memory; returns the number of errors. */
+int
+ruleset_load(struct ruleset *rs, const char *name, const char *data,
+    size_t len, struct errlist *errs)
+{
+	rs->finished = false;
+	return rules_parse(rs, name, data, len, errs);
+}
+
+/*
+ * Collect the plain-text runs of a pattern outside any group, class or
+ * alternation, longest first; the longest is the literal a line must hold.
+ * A top-level '|' or a leading (?i) means no literal can be promised.
+ */
+size_t
+pattern_literals(const char *p, char ***out)
+{
+	struct buf	 run = { 0 };
+	char		*best = NULL;
+	int		 depth = 0;
+	size_t		 i;
+
+	*out = NULL;
+	if (strncmp(p, "(?i", 3) == 0)
+		return 0;
+	for (i = 0; p[i] != '\0'; i++) {
+		char	c = p[i];
+
+		if (depth == 0 && c == '|') {
+			free(best);
+			buf_free(&run);
+			return 0;
+		}
+		if (c == '\\' && p[i + 1] != '\0') {
+			char	d = p[++i];
+
+			if (depth == 0 && strchr(".^$|()[]{}*+?\\/-:#=<>'\" ", d) != NULL &&
+			    d != '\0') {
+				buf_addc(&run, d);
+				continue;
+			}
+			if (d == 'x' || d == 'p' || d == 'P' || d == 'N')
+				goto cut;	/* multi-byte escapes: stop the run */
+			goto cut;
+		}
+		if (c == '(') {
+			depth++;
+			goto cut;
+		}
+		if (c == ')') {
+			if (depth > 0)
+				depth--;
+			goto cut;
+		}
+		if (c == '[') {
+			for (i++; p[i] != '\0' && p[i] != ']'; i++) {
+				if (p[i] == '\\' && p[i + 1] != '\0')
+					i++;
+			}
+			if (p[i] == '\0')
+				break;
+			goto cut;
+		}
+		if (depth > 0)
+			continue;
+		if (c == '?' || c == '*' || c == '{') {
+			/* The byte before is optional: it leaves the run. */
+			if (run.len > 0)
+				run.len--;
+			if (c == '{') {
+				while (p[i] != '\0' && p[i] != '}')
+					i++;
+				if (p[i] == '\0')
+					break;
+			}
+			goto cut;
+		}
+		if (c == '+' || c == '.' || c == '^' || c == '$')
+			goto cut;
+		buf_addc(&run, c);
+		continue;
+cut:
+		if (run.len > 0 && (best == NULL || run.len > strlen(best))) {
+			free(best);
+			best = xstrndup(run.p, run.len);
+		}
+		buf_reset(&run);
+	}
+	if (run.len > 0 && (best == NULL || run.len > strlen(best))) {
+		free(best);
+		best = xstrndup(run.p, run.len);
+	}
+	buf_free(&run);
+	if (best == NULL)
+		return 0;
+	if (strlen(best) < 3) {
+		free(best);
+		return 0;
+	}
+	*out = xmalloc(sizeof **out);
+	(*out)[0] = best;
+	return 1;
+}
+
+/* Add a target's literals to the prefilter's input, or mark it always-on. */
+static void
+ruleset_collect(struct ruleset *rs, uint32_t target, char **lit, size_t nlit,
+    char ***all, uint32_t **tg, size_t *n)
+{
+	size_t	i;
+
+	if (nlit == 0) {
+		rs->always = xreallocarray(rs->always, rs->nalways + 1,
+		    sizeof *rs->always);
+		rs->always[rs->nalways++] = target;
+		return;
+	}
+	for (i = 0; i < nlit; i++) {
+		*all = xreallocarray(*all, *n + 1, sizeof **all);
+		*tg = xreallocarray(*tg, *n + 1, sizeof **tg);
+		(*all)[*n] = lit[i];
+		(*tg)[*n] = target;
+		(*n)++;
+	}
+}
+
+/*
+ * Build the prefilter over every rule and every link or record attribution
+ * (prefix and path attributions run on their own, anchored).  Called once
+ * all packs are loaded.
+ */
+void
+ruleset_finish(struct ruleset *rs)
+{
+	char		**all = NULL;
+	uint32_t	 *tg = NULL;
+	size_t		  n = 0, i;
+	struct rl_attrib *a;
+
+	free(rs->always);
+	rs->always = NULL;
+	rs->nalways = 0;
+	for (i = 0; i < rs->nrules; i++) {
+		rs->rules[i]->index = (unsigned)i;
+		ruleset_collect(rs, (uint32_t)i, rs->rules[i]->literal,
+		    rs->rules[i]->nliteral, &all, &tg, &n);
+	}
+	for (i = 0; i < rs->nattribs; i++) {
+		a = rs->attribs[i];
+		if (a->kind != ATTRIB_LINK && a->kind != ATTRIB_RECORD)
+			continue;
+		ruleset_collect(rs, (uint32_t)i | TARGET_ATTRIB, a->literal,
+		    a->nliteral, &all, &tg, &n);
+	}
+	prefilter_build(&rs->pf, all, tg, n);
+	free(all);
+	free(tg);
+	free(rs->stamp);
+	rs->stamp = xcalloc(rs->nrules + rs->nattribs + 1, sizeof *rs->stamp);
+	free(rs->cand);
+	rs->cand = xcalloc(rs->nrules + rs->nattribs + 1, sizeof *rs->cand);
+	rs->gen = 0;
+	rs->finished = true;
+}
+
+/* Slot of a target in the stamp array. */
+static size_t
+target_slot(const struct ruleset *rs, uint32_t t)
+{
+	return (t & TARGET_ATTRIB) ? rs->nrules + (t & ~TARGET_ATTRIB) : t;
+}
+
+/* Note a candidate once per scan. */
+static void
+ruleset_candidate(struct ruleset *rs, uint32_t t)
+{
+	size_t	slot = target_slot(rs, t);
+
+	if (rs->stamp[slot] == rs->gen)
+		return;
+	rs->stamp[slot] = rs->gen;
+	rs->cand[rs->ncand++] = t;
+}
+
+/* One pass of the automaton over a line: fills rs->cand. */
+static void
+ruleset_scan(struct ruleset *rs, const char *s, size_t n)
+{
+	const struct prefilter	*pf = &rs->pf;
+	const uint32_t		*delta = pf->delta;
+	const uint8_t		*p = (const uint8_t *)s, *end = p + n;
+	uint32_t		 st = 0, o;
+	size_t			 i;
+
+	if (++rs->gen == 0) {
+		memset(rs->stamp, 0, (rs->nrules + rs->nattribs + 1) *
+		    sizeof *rs->stamp);
+		rs->gen = 1;
+	}
+	rs->ncand = 0;
+	for (i = 0; i < rs->nalways; i++)
+		ruleset_candidate(rs, rs->always[i]);
+	if (pf->nstates == 0)
+		return;
+	for (; p < end; p++) {
+		st = delta[(size_t)st * pf->ncls + pf->cls[*p]];
+		for (o = pf->out[st]; o != 0; o = pf->outnext[o - 1])
+			ruleset_candidate(rs, pf->outtarget[o - 1]);
+	}
+}
+
+/* Run one pattern; a pcre2 limit counts as no match, and is counted. */
+bool
+ruleset_match_pattern(struct ruleset *rs, const struct rl_pattern *p,
+    const char *s, size_t n, struct rl_match *m)
+{
+	PCRE2_SIZE	*ov;
+	int		 rc, i;
+
+	rc = pcre2_match(p->code, (PCRE2_SPTR)s, n, 0, 0, rs->md, rs->mctx);
+	if (rc < 0) {
+		if (rc != PCRE2_ERROR_NOMATCH)
+			rs->limit_hits++;
+		return false;
+	}
+	if (m == NULL)
+		return true;
+	ov = pcre2_get_ovector_pointer(rs->md);
+	m->pat = p;
+	m->subject = s;
+	m->ngroups = (int)pcre2_get_ovector_count(rs->md);
+	if (m->ngroups > RL_MAXGROUPS)
+		m->ngroups = RL_MAXGROUPS;
+	for (i = 0; i < 2 * m->ngroups; i++)
+		m->ovec[i] = ov[i];
+	return true;
+}
+
+/* Does this rule match the line (any of its patterns)? */
+bool
+ruleset_match_rule(struct ruleset *rs, const struct rl_rule *r, const char *s,
+    size_t n, struct rl_match *m)
+{
+	size_t	i;
+
+	for (i = 0; i < r->npat; i++) {
+		if (ruleset_match_pattern(rs, &r->pat[i], s, n, m)) {
+			if (m != NULL)
+				m->rule = r;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Does rule a come before rule b: higher priority, then load order? */
+static bool
+cand_before(const struct ruleset *rs, uint32_t a, uint32_t b)
+{
+	const struct rl_rule	*x = rs->rules[a], *y = rs->rules[b];
+
+	if (x->priority != y->priority)
+		return x->priority > y->priority;
+	return x->index < y->index;
+}
+
+/* Candidates are few (a handful per line): insertion sort is enough. */
+static void
+cand_sort(const struct ruleset *rs, uint32_t *v, size_t n)
+{
+	size_t		i, j;
+	uint32_t	t;
+
+	for (i = 1; i < n; i++) {
+		t = v[i];
+		for (j = i; j > 0 && cand_before(rs, t, v[j - 1]); j--)
+			v[j] = v[j - 1];
+		v[j] = t;
+	}
+}
+
+/*
+ * The best rule for a line: of the rules whose literal the line holds, the
+ * highest-priority one whose pattern matches.
+ */
+bool
+ruleset_match(struct ruleset *rs, const char *s, size_t n, struct rl_match *m)
+{
+	uint32_t	rules[64];
+	size_t		nr = 0, i;
+
+	if (!rs->finished)
+		ruleset_finish(rs);
+	ruleset_scan(rs, s, n);
+	for (i = 0; i < rs->ncand && nr < 64; i++) {
+		if ((rs->cand[i] & TARGET_ATTRIB) == 0)
+			rules[nr++] = rs->cand[i];
+	}
+	if (nr == 0)
+		return false;
+	cand_sort(rs, rules, nr);
+	for (i = 0; i < nr; i++) {
+		if (ruleset_match_rule(rs, rs->rules[rules[i]], s, n, m))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Run the link and record attributions whose literal the last scanned line
+ * held (ruleset_match must have scanned it) and report each match.
+ */
+void
+ruleset_links(struct ruleset *rs, const char *s, size_t n,
+    ruleset_attrib_cb cb, void *arg)
+{
+	struct rl_match		 m;
+	const struct rl_attrib	*a;
+	size_t			 i, j;
+
+	for (i = 0; i < rs->ncand; i++) {
+		if ((rs->cand[i] & TARGET_ATTRIB) == 0)
+			continue;
+		a = rs->attribs[rs->cand[i] & ~TARGET_ATTRIB];
+		for (j = 0; j < a->npat; j++) {
+			if (ruleset_match_pattern(rs, &a->pat[j], s, n, &m)) {
+				m.rule = NULL;
+				cb(arg, a, &m);
+				break;
+			}
+		}
+	}
+}
+
+/* A known capture as a number, or RL_CAP_UNSET. */
+int64_t
+match_int(const struct rl_match *m, enum rl_cap c)
+{
+	int		 g = m->pat->cap[c];
+	const char	*s;
+	size_t		 a, b;
+	int64_t		 v = 0;
+	bool		 neg = false;
+
+	if (g == 0 || g >= m->ngroups || m->ovec[2 * g] == PCRE2_UNSET)
+		return RL_CAP_UNSET;
+	a = m->ovec[2 * g];
+	b = m->ovec[2 * g + 1];
+	s = m->subject;
+	if (a < b && s[a] == '-') {
+		neg = true;
+		a++;
+	}
+	if (a == b)
+		return RL_CAP_UNSET;
+	for (; a < b; a++) {
+		if (s[a] < '0' || s[a] > '9' || v > INT64_MAX / 10 - 10)
+			return RL_CAP_UNSET;
+		v = v * 10 + (s[a] - '0');
+	}
+	return neg ? -v : v;
+}
+
+/* A known capture as text (the caller frees it), or NULL. */
+char *
+match_str(const struct rl_match *m, enum rl_cap c)
+{
+	int	g = m->pat->cap[c];
+
+	if (g == 0 || g >= m->ngroups || m->ovec[2 * g] == PCRE2_UNSET)
+		return NULL;
+	return xstrndup(m->subject + m->ovec[2 * g],
+	    m->ovec[2 * g + 1] - m->ovec[2 * g]);
+}
+
+uint64_t
+ruleset_limit_hits(const struct ruleset *rs)
+{
+	return rs->limit_hits;
+}
+
+size_t ruleset_nrules(const struct ruleset *rs) { return rs->nrules; }
+const struct rl_rule *ruleset_rule(const struct ruleset *rs, size_t i) { return rs->rules[i]; }
+size_t ruleset_nattribs(const struct ruleset *rs) { return rs->nattribs; }
+const struct rl_attrib *ruleset_attrib(const struct ruleset *rs, size_t i) { return rs->attribs[i]; }
+size_t ruleset_nknobs(const struct ruleset *rs) { return rs->nknobs; }
+const struct rl_knob *ruleset_knob_at(const struct ruleset *rs, size_t i) { return rs->knobs[i]; }
+
+const struct rl_rule *
+ruleset_find(const struct ruleset *rs, const char *id)
+{
+	size_t	i;
+
+	for (i = 0; i < rs->nrules; i++) {
+		if (strcmp(rs->rules[i]->id, id) == 0)
+			return rs->rules[i];
+	}
+	return NULL;
+}
+
+const struct rl_knob *
+ruleset_knob(const struct ruleset *rs, const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < rs->nknobs; i++) {
+		if (strcmp(rs->knobs[i]->name, name) == 0)
+			return rs->knobs[i];
+	}
+	return NULL;
+}

@@ -1,0 +1,83 @@
+/*
+ * clock.h: timestamps as the stacks of distributed GPU jobs print them.
+ *
+ * A log line's time is kept as it was written: a wall-clock reading in
+ * milliseconds (broken down as if it were UTC) plus, when the log named a
+ * zone, the offset.  Nothing is converted to the reader's zone until two
+ * times must be compared (clock_utc_ms), so `rankline cat` can print a time
+ * exactly as the log wrote it.
+ */
+#ifndef RANKLINE_CLOCK_H
+#define RANKLINE_CLOCK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* rl_time flags. */
+#define RL_TIME_VALID	0x1	/* the line carried a time */
+#define RL_TIME_ZONED	0x2	/* tz_min is meaningful (the log named a zone or an epoch) */
+#define RL_TIME_BOOT	0x4	/* seconds since boot (raw dmesg): order only */
+
+/* The forms the parser knows; CLOCK_NFORMS last. */
+enum clock_form {
+	CLOCK_NONE = 0,
+	CLOCK_ISO,		/* 2026-12-02T13:06:43.123+00:00, 2026-12-02 13:06:43.123456 */
+	CLOCK_PYLOG,		/* 2026-12-02 13:06:43,123 */
+	CLOCK_BRACKET,		/* [2026-12-02 13:06:43,123] DeepSpeed, Ray, NCCL >= 2.26 */
+	CLOCK_US,		/* 12/02/2026 13:06:43 (HF example scripts) */
+	CLOCK_VLLM,		/* INFO 12-02 13:06:43 (no year) */
+	CLOCK_GLOG,		/* I1202 13:06:43.123456, W20261202 13:06:43.1 */
+	CLOCK_C10,		/* [E1202 13:06:43.123456789 File.cpp:N] (unpadded, monotonic fraction) */
+	CLOCK_ELASTIC,		/* time      : 2026-12-02_13:06:43 */
+	CLOCK_SYSLOG,		/* Dec  2 13:06:43 (no year) */
+	CLOCK_DMESG_T,		/* [Wed Dec  2 13:06:43 2026] */
+	CLOCK_DMESG,		/* [12345.678901] seconds since boot */
+	CLOCK_EPOCH,		/* "time_ms": 1764680803000, [1764680803.5] */
+	CLOCK_CLOCK12,		/* 2026-12-02 01:06:43 PM */
+	CLOCK_NFORMS
+};
+
+/* One parsed time. */
+struct rl_time {
+	int64_t		 ms;		/* wall clock as written, ms since 1970 read as UTC */
+	int16_t		 tz_min;	/* offset east of UTC, with RL_TIME_ZONED */
+	uint8_t		 flags;		/* RL_TIME_* */
+	uint8_t		 form;		/* enum clock_form that produced it */
+};
+
+/* Per-source parsing state: the reference for missing years and the form seen. */
+struct clock_ctx {
+	int64_t		 ref_ms;	/* file mtime or now, as local wall clock ms */
+	int64_t		 boot_ms;	/* boot, as ref_ms is, for raw dmesg; 0 unknown */
+	uint8_t		 form;		/* last form that matched: tried first */
+	uint32_t	 seen[CLOCK_NFORMS];	/* how many lines matched each form */
+};
+
+/*
+ * clock.c
+ *
+ * clock_init: zero the context; ref_epoch_s (mtime, or now for a stream)
+ *   decides missing years: a yearless time gets the year that puts it
+ *   closest to the reference but not more than a day after it.
+ * clock_parse: the time of one line of len bytes (not NUL-terminated, never
+ *   read past len).  Line prefixes ([rankN]:, [defaultN]:, "(Name pid=N) ",
+ *   Slurm "  3: ", "node07: ") are skipped if still there.  On false *out is
+ *   left as it was, so a caller may keep the last time in it.
+ * clock_utc_ms: the instant, for ordering: zoned by tz_min, unzoned in the
+ *   process's local zone, boot times as they are; INT64_MAX if not VALID.
+ * clock_format: YYYY-MM-DDTHH:MM:SS.mmm, then Z or +HH:MM when ZONED; a boot
+ *   time as seconds since boot, "+12345.678"; "" if not VALID.  Returns the
+ *   length written (truncated to fit sz, always NUL-terminated if sz > 0).
+ * clock_form_name: a stable short name ("iso", "dmesg-T", ...; "none").
+ * clock_cmp: by clock_utc_ms; a time that is not VALID sorts last.
+ */
+void		 clock_init(struct clock_ctx *, int64_t ref_epoch_s);
+bool		 clock_parse(struct clock_ctx *, const char *, size_t,
+		     struct rl_time *);
+int64_t		 clock_utc_ms(const struct rl_time *);
+size_t		 clock_format(const struct rl_time *, char *, size_t);
+const char	*clock_form_name(unsigned);
+int		 clock_cmp(const struct rl_time *, const struct rl_time *);
+
+#endif

@@ -1,0 +1,631 @@
+/*
+ * diagnose.c: the three answers, from the events of every rank.
+ *
+ * 1. Which rank failed first.  Each rank is judged by its own events first:
+ *    a rank with a root event (its own exception, an OOM, an Xid) is a root
+ *    candidate at that event's time; a rank that died by a signal without
+ *    raising anything and without a peer's error before it was killed from
+ *    outside, at the time of its last words; a rank whose errors are all
+ *    consequences of a peer (connection closed, watchdog timeouts) is
+ *    collateral.  The first failure is the earliest root candidate.  When
+ *    every failing rank is collateral, the job hung, and the culprit is the
+ *    rank that went quiet first.
+ * 2. Whether the checkpoint is safe: the last step every saving rank
+ *    completed, and the steps begun but not completed by all.
+ * 3. The domain and group, from the root event's rule.
+ *
+ * The launcher's record of a failure (torchrun's ChildFailedError block) is
+ * weak evidence: one-second times, ties to the lowest rank, signal deaths
+ * stamped when noticed.  It is used for what it alone knows (exit codes and
+ * signals), never for the order.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <fcntl.h>
+
+#include "core.h"
+
+#define HANG_ID		"rankline.hang.quiet"
+#define KILL_ID		"rankline.killed"
+
+/* How a rank's own events judge it. */
+enum verdict_class {
+	CLASS_NONE = 0,		/* nothing failed here */
+	CLASS_ROOT,		/* raised or logged a root cause itself */
+	CLASS_KILLED,		/* died by a signal with nothing of its own */
+	CLASS_SYMPTOM,		/* failed, cause unclear */
+	CLASS_COLLATERAL	/* failed because a peer did */
+};
+
+/* The per-rank working state. */
+struct judge {
+	int		 rank;		/* global rank, or RL_NONE */
+	int		 proc;		/* for unranked groups: the process */
+	const char	*host;
+	enum verdict_class cls;
+	int		 root;		/* event index, or RL_NONE */
+	int		 exit;		/* its exit event with a signal, or RL_NONE */
+	int		 coll;
+	int		 symp;
+	struct rl_time	 last;		/* its last time */
+	int		 last_proc;	/* process holding its last timed line */
+};
+
+/* Order events by time, then arrival; untimed events last. */
+static int
+event_cmp(const void *a, const void *b)
+{
+	const struct rl_event	*x = a, *y = b;
+	int			 c;
+
+	c = clock_cmp(&x->time, &y->time);
+	if (c != 0)
+		return c;
+	return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/* Is there more than one host among the processes? */
+static bool
+incident_multihost(const struct rl_incident *inc)
+{
+	const char	*h = NULL;
+	size_t		 i;
+
+	for (i = 0; i < inc->nprocs; i++) {
+		if (inc->procs[i]->host == NULL)
+			continue;
+		if (h != NULL && strcmp(h, inc->procs[i]->host) != 0)
+			return true;
+		h = inc->procs[i]->host;
+	}
+	return false;
+}
+
+/*
+ * Give every process a global rank where one can be known: on one host a
+ * local rank is the global rank.  Then give every event its rank and, for
+ * events still without a time, the last time of their process.
+ */
+static void
+diagnose_resolve(struct rl_incident *inc)
+{
+	struct rl_process	*p;
+	struct rl_event		*e;
+	bool			 multi = incident_multihost(inc);
+	size_t			 i;
+
+	for (i = 0; i < inc->nprocs; i++) {
+		p = inc->procs[i];
+		if (p->rank == RL_NONE && p->local_rank != RL_NONE && !multi)
+			p->rank = p->local_rank;
+	}
+	for (i = 0; i < inc->nevents; i++) {
+		e = &inc->events[i];
+		p = e->process != RL_NONE ? inc->procs[e->process] : NULL;
+		if (e->rank == RL_NONE && p != NULL)
+			e->rank = p->rank;
+		if (!(e->time.flags & RL_TIME_VALID)) {
+			if (p != NULL && (p->last.flags & RL_TIME_VALID))
+				e->time = p->last;
+			else
+				e->time = inc->sources[e->source]->last;
+		}
+	}
+	if (inc->nevents > 1)
+		qsort(inc->events, inc->nevents, sizeof *inc->events,
+		    event_cmp);
+}
+
+/* Find or add the judge for a rank (or, unranked, a process). */
+static struct judge *
+judge_get(struct judge **v, size_t *n, int rank, int proc)
+{
+	size_t	i;
+
+	for (i = 0; i < *n; i++) {
+		if ((*v)[i].rank == rank && (rank != RL_NONE ||
+		    (*v)[i].proc == proc))
+			return &(*v)[i];
+	}
+	*v = xreallocarray(*v, *n + 1, sizeof **v);
+	memset(&(*v)[*n], 0, sizeof **v);
+	(*v)[*n].rank = rank;
+	(*v)[*n].proc = proc;
+	(*v)[*n].root = (*v)[*n].exit = (*v)[*n].coll = (*v)[*n].symp = RL_NONE;
+	(*v)[*n].last_proc = RL_NONE;
+	return &(*v)[(*n)++];
+}
+
+/* Of two events at one time, prefer the copy in a single-writer source. */
+static bool
+event_better(const struct rl_incident *inc, int cur, int cand)
+{
+	const struct rl_event	*a, *b;
+
+	if (cur == RL_NONE)
+		return true;
+	a = &inc->events[cur];
+	b = &inc->events[cand];
+	if (clock_cmp(&b->time, &a->time) != 0)
+		return false;	/* events are sorted: a is earlier */
+	return inc->sources[a->source]->multiplexed &&
+	    !inc->sources[b->source]->multiplexed &&
+	    strcmp(a->rule->id, b->rule->id) == 0;
+}
+
+/* Did this exit event report a death by signal? */
+static bool
+event_signalled(const struct rl_event *e)
+{
+	return e->cap[CAP_SIGNAL] != RL_CAP_UNSET ||
+	    (e->cap[CAP_EXITCODE] != RL_CAP_UNSET && e->cap[CAP_EXITCODE] < 0);
+}
+
+/* Sort each event into its rank's judge. */
+static void
+diagnose_collect(struct rl_incident *inc, struct judge **v, size_t *n)
+{
+	struct rl_event	*e;
+	struct judge	*j;
+	size_t		 i;
+
+	for (i = 0; i < inc->nevents; i++) {
+		e = &inc->events[i];
+		if (e->harmless || e->rule == NULL)
+			continue;
+		j = judge_get(v, n, e->rank, e->process);
+		switch (e->role) {
+		case ROLE_ROOT:
+			if (j->root == RL_NONE || event_better(inc, j->root, (int)i))
+				j->root = (int)i;
+			break;
+		case ROLE_COLLATERAL:
+			if (j->coll == RL_NONE)
+				j->coll = (int)i;
+			break;
+		case ROLE_SYMPTOM:
+			if (e->rule->mark == MARK_EXIT || e->rule->mark ==
+			    MARK_RECORD) {
+				if (event_signalled(e) && (j->exit == RL_NONE ||
+				    e->cap[CAP_SIGNAL] != RL_CAP_UNSET))
+					j->exit = (int)i;
+			} else if (j->symp == RL_NONE)
+				j->symp = (int)i;
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+/* Each rank's last time, from its processes. */
+static void
+diagnose_last(struct rl_incident *inc, struct judge *v, size_t n)
+{
+	struct rl_process	*p;
+	size_t			 i, k;
+
+	for (k = 0; k < inc->nprocs; k++) {
+		p = inc->procs[k];
+		if (!(p->last.flags & RL_TIME_VALID))
+			continue;
+		for (i = 0; i < n; i++) {
+			if (v[i].rank != RL_NONE ? v[i].rank != p->rank :
+			    v[i].proc != (int)k)
+				continue;
+			if (v[i].last_proc == RL_NONE ||
+			    clock_cmp(&p->last, &v[i].last) > 0) {
+				v[i].last = p->last;
+				v[i].last_proc = (int)k;
+			}
+		}
+	}
+}
+
+/* Judge one rank from its own events. */
+static void
+judge_classify(struct judge *j)
+{
+	if (j->root != RL_NONE)
+		j->cls = CLASS_ROOT;
+	else if (j->exit != RL_NONE && j->coll == RL_NONE)
+		j->cls = CLASS_KILLED;
+	else if (j->coll != RL_NONE)
+		j->cls = CLASS_COLLATERAL;
+	else if (j->symp != RL_NONE || j->exit != RL_NONE)
+		j->cls = CLASS_SYMPTOM;
+	else
+		j->cls = CLASS_NONE;
+}
+
+/* The time at which a judged rank failed. */
+static const struct rl_time *
+judge_time(const struct rl_incident *inc, const struct judge *j)
+{
+	switch (j->cls) {
+	case CLASS_ROOT:
+		return &inc->events[j->root].time;
+	case CLASS_KILLED:
+		/* Killed from outside: right after its last words. */
+		if (j->last.flags & RL_TIME_VALID)
+			return &j->last;
+		return &inc->events[j->exit].time;
+	case CLASS_SYMPTOM:
+		return &inc->events[j->symp != RL_NONE ? j->symp : j->exit].time;
+	case CLASS_COLLATERAL:
+		return &inc->events[j->coll].time;
+	default:
+		return &j->last;
+	}
+}
+
+/* The event that stands for a judged rank's failure. */
+static int
+judge_event(const struct judge *j)
+{
+	switch (j->cls) {
+	case CLASS_ROOT:
+		return j->root;
+	case CLASS_KILLED:
+		return j->exit;
+	case CLASS_SYMPTOM:
+		return j->symp != RL_NONE ? j->symp : j->exit;
+	case CLASS_COLLATERAL:
+		return j->coll;
+	default:
+		return RL_NONE;
+	}
+}
+
+/* The earliest judge of the given classes, or NULL. */
+static struct judge *
+judge_first(const struct rl_incident *inc, struct judge *v, size_t n,
+    enum verdict_class a, enum verdict_class b)
+{
+	struct judge	*best = NULL;
+	size_t		 i;
+	int		 c;
+
+	for (i = 0; i < n; i++) {
+		if (v[i].cls != a && v[i].cls != b)
+			continue;
+		if (best == NULL) {
+			best = &v[i];
+			continue;
+		}
+		c = clock_cmp(judge_time(inc, &v[i]), judge_time(inc, best));
+		if (c < 0 || (c == 0 && v[i].cls == CLASS_ROOT &&
+		    best->cls != CLASS_ROOT))
+			best = &v[i];
+	}
+	return best;
+}
+
+/* Read a process's last timed line back from its source. */
+static char *
+process_last_text(const struct rl_incident *inc, const struct rl_process *p)
+{
+	const struct rl_source	*src;
+	char			*s;
+	ssize_t			 n;
+	int			 fd;
+
+	if (p->last_text != NULL)
+		return xstrdup(p->last_text);
+	if (p->last_source == RL_NONE)
+		return xstrdup("");
+	src = inc->sources[p->last_source];
+	s = xmalloc(p->last_len + 1);
+	if ((fd = open(src->path, O_RDONLY | O_CLOEXEC)) == -1 ||
+	    (n = pread(fd, s, p->last_len, (off_t)p->last_offset)) < 0)
+		n = 0;
+	if (fd != -1)
+		close(fd);
+	s[n] = '\0';
+	return s;
+}
+
+/*
+ * Every failing rank is collateral: the job hung.  The culprit is the rank
+ * that went quiet first; its last line becomes the first failure's event.
+ */
+static int
+diagnose_hang(struct rl_incident *inc, struct judge *v, size_t n)
+{
+	struct judge		*quiet = NULL;
+	struct rl_process	*p;
+	struct rl_event		*e;
+	size_t			 i;
+
+	for (i = 0; i < n; i++) {
+		if (v[i].rank == RL_NONE || v[i].last_proc == RL_NONE)
+			continue;
+		if (quiet == NULL || clock_cmp(&v[i].last, &quiet->last) < 0)
+			quiet = &v[i];
+	}
+	if (quiet == NULL)
+		return RL_NONE;
+	p = inc->procs[quiet->last_proc];
+	e = incident_add_event(inc);
+	e->source = (unsigned)p->last_source;
+	e->line = p->last_line;
+	e->offset = p->last_offset;
+	e->time = p->last;
+	e->timed = true;
+	e->process = (int)p->index;
+	e->rank = quiet->rank;
+	e->role = ROLE_HANG;
+	e->text = process_last_text(inc, p);
+	quiet->cls = CLASS_ROOT;
+	quiet->root = (int)(inc->nevents - 1);
+	return quiet->root;
+}
+
+/* Common to all, to one, or to some: how many ranks share the root's rule. */
+static enum rl_scope
+diagnose_scope(const struct rl_incident *inc, const struct judge *v, size_t n,
+    const struct judge *first)
+{
+	const struct rl_event	*fe = &inc->events[judge_event(first)];
+	size_t			 i, ranks = 0, same = 0, failing = 0;
+
+	if (first->rank == RL_NONE)
+		return SCOPE_ALL;	/* the launcher itself failed */
+	for (i = 0; i < n; i++) {
+		const struct rl_event *e;
+
+		if (v[i].rank == RL_NONE)
+			continue;
+		ranks++;
+		if (v[i].cls == CLASS_NONE)
+			continue;
+		failing++;
+		if (v[i].cls != first->cls || judge_event(&v[i]) == RL_NONE)
+			continue;
+		e = &inc->events[judge_event(&v[i])];
+		if (e->rule != NULL && fe->rule != NULL &&
+		    strcmp(e->rule->id, fe->rule->id) == 0)
+			same++;
+	}
+	if (ranks < inc->nranks)
+		ranks = inc->nranks;
+	if (same >= 2 && same >= ranks)
+		return SCOPE_ALL;
+	if (same <= 1)
+		return SCOPE_ONE;
+	return SCOPE_SOME;
+}
+
+/* The domain of a signal death when the rule does not say. */
+static enum rl_domain
+signal_domain(const struct rl_event *e)
+{
+	int64_t	sig = e->cap[CAP_SIGNAL];
+
+	if (sig == RL_CAP_UNSET && e->cap[CAP_EXITCODE] != RL_CAP_UNSET)
+		sig = -e->cap[CAP_EXITCODE];
+	switch (sig) {
+	case 9:
+	case 15:
+		return DOMAIN_INFRA;	/* the OOM killer, the scheduler */
+	case 6:
+	case 11:
+		return DOMAIN_CODE;
+	default:
+		return DOMAIN_UNKNOWN;
+	}
+}
+
+/* Build the ranks table from the processes and the judges. */
+static void
+diagnose_ranks(struct rl_incident *inc, struct judge *v, size_t n,
+    const struct judge *first)
+{
+	struct rl_rank		*r;
+	struct rl_process	*p;
+	size_t			 i, k;
+
+	for (k = 0; k < inc->nprocs; k++) {
+		p = inc->procs[k];
+		if (p->rank == RL_NONE)
+			continue;
+		for (i = 0; i < inc->nranks; i++) {
+			if (inc->ranks[i].rank == p->rank)
+				break;
+		}
+		if (i == inc->nranks) {
+			inc->ranks = xreallocarray(inc->ranks, inc->nranks + 1,
+			    sizeof *inc->ranks);
+			r = &inc->ranks[inc->nranks++];
+			memset(r, 0, sizeof *r);
+			r->rank = p->rank;
+			r->first_event = RL_NONE;
+			r->last_step = RL_NONE;
+		}
+		r = &inc->ranks[i];
+		if (r->host == NULL && p->host != NULL)
+			r->host = xstrdup(p->host);
+		r->lines += p->lines;
+		if (!(r->last.flags & RL_TIME_VALID) ||
+		    clock_cmp(&p->last, &r->last) > 0)
+			r->last = p->last;
+	}
+	for (i = 0; i < n; i++) {
+		if (v[i].rank == RL_NONE)
+			continue;
+		for (k = 0; k < inc->nranks; k++) {
+			if (inc->ranks[k].rank != v[i].rank)
+				continue;
+			r = &inc->ranks[k];
+			r->first_event = judge_event(&v[i]);
+			if (&v[i] == first)
+				r->state = first->root != RL_NONE &&
+				    inc->events[first->root].role == ROLE_HANG ?
+				    RANK_HUNG : RANK_FAILED;
+			else if (v[i].cls == CLASS_COLLATERAL)
+				r->state = RANK_COLLATERAL;
+			else if (v[i].cls != CLASS_NONE)
+				r->state = first != NULL &&
+				    first->cls == v[i].cls ? RANK_FAILED :
+				    RANK_EXITED;
+		}
+	}
+}
+
+/* Which sources each rank has, for the report. */
+static void
+diagnose_rank_sources(struct rl_incident *inc)
+{
+	struct rl_rank	*r;
+	size_t		 i, k, s;
+	bool		*has;
+
+	has = xcalloc(inc->nsources + 1, sizeof *has);
+	for (i = 0; i < inc->nranks; i++) {
+		r = &inc->ranks[i];
+		memset(has, 0, inc->nsources * sizeof *has);
+		for (k = 0; k < inc->nprocs; k++) {
+			if (inc->procs[k]->rank != r->rank)
+				continue;
+			if (inc->procs[k]->last_source != RL_NONE)
+				has[inc->procs[k]->last_source] = true;
+		}
+		for (k = 0; k < inc->nevents; k++) {
+			if (inc->events[k].rank == r->rank)
+				has[inc->events[k].source] = true;
+		}
+		for (s = 0; s < inc->nsources; s++) {
+			if (inc->sources[s]->rank == r->rank)
+				has[s] = true;
+			if (!has[s])
+				continue;
+			r->sources = xreallocarray(r->sources, r->nsources + 1,
+			    sizeof *r->sources);
+			r->sources[r->nsources++] = (unsigned)s;
+		}
+	}
+	free(has);
+}
+
+/* Ranks in order. */
+static int
+rank_cmp(const void *a, const void *b)
+{
+	const struct rl_rank	*x = a, *y = b;
+
+	return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+
+
+/* Write the one-sentence summary and the explanation. */
+static void
+diagnose_words(struct rl_incident *inc, const struct judge *first)
+{
+	struct rl_answer	*a = &inc->answer;
+	const struct rl_event	*e;
+	struct buf		 s = { 0 }, x = { 0 };
+	const char		*host;
+
+	if (a->first == RL_NONE) {
+		a->summary = xstrdup("No failure found.");
+		a->explanation = xstrdup("No rank logged a root cause, a "
+		    "collateral error or a death by signal.");
+		return;
+	}
+	e = &inc->events[a->first];
+	host = e->process != RL_NONE ? inc->procs[e->process]->host : NULL;
+	if (a->scope == SCOPE_ALL && first->rank != RL_NONE)
+		buf_printf(&s, "Every rank failed alike (%s): the failure is "
+		    "common to all ranks, which points away from one bad node.",
+		    e->rule != NULL ? e->rule->id : "?");
+	else if (e->role == ROLE_HANG)
+		buf_printf(&s, "Rank %d%s%s went quiet first while the others "
+		    "waited in a collective: a hang.", e->rank,
+		    host ? " on " : "", host ? host : "");
+	else if (first->rank == RL_NONE)
+		buf_printf(&s, "The launcher failed (%s) before any rank "
+		    "could.", e->rule->id);
+	else
+		buf_printf(&s, "Rank %d%s%s failed first (%s)%s.", e->rank,
+		    host ? " on " : "", host ? host : "",
+		    e->rule != NULL ? e->rule->id : "?",
+		    first->cls == CLASS_KILLED ? ": killed by a signal, "
+		    "with no error of its own" : "");
+	switch (first->cls) {
+	case CLASS_ROOT:
+		buf_adds(&x, e->role == ROLE_HANG ? "Every failing rank "
+		    "reported a peer's failure or a timeout; the culprit is "
+		    "the rank whose last line is the earliest." :
+		    "Earliest root-cause event across all ranks; the other "
+		    "failing ranks report consequences.");
+		break;
+	case CLASS_KILLED:
+		buf_adds(&x, "The launcher recorded a death by signal and "
+		    "the rank logged no error of its own: it was killed from "
+		    "outside (look for the OOM killer or the scheduler) right "
+		    "after its last line.");
+		break;
+	default:
+		buf_adds(&x, "No rank logged a root cause; this is the "
+		    "earliest failure seen.");
+	}
+	a->summary = buf_steal(&s);
+	a->explanation = buf_steal(&x);
+}
+
+/* Compute the three answers. */
+void
+diagnose(struct rl_incident *inc)
+{
+	struct rl_answer	*a = &inc->answer;
+	struct judge		*v = NULL, *first;
+	size_t			 n = 0, i;
+	const struct rl_event	*e;
+
+	diagnose_resolve(inc);
+	/* Every rank is judged, also one that printed no error at all. */
+	for (i = 0; i < inc->nprocs; i++) {
+		if (inc->procs[i]->rank != RL_NONE)
+			judge_get(&v, &n, inc->procs[i]->rank, (int)i);
+	}
+	diagnose_collect(inc, &v, &n);
+	diagnose_last(inc, v, n);
+	for (i = 0; i < n; i++)
+		judge_classify(&v[i]);
+	first = judge_first(inc, v, n, CLASS_ROOT, CLASS_KILLED);
+	if (first == NULL)
+		first = judge_first(inc, v, n, CLASS_SYMPTOM, CLASS_SYMPTOM);
+	if (first == NULL && judge_first(inc, v, n, CLASS_COLLATERAL,
+	    CLASS_COLLATERAL) != NULL && diagnose_hang(inc, v, n) != RL_NONE)
+		first = judge_first(inc, v, n, CLASS_ROOT, CLASS_ROOT);
+	a->first = first != NULL ? judge_event(first) : RL_NONE;
+	if (a->first != RL_NONE) {
+		e = &inc->events[a->first];
+		a->first_role = e->role;
+		a->scope = diagnose_scope(inc, v, n, first);
+		if (e->role == ROLE_HANG) {
+			a->domain = DOMAIN_INFRA;
+			a->group = GROUP_COMMUNICATION;
+		} else {
+			a->domain = e->rule->domain;
+			a->group = e->rule->group;
+			if (first->cls == CLASS_KILLED &&
+			    (a->domain == DOMAIN_UNKNOWN ||
+			    a->domain == DOMAIN_NONE))
+				a->domain = signal_domain(e);
+			if (first->cls == CLASS_KILLED && a->group == GROUP_NONE)
+				a->group = GROUP_WORKER_DEATH;
+		}
+		if (a->group == GROUP_NONE)
+			a->group = GROUP_OTHER;
+	}
+	diagnose_ranks(inc, v, n, first);
+	if (inc->nranks > 1)
+		qsort(inc->ranks, inc->nranks, sizeof *inc->ranks, rank_cmp);
+	diagnose_rank_sources(inc);
+	diagnose_words(inc, first);
+	diagnose_checkpoint(inc);
+	free(v);
+}

@@ -1,0 +1,151 @@
+/*
+ * cmd-analyze.c: `rankline analyze` and the console's start.  Both read
+ * every path, diagnose, and store the incident; analyze prints the answer,
+ * the console shows it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <uv.h>
+
+#include "rankline.h"
+#include "store/store.h"
+#include "tui/tui.h"
+
+/*
+ * Read and diagnose the paths.  *bad is set when a path could not be read
+ * (it is named in the incident's errors; the rest were read).
+ */
+struct rl_incident *
+analyze_paths(const struct options *o, struct ruleset *rs, int argc,
+    char **argv, ingest_line_cb cb, void *arg, int *bad)
+{
+	struct rl_incident	*inc;
+	size_t			 i;
+	int			 k;
+
+	(void)o;
+	inc = incident_create(rs);
+	*bad = 0;
+	for (k = 0; k < argc; k++) {
+		if (source_add_path(inc, argv[k]) != 0)
+			*bad = 1;
+	}
+	for (i = 0; i < inc->nsources; i++) {
+		if (source_file_read(inc, inc->sources[i], cb, arg) != 0)
+			*bad = 1;
+	}
+	diagnose(inc);
+	return inc;
+}
+
+/* Keep the incident; a store that cannot be opened is a warning only. */
+int
+analyze_store(const struct options *o, struct rl_incident *inc)
+{
+	struct store	*st;
+	char		*path, *cause = NULL;
+	int64_t		 id;
+	bool		 updated;
+	int		 rv = 0;
+
+	if (o->no_store)
+		return 0;
+	path = o->db != NULL ? xstrdup(o->db) : store_default_path();
+	if (path == NULL) {
+		fprintf(stderr, "rankline: no place for the incident database "
+		    "(set HOME or use --db)\n");
+		return -1;
+	}
+	if (store_open(path, &st, &cause) != 0) {
+		fprintf(stderr, "rankline: %s\n", cause);
+		free(cause);
+		free(path);
+		return -1;
+	}
+	if (store_save(st, inc, &id, &updated, &cause) != 0) {
+		fprintf(stderr, "rankline: %s\n", cause);
+		free(cause);
+		rv = -1;
+	}
+	store_close(st);
+	free(path);
+	return rv;
+}
+
+/* Print each unreadable path on stderr. */
+static void
+analyze_warn(const struct rl_incident *inc)
+{
+	struct buf	b = { 0 };
+	size_t		i;
+
+	for (i = 0; i < inc->errors.n; i++) {
+		buf_reset(&b);
+		sanitize_terminal(&b, inc->errors.v[i], strlen(inc->errors.v[i]));
+		fprintf(stderr, "rankline: %s\n", b.p);
+	}
+	buf_free(&b);
+}
+
+int
+cmd_analyze(const struct options *o, int argc, char **argv)
+{
+	struct ruleset		*rs;
+	struct rl_incident	*inc;
+	struct buf		 b = { 0 };
+	int			 bad;
+
+	if (argc == 0) {
+		fprintf(stderr, "usage: rankline analyze [--json] PATH...\n");
+		return EXIT_USAGE;
+	}
+	rs = rules_load_or_warn();
+	inc = analyze_paths(o, rs, argc, argv, NULL, NULL, &bad);
+	analyze_warn(inc);
+	if (o->json)
+		report_json(inc, &b);
+	else
+		report_text(inc, &b);
+	fwrite(b.p, 1, b.len, stdout);
+	fflush(stdout);
+	buf_free(&b);
+	analyze_store(o, inc);
+	incident_free(inc);
+	ruleset_free(rs);
+	return 0;
+}
+
+/* The console: read, diagnose, store, then show it until the user quits. */
+int
+cmd_console(const struct options *o, int argc, char **argv)
+{
+	struct tui_config	 cfg = { 0 };
+	struct ruleset		*rs;
+	struct rl_incident	*inc;
+	uv_loop_t		 loop;
+	char			*cause = NULL;
+	int			 bad, rv;
+
+	rs = rules_load_or_warn();
+	inc = analyze_paths(o, rs, argc, argv, NULL, NULL, &bad);
+	analyze_warn(inc);
+	analyze_store(o, inc);
+	cfg.theme = o->theme;
+	cfg.mono = o->mono;
+	cfg.ascii = o->ascii;
+	cfg.debug_log = o->debug_log;
+	uv_loop_init(&loop);
+	uv_disable_stdio_inheritance();
+	rv = tui_run(&loop, inc, &cfg, &cause);
+	if (uv_loop_close(&loop) != 0)
+		fatal("handles left open on the loop");
+	if (rv != 0) {
+		fprintf(stderr, "rankline: %s\n", cause != NULL ? cause :
+		    "the console failed");
+		free(cause);
+	}
+	incident_free(inc);
+	ruleset_free(rs);
+	return rv == 0 ? 0 : 1;
+}

@@ -1,0 +1,106 @@
+/*
+ * main.c: rankline's start-up and shutdown order, and nothing else.  The
+ * common options are parsed here; the first word names a command from the
+ * table, and any other first word is a path, which opens the console.
+ */
+#include <getopt.h>
+#include <locale.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "rankline.h"
+
+const struct command commands[] = {
+	{ "analyze", "analyze [--json] PATH...", cmd_analyze },
+	{ "cat", "cat [--json] PATH...", cmd_cat },
+	{ "rules", "rules list | check [FILE...] | test | explain ID", cmd_rules },
+	{ "history", "history [QUERY] [--json]", cmd_history },
+	{ "show", "show ID [--json]", cmd_show },
+	{ "note", "note ID TEXT", cmd_note },
+	{ NULL, NULL, NULL }
+};
+
+/* Print the usage to a stream. */
+static void
+usage(FILE *f)
+{
+	const struct command	*c;
+
+	fprintf(f, "usage: rankline [options] PATH...   open the console\n");
+	for (c = commands; c->name != NULL; c++)
+		fprintf(f, "       rankline %s\n", c->usage);
+	fprintf(f, "options: --json --db PATH --no-store --theme NAME --mono "
+	    "--ascii -v LOGFILE --version\n");
+}
+
+static const struct option long_options[] = {
+	{ "json", no_argument, NULL, 'j' },
+	{ "db", required_argument, NULL, 'd' },
+	{ "no-store", no_argument, NULL, 'S' },
+	{ "theme", required_argument, NULL, 't' },
+	{ "mono", no_argument, NULL, 'm' },
+	{ "ascii", no_argument, NULL, 'a' },
+	{ "version", no_argument, NULL, 'V' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 }
+};
+
+int
+main(int argc, char **argv)
+{
+	struct options		 o = { 0 };
+	const struct command	*c;
+	int			 ch;
+
+	setlocale(LC_ALL, "");
+	signal(SIGPIPE, SIG_IGN);
+	/* Options may come anywhere: "+" is not used, so getopt permutes. */
+	while ((ch = getopt_long(argc, argv, "hv:", long_options, NULL)) != -1) {
+		switch (ch) {
+		case 'j':
+			o.json = true;
+			break;
+		case 'd':
+			o.db = optarg;
+			break;
+		case 'S':
+			o.no_store = true;
+			break;
+		case 't':
+			o.theme = optarg;
+			break;
+		case 'm':
+			o.mono = true;
+			break;
+		case 'a':
+			o.ascii = true;
+			break;
+		case 'v':
+			o.debug_log = optarg;
+			break;
+		case 'V':
+			printf("rankline %s\n", PACKAGE_VERSION);
+			return 0;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc == 0) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	for (c = commands; c->name != NULL; c++) {
+		if (strcmp(argv[0], c->name) == 0)
+			return c->exec(&o, argc - 1, argv + 1);
+	}
+	return cmd_console(&o, argc, argv);
+}

@@ -1,0 +1,51 @@
+/*
+ * rankline.h: the commands.  main.c parses the common options and picks a
+ * command from the table; each cmd-*.c file holds one family of commands.
+ */
+#ifndef RANKLINE_H
+#define RANKLINE_H
+
+#include "core.h"
+
+/* Options every command shares. */
+struct options {
+	bool		 json;		/* --json */
+	const char	*db;		/* --db PATH, or NULL for the default */
+	bool		 no_store;	/* --no-store */
+	const char	*theme;		/* --theme NAME */
+	bool		 mono;		/* --mono */
+	bool		 ascii;		/* --ascii */
+	const char	*debug_log;	/* -v FILE */
+};
+
+/* A command: its name, a one-line usage, and its function. */
+struct command {
+	const char	*name;
+	const char	*usage;
+	int		(*exec)(const struct options *, int, char **);
+};
+
+extern const struct command commands[];
+
+/* cmd-analyze.c */
+int	cmd_analyze(const struct options *, int, char **);
+int	cmd_console(const struct options *, int, char **);
+struct rl_incident *analyze_paths(const struct options *, struct ruleset *,
+	    int, char **, ingest_line_cb, void *, int *);
+int	analyze_store(const struct options *, struct rl_incident *);
+
+/* cmd-cat.c */
+int	cmd_cat(const struct options *, int, char **);
+
+/* cmd-rules.c */
+int	cmd_rules(const struct options *, int, char **);
+struct ruleset *rules_load_or_warn(void);
+
+/* cmd-history.c */
+int	cmd_history(const struct options *, int, char **);
+int	cmd_show(const struct options *, int, char **);
+int	cmd_note(const struct options *, int, char **);
+
+#define EXIT_USAGE	2
+
+#endif

@@ -1,0 +1,82 @@
+#!/bin/sh
+# The command line: exit statuses, unreadable paths named, the JSON shape,
+# the incident stored once and updated, the database private to its user.
+. "${RL_SRCDIR:-.}/tests/lib.sh"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+db="$tmp/db/incidents.db"
+mkdir -p "$tmp/logs"
+cat > "$tmp/logs/rank0.log" <<'LOG'
+2026-12-02 13:20:01,000 INFO [rank0] step 1
+2026-12-02 13:20:02,000 INFO [rank0] step 2
+LOG
+cat > "$tmp/logs/rank1.log" <<'LOG'
+2026-12-02 13:20:01,000 INFO [rank1] step 1
+Traceback (most recent call last):
+  File "train.py", line 3, in <module>
+IndexError: list index out of range
+LOG
+
+"$RANKLINE" analyze >/dev/null 2>&1
+ok "$([ $? -eq 2 ]; echo $?)" "analyze without a path is a usage error (2)"
+"$RANKLINE" frobnicate-option --no-such-flag >/dev/null 2>&1
+ok "$([ $? -eq 2 ]; echo $?)" "an unknown option is a usage error (2)"
+
+"$RANKLINE" analyze --json --db "$db" "$tmp/logs" "$tmp/missing.log" \
+    >"$tmp/out.json" 2>"$tmp/err"
+ok $? "analyze exits 0 when the analysis ran, even with a missing path"
+grep -q "missing.log: No such file or directory" "$tmp/err"
+ok $? "the missing path is named on stderr"
+python3 - "$tmp/out.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+ff = d["first_failure"]
+assert ff["rank"] == 1, ff
+assert ff["source"].endswith("logs/rank1.log"), ff
+assert ff["line"] == 4 and "IndexError" in ff["text"], ff
+for k in ("first_failure", "verdict", "checkpoint", "ranks", "events", "history"):
+    assert k in d, k
+assert d["verdict"]["domain"] == "code"
+assert d["history"] == {"seen_before": 0, "matches": []} or "seen_before" in d["history"]
+assert [r["rank"] for r in d["ranks"]] == [0, 1], d["ranks"]
+PY
+ok $? "the JSON has the promised shape and names rank 1's IndexError"
+
+mode=$(stat -c %a "$db")
+ok "$([ "$mode" = 600 ]; echo $?)" "the incident database is 0600 ($mode)"
+mode=$(stat -c %a "$tmp/db")
+ok "$([ "$mode" = 700 ]; echo $?)" "its folder is 0700 ($mode)"
+
+"$RANKLINE" analyze --db "$db" "$tmp/logs" >/dev/null 2>&1
+n=$("$RANKLINE" history --json --db "$db" | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')
+ok "$([ "$n" = 1 ]; echo $?)" "re-analyzing the same logs stores the incident once ($n)"
+echo "2026-12-02 13:20:09,000 INFO [rank0] step 3" >> "$tmp/logs/rank0.log"
+"$RANKLINE" analyze --db "$db" "$tmp/logs" >/dev/null 2>&1
+n=$("$RANKLINE" history --json --db "$db" | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')
+ok "$([ "$n" = 1 ]; echo $?)" "grown logs update the same incident ($n)"
+"$RANKLINE" note 1 "bad shard index in the loader; fixed in 4f2a" --db "$db" >/dev/null
+ok $? "note records a diagnosis"
+"$RANKLINE" history --db "$db" | grep -q "bad shard index"
+ok $? "history shows the note"
+"$RANKLINE" show 1 --db "$db" | grep -q "IndexError"
+ok $? "show prints the stored evidence"
+
+printf 'plain\n\033]0;pwned\007\033[2Jtitle\nValueError: \033[31mred\033[0m\n' > "$tmp/hostile.log"
+"$RANKLINE" analyze --no-store "$tmp/hostile.log" > "$tmp/text" 2>&1
+! grep -q "$(printf '\033')" "$tmp/text"
+ok $? "analyze's text output carries no escape byte from the log"
+"$RANKLINE" cat --json "$tmp/hostile.log" | python3 -c '
+import json, sys
+for l in sys.stdin: json.loads(l)' 
+ok $? "cat --json prints valid JSON Lines for hostile bytes"
+"$RANKLINE" cat "$tmp/logs" | head -1 | grep -q "13:20:01"
+ok $? "cat merges the sources in time order"
+head -c 3000 /dev/urandom > "$tmp/blob.bin"
+printf '\0\0\0' >> "$tmp/blob.bin"
+"$RANKLINE" analyze --json --no-store "$tmp/blob.bin" "$tmp/logs" > "$tmp/o2" 2>&1
+ok $? "a binary file among the logs breaks nothing"
+gzip -c "$tmp/logs/rank1.log" > "$tmp/rank1.log.gz"
+"$RANKLINE" analyze --json --no-store "$tmp/rank1.log.gz" | grep -q IndexError
+ok $? "a gzip-compressed log is read transparently"
+tap_done

@@ -1,0 +1,39 @@
+# tests/lib.sh: TAP for the shell tests, sourced by each tests/*.sh.
+# Every check is one "ok N - ..." or "not ok N - ..." line; tap_done prints
+# the plan and sets the exit status.
+
+tap_n=0
+tap_failed=0
+
+# ok COND-EXIT-STATUS DESCRIPTION: record one check.
+ok() {
+	tap_n=$((tap_n + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $tap_n - $2"
+	else
+		echo "not ok $tap_n - $2"
+		tap_failed=$((tap_failed + 1))
+	fi
+}
+
+# check DESCRIPTION COMMAND...: run a command, record its success.
+check() {
+	d=$1
+	shift
+	if "$@" >/dev/null 2>&1; then ok 0 "$d"; else ok 1 "$d"; fi
+}
+
+# skip_all REASON: nothing can run here.
+skip_all() {
+	echo "1..0 # SKIP $1"
+	exit 0
+}
+
+tap_done() {
+	echo "1..$tap_n"
+	[ "$tap_failed" -eq 0 ]
+}
+
+RANKLINE=${RANKLINE:-./rankline}
+RL_SHARED=${RL_SHARED:-../shared}
+RL_SRCDIR=${RL_SRCDIR:-.}

@@ -1,0 +1,46 @@
+#!/bin/sh
+# The shipped packs: they parse without errors, every example matches its
+# rule and no counter does, and a broken user pack is reported by file and
+# line while the shipped rules still load.
+. "${RL_SRCDIR:-.}/tests/lib.sh"
+
+out=$("$RANKLINE" rules check 2>&1)
+ok $? "rules check passes on the shipped packs"
+echo "$out" | sed 's/^/# /'
+out=$("$RANKLINE" rules test 2>&1)
+ok $? "rules test: every example and counter ($(echo "$out" | tail -1))"
+echo "$out" | grep FAIL | sed 's/^/# /'
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cat > "$tmp/bad.rules" <<'PACK'
+[rule user.good]
+pattern = my own failure text
+role = root
+domain = code
+
+[rule user.bad]
+pattern = unbalanced (paren
+role = root
+PACK
+out=$("$RANKLINE" rules check "$tmp/bad.rules" 2>&1)
+ok "$([ $? -ne 0 ]; echo $?)" "rules check exits non-zero on a bad pack"
+echo "$out" | grep -q "bad.rules:7: pattern error at offset" ; ok $? "the error names the file, the line and pcre2's offset"
+
+mkdir -p "$tmp/config/rankline/rules"
+cp "$tmp/bad.rules" "$tmp/config/rankline/rules/mine.rules"
+printf 'x\nmy own failure text here\n' > "$tmp/app.log"
+out=$(XDG_CONFIG_HOME="$tmp/config" RANKLINE_NO_USER_RULES=0 \
+    "$RANKLINE" analyze --json --no-store "$tmp/app.log" 2>"$tmp/err")
+echo "$out" | grep -q '"signature": "user.good"'
+ok $? "a user's pack in ~/.config/rankline/rules adds a rule without recompiling"
+grep -q "mine.rules:7" "$tmp/err"
+ok $? "its bad stanza is reported with file:line, the rest still loads"
+
+"$RANKLINE" rules explain torch.cuda.oom >"$tmp/explain" 2>&1 ||
+    "$RANKLINE" rules explain "$("$RANKLINE" rules list | awk 'NR==1{print $1}')" >"$tmp/explain" 2>&1
+grep -q "First action" "$tmp/explain"
+ok $? "rules explain prints the explanation and the first action"
+n=$("$RANKLINE" rules list | wc -l)
+ok "$([ "$n" -gt 50 ]; echo $?)" "rules list shows the shipped rules ($n)"
+tap_done

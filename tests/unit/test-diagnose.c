@@ -1,0 +1,205 @@
+/*
+ * test-diagnose.c: the three answers on small real-format logs.  Each
+ * scenario is a tee'd torchrun console (the [defaultN]: layout) with a
+ * pack written inline, so the test states every rule it depends on.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core.h"
+#include "tap.h"
+
+static const char *PACK =
+	"[attrib prefix.default]\nkind = prefix\n"
+	"pattern = ^\\[default(?<local_rank>\\d+)\\]:\n"
+	"[rule py.exc]\npattern = ^(?<exc>\\w+Error): \nliteral = Error: \n"
+	"role = root\ndomain = code\npriority = 10\n"
+	"[rule gloo.closed]\npattern = Connection closed by peer\n"
+	"role = collateral\ndomain = infrastructure\ngroup = communication\n"
+	"priority = 80\n"
+	"[rule watchdog]\npattern = Watchdog caught collective operation timeout: "
+	"WorkNCCL\\(SeqNum=(?<seq>\\d+)\nrole = collateral\n"
+	"domain = infrastructure\ngroup = communication\n"
+	"[rule elastic.exit]\npattern = failed \\(exitcode: (?<exitcode>-?\\d+)\\) "
+	"local_rank: (?<local_rank>\\d+) \\(pid: (?<pid>\\d+)\\)\n"
+	"role = symptom\nmark = exit\ndomain = unknown\n"
+	"[rule ckpt.begin]\npattern = saving checkpoint at iteration +(?<step>\\d+)\n"
+	"role = progress\nmark = ckpt-begin\n"
+	"[rule ckpt.end]\npattern = successfully saved checkpoint from iteration "
+	"+(?<step>\\d+)\nrole = progress\nmark = ckpt-end\n";
+
+/* Analyze one console log held in a string. */
+static struct rl_incident *
+run(struct ruleset *rs, const char *text)
+{
+	struct rl_incident	*inc = incident_create(rs);
+	char			 path[] = "/tmp/rl-test-diagnose-XXXXXX";
+	int			 fd;
+
+	/* A real file, since a hang's culprit line is read back from it. */
+	if ((fd = mkstemp(path)) == -1 ||
+	    write(fd, text, strlen(text)) != (ssize_t)strlen(text))
+		fatal("cannot write %s", path);
+	close(fd);
+	source_add_path(inc, path);
+	source_file_read(inc, inc->sources[0], NULL, NULL);
+	diagnose(inc);
+	unlink(path);
+	return inc;
+}
+
+/* The first failure's event, or NULL. */
+static const struct rl_event *
+first(const struct rl_incident *inc)
+{
+	return inc->answer.first == RL_NONE ? NULL :
+	    &inc->events[inc->answer.first];
+}
+
+#define T(n, s)	"[default" #n "]:2026-12-02 13:20:" s " INFO "
+
+static void
+test_exception(struct ruleset *rs)
+{
+	struct rl_incident	*inc = run(rs,
+	    T(0, "01,000") "step 1\n" T(1, "01,000") "step 1\n" T(2, "01,000") "step 1\n"
+	    "[default1]:Traceback (most recent call last):\n"
+	    "[default1]:IndexError: list index out of range\n"
+	    "[default0]:RuntimeError: [../gloo/pair.cc:598] Connection closed by peer\n"
+	    "[default2]:RuntimeError: [../gloo/pair.cc:598] Connection closed by peer\n"
+	    "failed (exitcode: 1) local_rank: 0 (pid: 100) of binary: python\n");
+	const struct rl_event	*e = first(inc);
+
+	ok(e != NULL && e->rank == 1, "an exception on rank 1 is the first failure, "
+	    "not the peers' connection errors printed after it");
+	ok(e != NULL && strcmp(e->rule->id, "py.exc") == 0, "named by its exception");
+	is_int(inc->answer.domain, DOMAIN_CODE, "domain code");
+	is_int(inc->answer.scope, SCOPE_ONE, "scope one");
+	ok(inc->nranks == 3 && inc->ranks[0].state == RANK_COLLATERAL &&
+	    inc->ranks[2].state == RANK_COLLATERAL, "the others are collateral");
+	incident_free(inc);
+}
+
+/* Collateral printed earlier than the root (a skewed clock) is still collateral. */
+static void
+test_collateral_first(struct ruleset *rs)
+{
+	struct rl_incident	*inc = run(rs,
+	    T(0, "01,000") "x\n"
+	    "[default0]:RuntimeError: Connection closed by peer\n"
+	    T(1, "05,000") "y\n"
+	    "[default1]:ValueError: bad shape\n");
+	const struct rl_event	*e = first(inc);
+
+	ok(e != NULL && e->rank == 1, "a root after collateral in time still wins");
+	incident_free(inc);
+}
+
+static void
+test_killed(struct ruleset *rs)
+{
+	struct rl_incident	*inc = run(rs,
+	    T(0, "01,000") "step 1\n" T(1, "01,000") "step 1\n"
+	    T(1, "02,000") "step 2\n"
+	    T(0, "03,000") "step 3\n"
+	    "[default0]:RuntimeError: Connection closed by peer\n"
+	    "failed (exitcode: 1) local_rank: 0 (pid: 100) of binary: python\n"
+	    "failed (exitcode: -9) local_rank: 1 (pid: 101) of binary: python\n");
+	const struct rl_event	*e = first(inc);
+
+	ok(e != NULL && e->rank == 1, "a rank killed by a signal with no traceback "
+	    "is found");
+	is_int(inc->answer.domain, DOMAIN_INFRA, "SIGKILL points at infrastructure");
+	is_int(inc->answer.group, GROUP_WORKER_DEATH, "group worker-death");
+	incident_free(inc);
+}
+
+static void
+test_hang(struct ruleset *rs)
+{
+	struct rl_incident	*inc = run(rs,
+	    T(0, "01,000") "step 1\n" T(1, "01,000") "step 1\n" T(2, "01,000") "step 1\n"
+	    T(0, "02,000") "step 2\n" T(1, "02,000") "step 2\n"
+	    T(0, "03,000") "step 3\n"
+	    T(1, "03,000") "step 3\n"
+	    "[default0]:[E1202 13:30:03.1 ProcessGroupNCCL.cpp:1] Watchdog caught "
+	    "collective operation timeout: WorkNCCL(SeqNum=7, OpType=ALLREDUCE)\n"
+	    "[default1]:[E1202 13:30:03.1 ProcessGroupNCCL.cpp:1] Watchdog caught "
+	    "collective operation timeout: WorkNCCL(SeqNum=7, OpType=ALLREDUCE)\n");
+	const struct rl_event	*e = first(inc);
+
+	ok(e != NULL && e->rank == 2, "the rank that went quiet first is the culprit");
+	ok(e != NULL && e->role == ROLE_HANG, "reported with role hang");
+	ok(e != NULL && strstr(e->text, "step 1") != NULL,
+	    "its event is its last line");
+	is_int(e != NULL ? (long long)e->line : 0, 3, "at the line it was written");
+	incident_free(inc);
+}
+
+static void
+test_common(struct ruleset *rs)
+{
+	struct rl_incident	*inc = run(rs,
+	    T(0, "01,000") "x\n" T(1, "01,000") "x\n" T(2, "01,000") "x\n"
+	    "[default0]:FileNotFoundError: [Errno 2] No such file: '/d/x.bin'\n"
+	    "[default1]:FileNotFoundError: [Errno 2] No such file: '/d/x.bin'\n"
+	    "[default2]:FileNotFoundError: [Errno 2] No such file: '/d/x.bin'\n");
+
+	ok(first(inc) != NULL, "a failure common to all is still a failure");
+	is_int(inc->answer.scope, SCOPE_ALL, "scope all");
+	ok(strstr(inc->answer.summary, "common to all ranks") != NULL,
+	    "the summary says it is common to all ranks");
+	incident_free(inc);
+}
+
+static void
+test_checkpoint(struct ruleset *rs)
+{
+	struct rl_incident	*inc = run(rs,
+	    T(0, "01,000") "saving checkpoint at iteration 10 to c\n"
+	    T(1, "01,000") "saving checkpoint at iteration 10 to c\n"
+	    T(0, "01,100") "successfully saved checkpoint from iteration 10 to c\n"
+	    T(1, "01,100") "successfully saved checkpoint from iteration 10 to c\n"
+	    T(0, "02,000") "saving checkpoint at iteration 20 to c\n"
+	    T(1, "02,000") "saving checkpoint at iteration 20 to c\n"
+	    T(0, "02,100") "successfully saved checkpoint from iteration 20 to c\n"
+	    "[default1]:OSError: [Errno 28] No space left on device\n");
+
+	is_int(inc->answer.last_safe_step, 10, "the last step every saver completed");
+	ok(inc->answer.nunsafe == 1 && inc->answer.unsafe_steps[0] == 20,
+	    "step 20 was begun and not completed by rank 1");
+	is_int(inc->answer.ckpt, CKPT_UNSAFE, "a save was under way: unsafe");
+	incident_free(inc);
+
+	inc = run(rs, T(0, "01,000") "saving checkpoint at iteration 5 to c\n"
+	    T(0, "01,100") "successfully saved checkpoint from iteration 5 to c\n");
+	ok(first(inc) == NULL, "a healthy run has no failure");
+	is_int(inc->answer.ckpt, CKPT_NONE, "status none without a failure");
+	is_int(inc->answer.last_safe_step, 5, "but the last safe step is known");
+	incident_free(inc);
+
+	inc = run(rs, T(0, "01,000") "x\n[default0]:ValueError: y\n");
+	is_int(inc->answer.ckpt, CKPT_UNKNOWN, "no checkpoint lines: unknown");
+	incident_free(inc);
+}
+
+int
+main(void)
+{
+	struct ruleset	*rs = ruleset_create();
+	struct errlist	 e = { 0 };
+
+	is_int(ruleset_load(rs, "inline", PACK, strlen(PACK), &e), 0,
+	    "the inline pack loads");
+	ruleset_finish(rs);
+	test_exception(rs);
+	test_collateral_first(rs);
+	test_killed(rs);
+	test_hang(rs);
+	test_common(rs);
+	test_checkpoint(rs);
+	errlist_free(&e);
+	ruleset_free(rs);
+	return tap_done();
+}

@@ -1,0 +1,241 @@
+/*
+ * test-ingest.c: bytes to lines to events.  Chunks are cut at every byte
+ * boundary to prove that a partial line is held until its newline; CRLF,
+ * long lines, NUL bytes and escape sequences break nothing; prefixes give
+ * each writer of a tee'd console its own stream, process and time.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core.h"
+#include "tap.h"
+
+static const char *PACK =
+	"[attrib prefix.default]\nkind = prefix\n"
+	"pattern = ^\\[default(?<local_rank>\\d+)\\]:\n"
+	"[attrib prefix.rank]\nkind = prefix\npattern = ^\\[rank(?<rank>\\d+)\\]:\n"
+	"[attrib link.rank]\nkind = link\npattern = \\[rank(?<rank>\\d+)\\] \n"
+	"[attrib path.rankfile]\nkind = path\n"
+	"pattern = (?:^|/)rank(?<rank>\\d+)\\.log$\n"
+	"[attrib path.logdir]\nkind = path\n"
+	"pattern = (?<proc>attempt_\\d+/(?<local_rank>\\d+))/std(?:out|err)\\.log$\n"
+	"[attrib path.host]\nkind = path\n"
+	"pattern = ^(?<host>node\\d+)/\n"
+	"[rule py.exc]\npattern = ^(?<exc>\\w+Error): \nliteral = Error: \n"
+	"role = root\ndomain = code\n"
+	"[rule t.step]\npattern = step (?<step>\\d+)\nrole = progress\nmark = step\n";
+
+/* Lines seen through the line callback. */
+struct seen {
+	struct buf	 text;		/* each line, '|' separated */
+	unsigned	 n;
+	int		 ranks[64];	/* process rank per line */
+	int		 locals[64];
+	char		 times[64][32];
+};
+
+static void
+seen_cb(void *arg, const struct rl_source *s, uint64_t line,
+    const struct rl_time *t, const struct rl_process *p, const char *text,
+    size_t len)
+{
+	struct seen	*sn = arg;
+
+	(void)s;
+	(void)line;
+	buf_add(&sn->text, text, len);
+	buf_addc(&sn->text, '|');
+	if (sn->n < 64) {
+		sn->ranks[sn->n] = p->rank;
+		sn->locals[sn->n] = p->local_rank;
+		if (t->flags & RL_TIME_VALID)
+			clock_format(t, sn->times[sn->n], 32);
+		else
+			strcpy(sn->times[sn->n], "-");
+	}
+	sn->n++;
+}
+
+/* A ruleset from the inline pack. */
+static struct ruleset *
+pack(void)
+{
+	struct ruleset	*rs = ruleset_create();
+	struct errlist	 e = { 0 };
+
+	if (ruleset_load(rs, "inline", PACK, strlen(PACK), &e) != 0)
+		printf("# pack error: %s\n", e.v[0]);
+	errlist_free(&e);
+	ruleset_finish(rs);
+	return rs;
+}
+
+/* Feed text in chunks of `step` bytes. */
+static void
+feed(struct rl_incident *inc, struct rl_source *src, const char *t, size_t n,
+    size_t step, struct seen *sn)
+{
+	struct ingest	*in = ingest_create(inc, src);
+	size_t		 i;
+
+	clock_init(&src->clock, 1764680000);
+	ingest_set_line_cb(in, seen_cb, sn);
+	for (i = 0; i < n; i += step)
+		ingest_feed(in, t + i, n - i < step ? n - i : step);
+	ingest_flush(in);
+	ingest_free(in);
+}
+
+static void
+test_chunks(void)
+{
+	const char	*t = "alpha\r\nbeta\n\ngamma without newline";
+	struct ruleset	*rs = pack();
+	size_t		 step;
+	bool		 all = true;
+
+	for (step = 1; step <= strlen(t); step++) {
+		struct rl_incident	*inc = incident_create(rs);
+		struct rl_source	*src = incident_add_source(inc, "x", SOURCE_FILE);
+		struct seen		 sn = { 0 };
+
+		feed(inc, src, t, strlen(t), step, &sn);
+		if (strcmp(sn.text.p, "alpha|beta||gamma without newline|") != 0)
+			all = false;
+		buf_free(&sn.text);
+		incident_free(inc);
+	}
+	ok(all, "every chunking gives the same lines; CRLF dropped; the last "
+	    "partial line is flushed");
+	ruleset_free(rs);
+}
+
+static void
+test_long_and_binary(void)
+{
+	struct ruleset		*rs = pack();
+	struct rl_incident	*inc = incident_create(rs);
+	struct rl_source	*src = incident_add_source(inc, "x", SOURCE_FILE);
+	struct seen		 sn = { 0 };
+	struct buf		 t = { 0 };
+	size_t			 i;
+	const char		*second;
+
+	for (i = 0; i < 3 * 1024 * 1024; i++)
+		buf_addc(&t, 'x');
+	buf_adds(&t, "\nValueError: after\n");
+	buf_add(&t, "nul\0byte IndexError: x\n", 23);
+	buf_adds(&t, "\x1b]0;pwned\x07\x1b[2JKeyError: esc\n");
+	feed(inc, src, t.p, t.len, 65536, &sn);
+	is_int(sn.n, 4, "a 3 MiB line is one line");
+	is_int(src->long_lines, 1, "the long line is counted");
+	ok(strstr(sn.text.p, "[rankline: line cut at 1 MiB]") != NULL,
+	    "the cut line carries a visible marker");
+	second = strchr(sn.text.p, '|');
+	ok(second != NULL && (size_t)(second - sn.text.p) < 1024 * 1024 + 64,
+	    "the kept part is bounded by the limit");
+	is_int(inc->nevents, 2, "lines after the long one still match (NUL "
+	    "line is no exception line)");
+	ok(inc->nevents == 2 && strcmp(inc->events[1].rule->id, "py.exc") == 0,
+	    "escape sequences are stripped before matching");
+	ok(inc->nevents == 2 && strchr(inc->events[1].text, 0x1b) == NULL,
+	    "the event's text has no escape sequence left");
+	ok(inc->nevents == 2 && inc->events[1].offset < t.len &&
+	    t.p[inc->events[1].offset] == 0x1b,
+	    "the original bytes stay addressable by the event's offset");
+	buf_free(&t);
+	buf_free(&sn.text);
+	incident_free(inc);
+	ruleset_free(rs);
+}
+
+static void
+test_prefix_streams(void)
+{
+	const char *t =
+	    "[default0]:2026-12-02 13:19:50,000 INFO [rank0] step 1\n"
+	    "[default1]:2026-12-02 13:19:51,000 INFO [rank1] step 1\n"
+	    "[default1]:Traceback (most recent call last):\n"
+	    "[default0]:2026-12-02 13:19:52,000 INFO [rank0] step 2\n"
+	    "[default1]:IndexError: list index out of range\n"
+	    "launcher line\n";
+	struct ruleset		*rs = pack();
+	struct rl_incident	*inc = incident_create(rs);
+	struct rl_source	*src = incident_add_source(inc, "console.log",
+				    SOURCE_FILE);
+	struct seen		 sn = { 0 };
+
+	feed(inc, src, t, strlen(t), 7, &sn);
+	is_int(sn.n, 6, "six lines");
+	is_int(sn.locals[2], 1, "[default1] names local rank 1");
+	is_str(sn.times[4], "2026-12-02T13:19:51.000",
+	    "an untimed line inherits its own writer's time, not the "
+	    "interleaved neighbour's");
+	is_int(inc->nevents >= 1 ? inc->events[inc->nevents - 1].rank : -2,
+	    RL_NONE, "the event's rank is resolved later, by its process");
+	ok(inc->nevents >= 1 && inc->procs[inc->events[inc->nevents - 1].process]->rank == 1,
+	    "the link [rank1] in the text named the process's global rank");
+	ok(src->multiplexed, "a source with writer prefixes is multiplexed");
+	buf_free(&sn.text);
+	incident_free(inc);
+	ruleset_free(rs);
+}
+
+static void
+test_paths(void)
+{
+	struct ruleset		*rs = pack();
+	struct rl_incident	*inc = incident_create(rs);
+	struct rl_source	*a, *b, *c;
+
+	a = incident_add_source(inc, "node1/logs/j/attempt_0/2/stderr.log",
+	    SOURCE_FILE);
+	b = incident_add_source(inc, "./node1/logs/j/attempt_0/2/stdout.log",
+	    SOURCE_FILE);
+	c = incident_add_source(inc, "logs/rank3.log", SOURCE_FILE);
+	attrib_path(rs, a);
+	attrib_path(rs, b);
+	attrib_path(rs, c);
+	is_str(a->host, "node1", "a per-host folder names the host");
+	is_int(a->local_rank, 2, "torchrun's --log-dir names the local rank");
+	ok(a->proc_key != NULL && b->proc_key != NULL &&
+	    strcmp(a->proc_key, b->proc_key) == 0,
+	    "stdout.log and stderr.log of one folder are one process");
+	is_int(c->rank, 3, "rank3.log names rank 3");
+	incident_free(inc);
+	ruleset_free(rs);
+}
+
+/* An exception at the top of stderr.log is timed by the next timed line. */
+static void
+test_pending_time(void)
+{
+	const char *t = "ValueError: early\n2026-12-02 13:00:05,000 late\n";
+	struct ruleset		*rs = pack();
+	struct rl_incident	*inc = incident_create(rs);
+	struct rl_source	*src = incident_add_source(inc, "x", SOURCE_FILE);
+	struct seen		 sn = { 0 };
+	char			 s[32] = "";
+
+	feed(inc, src, t, strlen(t), 4096, &sn);
+	if (inc->nevents == 1)
+		clock_format(&inc->events[0].time, s, sizeof s);
+	is_str(s, "2026-12-02T13:00:05.000",
+	    "an event before any time takes the next timed line's time");
+	ok(inc->nevents == 1 && !inc->events[0].timed,
+	    "and is marked as not carrying its own time");
+	buf_free(&sn.text);
+	incident_free(inc);
+	ruleset_free(rs);
+}
+
+int
+main(void)
+{
+	test_chunks();
+	test_long_and_binary();
+	test_prefix_streams();
+	test_paths();
+	test_pending_time();
+	return tap_done();
+}

@@ -1,0 +1,317 @@
+/*
+ * test-rules.c: the pack parser, the literal prefilter and the matcher.
+ * Packs here are written inline, so the tests say exactly what they rely
+ * on; the shipped packs are tested by `rankline rules test` (tests/rules.sh).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../../core/rules-int.h"
+#include "tap.h"
+
+/* Load a pack from a string; returns the number of errors. */
+static int
+load(struct ruleset *rs, const char *text, struct errlist *e)
+{
+	return ruleset_load(rs, "test.rules", text, strlen(text), e);
+}
+
+/* Does any error message contain s? */
+static bool
+errs_have(const struct errlist *e, const char *s)
+{
+	size_t	i;
+
+	for (i = 0; i < e->n; i++) {
+		if (strstr(e->v[i], s) != NULL)
+			return true;
+	}
+	return false;
+}
+
+static void
+test_ini(void)
+{
+	struct ruleset	*rs = ruleset_create();
+	struct errlist	 e = { 0 };
+	const struct rl_rule *r;
+
+	load(rs, "# comment\n; also a comment\n[rule a.b]\n"
+	    "pattern = x#y;z\nrole = root\n"
+	    "explain = one\n    two\n\tthree\n", &e);
+	is_int(e.n, 0, "clean pack parses without errors");
+	r = ruleset_find(rs, "a.b");
+	ok(r != NULL, "rule a.b is loaded");
+	is_str(r ? r->explain : NULL, "one two three",
+	    "continuation lines join with a space");
+	is_str(r ? r->pat[0].source : NULL, "x#y;z",
+	    "no inline comments: '#' and ';' stay in patterns");
+	errlist_free(&e);
+
+	load(rs, "key = v\n[rule c.d]\nrole = root\npattern = ok\n"
+	    "[rule e.f]\nno equals sign\n", &e);
+	ok(errs_have(&e, "test.rules:1:"), "key outside a section names line 1");
+	ok(errs_have(&e, "test.rules:6:"), "a line without '=' names line 6");
+	ok(ruleset_find(rs, "c.d") != NULL, "a good stanza among bad ones loads");
+	errlist_free(&e);
+	ruleset_free(rs);
+}
+
+static void
+test_errors(void)
+{
+	struct ruleset	*rs = ruleset_create();
+	struct errlist	 e = { 0 };
+
+	load(rs, "[rule good.one]\npattern = fine\nrole = root\n"
+	    "[rule bad.regex]\nrole = root\npattern = abc(def\n"
+	    "[rule bad.role]\npattern = x\nrole = boss\n"
+	    "[rule no.pattern]\nrole = root\n"
+	    "[thing x]\n", &e);
+	ok(errs_have(&e, "test.rules:6:") && errs_have(&e, "offset 7"),
+	    "a bad regex names file:line and pcre2's offset");
+	ok(errs_have(&e, "'boss' is not one of"), "a bad role lists the choices");
+	ok(errs_have(&e, "rule no.pattern has no pattern"),
+	    "a rule without a pattern is refused");
+	ok(errs_have(&e, "unknown section kind"), "an unknown section is refused");
+	ok(ruleset_find(rs, "good.one") != NULL, "the good rule still loads");
+	ok(ruleset_find(rs, "bad.regex") == NULL, "the bad rule is dropped");
+	errlist_free(&e);
+	ruleset_free(rs);
+}
+
+static void
+test_override(void)
+{
+	struct ruleset	*rs = ruleset_create();
+	struct errlist	 e = { 0 };
+	const struct rl_rule *r;
+
+	load(rs, "[rule x.y]\npattern = old text\nrole = root\ntitle = old\n", &e);
+	load(rs, "[rule x.y]\npattern = new text\nrole = symptom\ntitle = new\n",
+	    &e);
+	is_int(ruleset_nrules(rs), 1, "an override replaces, never duplicates");
+	r = ruleset_find(rs, "x.y");
+	is_str(r ? r->title : NULL, "new", "the later pack wins by id");
+	is_int(r ? r->role : 0, ROLE_SYMPTOM, "the override's role is used");
+	errlist_free(&e);
+	ruleset_free(rs);
+}
+
+/* Check the literal derived from a pattern. */
+static void
+lit_is(const char *pattern, const char *want)
+{
+	char	**v;
+	size_t	  n = pattern_literals(pattern, &v);
+
+	if (want == NULL) {
+		ok(n == 0, "no literal from %s", pattern);
+	} else {
+		is_str(n ? v[0] : NULL, want, "literal of %s", pattern);
+	}
+	if (n)
+		free(v[0]);
+	free(v);
+}
+
+static void
+test_literals(void)
+{
+	lit_is("CUDA out of memory\\. Tried to allocate", "CUDA out of memory. Tried to allocate");
+	lit_is("^Traceback \\(most recent call last\\):$", "Traceback (most recent call last):");
+	lit_is("Xid \\(PCI:(?<pci>[0-9a-f:]+)\\): (?<xid>\\d+)", "Xid (PCI:");
+	lit_is("foo|bar", NULL);
+	lit_is("(?i)error", NULL);
+	lit_is("ab?cdef", "cdef");
+	lit_is("a(x|y)longer literal", "longer literal");
+	lit_is("[a-z]+ ok", " ok");
+	lit_is("\\d+", NULL);
+	lit_is("exitcode\\s*:\\s*(?<exitcode>-?\\d+)", "exitcode");
+}
+
+/* Brute force: which of the literals occur in s? */
+static unsigned
+brute(const char *const *lit, size_t n, const char *s)
+{
+	unsigned	mask = 0;
+	size_t		i;
+
+	for (i = 0; i < n; i++) {
+		if (strstr(s, lit[i]) != NULL)
+			mask |= 1u << i;
+	}
+	return mask;
+}
+
+static void
+test_prefilter(void)
+{
+	static const char *lit[] = { "he", "she", "his", "hers", "s", "ab",
+	    "bab", "abab", "xyz" };
+	struct ruleset	*rs = ruleset_create();
+	struct errlist	 e = { 0 };
+	struct rl_match	 m;
+	struct buf	 pack = { 0 };
+	char		 s[40];
+	size_t		 i, k, n = sizeof lit / sizeof lit[0];
+	unsigned	 mask, want, bad = 0;
+
+	for (i = 0; i < n; i++)
+		buf_printf(&pack, "[rule l.%zu]\npattern = %s\nliteral = %s\n"
+		    "role = root\n",
+		    i, lit[i], lit[i]);
+	load(rs, pack.p, &e);
+	ruleset_finish(rs);
+	srand(7);
+	for (k = 0; k < 5000; k++) {
+		size_t len = (size_t)(rand() % 30);
+
+		for (i = 0; i < len; i++)
+			s[i] = "abehirsxyz "[rand() % 11];
+		s[len] = '\0';
+		(void)ruleset_match(rs, s, len, &m);
+		mask = 0;
+		for (i = 0; i < rs->ncand; i++)
+			mask |= 1u << rs->cand[i];
+		want = brute(lit, n, s);
+		if (mask != want)
+			bad++;
+	}
+	is_int(bad, 0, "prefilter finds exactly the literals brute force finds "
+	    "(5000 random lines, overlapping literals)");
+	buf_free(&pack);
+	errlist_free(&e);
+	ruleset_free(rs);
+}
+
+static void
+test_priority(void)
+{
+	struct ruleset	*rs = ruleset_create();
+	struct errlist	 e = { 0 };
+	struct rl_match	 m;
+	const char	*line = "RuntimeError: Connection closed by peer";
+
+	load(rs, "[rule generic.exc]\npattern = ^(?<exc>\\w+Error): \n"
+	    "literal = Error: \nrole = root\npriority = 10\n"
+	    "[rule gloo.closed]\npattern = Connection closed by peer\n"
+	    "role = collateral\npriority = 80\n", &e);
+	ok(ruleset_match(rs, line, strlen(line), &m), "the line matches");
+	is_str(m.rule->id, "gloo.closed",
+	    "the specific rule wins over the generic one on one line");
+	line = "IndexError: list index out of range";
+	ok(ruleset_match(rs, line, strlen(line), &m) &&
+	    strcmp(m.rule->id, "generic.exc") == 0,
+	    "the generic rule names a line no specific rule matches");
+	line = "nothing to see here";
+	ok(!ruleset_match(rs, line, strlen(line), &m), "a plain line matches nothing");
+	errlist_free(&e);
+	ruleset_free(rs);
+}
+
+static void
+test_captures(void)
+{
+	struct ruleset	*rs = ruleset_create();
+	struct errlist	 e = { 0 };
+	struct rl_match	 m;
+	const char	*line = "failed (exitcode: -9) local_rank: 5 (pid: 2630)";
+	char		*s;
+
+	load(rs, "[rule exit]\npattern = failed \\(exitcode: (?<exitcode>-?\\d+)\\) "
+	    "local_rank: (?<local_rank>\\d+) \\(pid: (?<pid>\\d+)\\)\n"
+	    "role = symptom\nmark = exit\n", &e);
+	ok(ruleset_match(rs, line, strlen(line), &m), "exit line matches");
+	is_int(match_int(&m, CAP_EXITCODE), -9, "negative exit code captured");
+	is_int(match_int(&m, CAP_LOCAL_RANK), 5, "local rank captured");
+	is_int(match_int(&m, CAP_PID), 2630, "pid captured");
+	is_int(match_int(&m, CAP_STEP), RL_CAP_UNSET, "absent capture is unset");
+	s = match_str(&m, CAP_PID);
+	is_str(s, "2630", "capture as text");
+	free(s);
+	errlist_free(&e);
+	ruleset_free(rs);
+}
+
+/* A catastrophic pattern costs a line its match, never the program. */
+static void
+test_pathological(void)
+{
+	struct ruleset	*rs = ruleset_create();
+	struct errlist	 e = { 0 };
+	struct rl_match	 m;
+	char		 line[4096];
+	struct timespec	 t0, t1;
+	double		 ms;
+	int		 i;
+
+	load(rs, "[rule evil]\npattern = ^(a+)+$\nliteral = aaaa\nrole = root\n"
+	    "[rule evil2]\npattern = (x+x+)+y\nliteral = xxxx\nrole = root\n",
+	    &e);
+	memset(line, 'a', sizeof line - 2);
+	line[sizeof line - 2] = 'b';
+	line[sizeof line - 1] = '\0';
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (i = 0; i < 20; i++)
+		(void)ruleset_match(rs, line, strlen(line), &m);
+	memset(line, 'x', sizeof line - 1);
+	for (i = 0; i < 20; i++)
+		(void)ruleset_match(rs, line, strlen(line), &m);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 +
+	    (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+	ok(!ruleset_match(rs, line, strlen(line), &m),
+	    "the pathological pattern gives up on the line");
+	ok(ruleset_limit_hits(rs) > 0, "the pcre2 limit was hit and counted");
+	/* Not a timing test: only proof that it returned at all, bounded. */
+	ok(ms < 60000, "40 catastrophic matches returned (%.0f ms)", ms);
+	errlist_free(&e);
+	ruleset_free(rs);
+}
+
+/* The packs compiled into the binary load cleanly on their own. */
+static void
+test_embedded(void)
+{
+	struct ruleset	*rs = ruleset_create();
+	struct errlist	 e = { 0 };
+	unsigned	 checks = 0;
+	size_t		 i;
+	int		 bad;
+
+	setenv("RANKLINE_DATADIR", "/nonexistent", 1);
+	setenv("RANKLINE_NO_USER_RULES", "1", 1);
+	is_int(ruleset_load_defaults(rs, &e), 0, "embedded packs load cleanly");
+	for (i = 0; i < e.n; i++)
+		printf("# %s\n", e.v[i]);
+	ok(ruleset_nrules(rs) > 0, "embedded packs hold rules (%zu)",
+	    ruleset_nrules(rs));
+	ok(ruleset_nattribs(rs) > 0, "embedded packs hold attributions (%zu)",
+	    ruleset_nattribs(rs));
+	errlist_free(&e);
+	bad = ruleset_test(rs, &e, &checks);
+	for (i = 0; i < e.n; i++)
+		printf("# %s\n", e.v[i]);
+	is_int(bad, 0, "every example and counter of the embedded packs "
+	    "(%u checks)", checks);
+	errlist_free(&e);
+	ruleset_free(rs);
+	unsetenv("RANKLINE_DATADIR");
+}
+
+int
+main(void)
+{
+	test_ini();
+	test_errors();
+	test_override();
+	test_literals();
+	test_prefilter();
+	test_priority();
+	test_captures();
+	test_pathological();
+	test_embedded();
+	return tap_done();
+}

@@ -172,6 +172,7 @@ struct rl_rule {
 	enum rl_severity severity;
 	enum rl_mark	 mark;
 	int		 priority;	/* highest wins on one line */
+	bool		 job_scope;	/* by its nature it concerns the whole job */
 	char		*only_after;	/* mark name or rule id, or NULL */
 	char		*not_after;	/* mark name or rule id, or NULL */
 	char		*title;

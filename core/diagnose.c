@@ -327,24 +327,39 @@ process_last_text(const struct rl_incident *inc, const struct rl_process *p)
 }
 
 /*
- * Every failing rank is collateral: the job hung.  The culprit is the rank
- * that went quiet first; its last line becomes the first failure's event.
+ * Every failing rank is collateral: the job hung.  The ranks that report
+ * timeouts are the victims; the culprit is a rank that reported nothing
+ * (it was stuck, or frozen) and, of those, the one that went quiet first.
+ * Only when every rank reported something does the earliest last line
+ * alone decide.
  */
-static int
-diagnose_hang(struct rl_incident *inc, struct judge *v, size_t n)
+static struct judge *
+hang_culprit(struct judge *v, size_t n, bool silent_only)
 {
-	struct judge		*quiet = NULL;
-	struct rl_process	*p;
-	struct rl_event		*e;
-	size_t			 i;
+	struct judge	*quiet = NULL;
+	size_t		 i;
 
 	for (i = 0; i < n; i++) {
 		if (v[i].rank == RL_NONE || v[i].last_proc == RL_NONE)
 			continue;
+		if (silent_only && v[i].cls != CLASS_NONE)
+			continue;
 		if (quiet == NULL || clock_cmp(&v[i].last, &quiet->last) < 0)
 			quiet = &v[i];
 	}
-	if (quiet == NULL)
+	return quiet;
+}
+
+/* Make the culprit's last line the first failure's event. */
+static int
+diagnose_hang(struct rl_incident *inc, struct judge *v, size_t n)
+{
+	struct judge		*quiet;
+	struct rl_process	*p;
+	struct rl_event		*e;
+
+	if ((quiet = hang_culprit(v, n, true)) == NULL &&
+	    (quiet = hang_culprit(v, n, false)) == NULL)
 		return RL_NONE;
 	p = inc->procs[quiet->last_proc];
 	e = incident_add_event(inc);
@@ -362,25 +377,42 @@ diagnose_hang(struct rl_incident *inc, struct judge *v, size_t n)
 	return quiet->root;
 }
 
-/* Common to all, to one, or to some: how many ranks share the root's rule. */
+/* Is this judge a writer of its own: a rank, or a process known by pid? */
+static bool
+judge_writer(const struct rl_incident *inc, const struct judge *j)
+{
+	const struct rl_process	*p;
+
+	if (j->rank != RL_NONE)
+		return true;
+	if (j->proc == RL_NONE)
+		return false;
+	p = inc->procs[j->proc];
+	return p->pid != RL_NONE || p->local_rank != RL_NONE;
+}
+
+/*
+ * Common to all, to one, or to some: how many writers failed like the
+ * first.  The population is the ranks when they are known, else the
+ * processes known by pid; a failure whose rule says it concerns the job
+ * (a rendezvous that never formed) is common to all by nature.
+ */
 static enum rl_scope
 diagnose_scope(const struct rl_incident *inc, const struct judge *v, size_t n,
     const struct judge *first)
 {
 	const struct rl_event	*fe = &inc->events[judge_event(first)];
-	size_t			 i, ranks = 0, same = 0, failing = 0;
+	const struct rl_event	*e;
+	size_t			 i, ranks = 0, writers = 0, same = 0, pop;
 
-	if (first->rank == RL_NONE)
-		return SCOPE_ALL;	/* the launcher itself failed */
+	if (fe->rule != NULL && fe->rule->job_scope)
+		return SCOPE_ALL;
 	for (i = 0; i < n; i++) {
-		const struct rl_event *e;
-
-		if (v[i].rank == RL_NONE)
+		if (!judge_writer(inc, &v[i]))
 			continue;
-		ranks++;
-		if (v[i].cls == CLASS_NONE)
-			continue;
-		failing++;
+		writers++;
+		if (v[i].rank != RL_NONE)
+			ranks++;
 		if (v[i].cls != first->cls || judge_event(&v[i]) == RL_NONE)
 			continue;
 		e = &inc->events[judge_event(&v[i])];
@@ -388,9 +420,8 @@ diagnose_scope(const struct rl_incident *inc, const struct judge *v, size_t n,
 		    strcmp(e->rule->id, fe->rule->id) == 0)
 			same++;
 	}
-	if (ranks < inc->nranks)
-		ranks = inc->nranks;
-	if (same >= 2 && same >= ranks)
+	pop = ranks > 0 ? ranks : writers;
+	if (same >= 2 && same >= pop)
 		return SCOPE_ALL;
 	if (same <= 1)
 		return SCOPE_ONE;

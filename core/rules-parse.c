@@ -152,6 +152,12 @@ rule_key(struct rl_rule *r, const char *k, const char *v, char **cause)
 			return -1;
 		}
 		r->priority = (int)p;
+	} else if (strcmp(k, "scope") == 0) {
+		if (strcmp(v, "job") != 0 && strcmp(v, "rank") != 0) {
+			xasprintf(cause, "scope '%s' is not job or rank", v);
+			return -1;
+		}
+		r->job_scope = strcmp(v, "job") == 0;
 	} else if (strcmp(k, "only_after") == 0)
 		str_set(&r->only_after, v);
 	else if (strcmp(k, "not_after") == 0)

@@ -1,0 +1,160 @@
+/*
+ * input.c: the keyboard.
+ *
+ * The tty is polled by libuv; on each wake-up every key curses has is read
+ * (wget_wch in nodelay mode, until ERR), turned into an action through the
+ * binding table and handed to the view on top, whose reaction flags say
+ * what happens next.  The table is also what the help view shows, so the
+ * help can never disagree with the keys.
+ */
+
+#include <signal.h>
+#include <stdlib.h>
+
+#include <curses.h>
+
+#include "tui.h"
+
+#define INPUT_MAX_KEYS	4096	/* per wake-up, so a paste cannot starve the loop */
+#define INPUT_MAX_EMPTY	64	/* wake-ups with nothing to read: the tty is gone */
+
+#define V_ALL		0	/* a binding for every view */
+#define V(id)		(1u << (id))
+#define V_SUB		(V(VIEW_DETAIL) | V(VIEW_HELP))
+
+/* One key binding; the first that matches the key and the view wins. */
+struct binding {
+	int		 key;		/* a character, or TUI_KEYFN | KEY_* */
+	unsigned	 views;		/* V() mask, or V_ALL */
+	enum tui_action	 action;
+	const char	*name;		/* keys as help shows them; NULL: an alias */
+	const char	*help;		/* what it does */
+};
+
+static const struct binding input_bindings[] = {
+	{ 'j', V_ALL, ACT_DOWN, "j Down", "next rank (or line)" },
+	{ TUI_KEYFN | KEY_DOWN, V_ALL, ACT_DOWN, NULL, NULL },
+	{ 'k', V_ALL, ACT_UP, "k Up", "previous rank (or line)" },
+	{ TUI_KEYFN | KEY_UP, V_ALL, ACT_UP, NULL, NULL },
+	{ TUI_KEYFN | KEY_NPAGE, V_ALL, ACT_PAGE_DOWN, "PgDn ^F Space",
+	    "page down" },
+	{ TUI_CTRL('f'), V_ALL, ACT_PAGE_DOWN, NULL, NULL },
+	{ ' ', V_ALL, ACT_PAGE_DOWN, NULL, NULL },
+	{ TUI_KEYFN | KEY_PPAGE, V_ALL, ACT_PAGE_UP, "PgUp ^B", "page up" },
+	{ TUI_CTRL('b'), V_ALL, ACT_PAGE_UP, NULL, NULL },
+	{ TUI_KEYFN | KEY_HOME, V_ALL, ACT_HOME, "Home g",
+	    "first rank (or top)" },
+	{ 'g', V_ALL, ACT_HOME, NULL, NULL },
+	{ TUI_KEYFN | KEY_END, V_ALL, ACT_END, "End G",
+	    "last rank (or bottom)" },
+	{ 'G', V_ALL, ACT_END, NULL, NULL },
+	{ 'h', V_ALL, ACT_LEFT, "h Left", "previous event of the rank" },
+	{ TUI_KEYFN | KEY_LEFT, V_ALL, ACT_LEFT, NULL, NULL },
+	{ 'l', V_ALL, ACT_RIGHT, "l Right", "next event of the rank" },
+	{ TUI_KEYFN | KEY_RIGHT, V_ALL, ACT_RIGHT, NULL, NULL },
+	{ 'f', V_ALL, ACT_FIRST, "f", "go to the first failure" },
+	{ 'n', V_ALL, ACT_NEXT_FAILED, "n", "next rank that did not end well" },
+	{ 'N', V_ALL, ACT_PREV_FAILED, "N", "previous such rank" },
+	{ '\n', V_ALL, ACT_ENTER, "Enter", "open the selected event" },
+	{ '\r', V_ALL, ACT_ENTER, NULL, NULL },
+	{ TUI_KEYFN | KEY_ENTER, V_ALL, ACT_ENTER, NULL, NULL },
+	{ 'q', V_SUB, ACT_BACK, "Esc q", "close this view" },
+	{ 27, V_ALL, ACT_BACK, NULL, NULL },
+	{ TUI_KEYFN | KEY_BACKSPACE, V_SUB, ACT_BACK, NULL, NULL },
+	{ '?', V_ALL, ACT_HELP, "? F1", "help" },
+	{ TUI_KEYFN | KEY_F(1), V_ALL, ACT_HELP, NULL, NULL },
+	{ 't', V_ALL, ACT_THEME, "t", "next colour theme" },
+	{ TUI_CTRL('l'), V_ALL, ACT_REDRAW, "^L", "redraw the screen" },
+	{ 'q', V(VIEW_TIMELINE), ACT_QUIT, "q", "quit (from the timeline)" },
+	{ 'Q', V_ALL, ACT_QUIT, "Q", "quit from anywhere" },
+};
+
+/* The action of a key in a view. */
+enum tui_action
+input_action(enum view_id view, int key)
+{
+	const struct binding	*b;
+	size_t			 i;
+
+	for (i = 0; i < nitems(input_bindings); i++) {
+		b = &input_bindings[i];
+		if (b->key == key && (b->views == V_ALL ||
+		    (b->views & V(view)) != 0))
+			return (b->action);
+	}
+	return (ACT_NONE);
+}
+
+/* How many bindings there are, for the help view. */
+size_t
+input_nbindings(void)
+{
+	return (nitems(input_bindings));
+}
+
+/*
+ * Binding i as help shows it, if it applies to the view (VIEW_NVIEWS: to
+ * any) and is not an alias: returns 1 and sets its keys and what it does.
+ */
+int
+input_binding(size_t i, enum view_id view, const char **name,
+    const char **help)
+{
+	const struct binding	*b = &input_bindings[i];
+
+	if (b->name == NULL || (view != VIEW_NVIEWS && b->views != V_ALL &&
+	    (b->views & V(view)) == 0))
+		return (0);
+	*name = b->name;
+	*help = b->help;
+	return (1);
+}
+
+/* Give one key to the view on top and act on its reaction. */
+static void
+input_key(struct tui *t, int key)
+{
+	struct view	*v = t->views[t->nviews - 1];
+	enum tui_action	 act;
+
+	if (t->message != NULL) {
+		free(t->message);
+		t->message = NULL;
+		t->dirty = true;
+	}
+	act = input_action(v->id, key);
+	if (act == ACT_REDRAW) {
+		clearok(curscr, TRUE);
+		t->dirty = true;
+		return;
+	}
+	tui_react(t, v->type->key(v, key, act));
+}
+
+/*
+ * Read every key curses has: when the tty is readable (polled true), and
+ * after a resize, for the KEY_RESIZE that resizeterm may have queued.
+ */
+void
+input_drain(struct tui *t, bool polled)
+{
+	wint_t	 wc;
+	int	 r, n = 0;
+
+	while (n < INPUT_MAX_KEYS && !t->quitting) {
+		if ((r = wget_wch(stdscr, &wc)) == ERR)
+			break;
+		n++;
+		if (r == KEY_CODE_YES && wc == KEY_RESIZE)
+			tui_resize(t);
+		else if (r == KEY_CODE_YES)
+			input_key(t, TUI_KEYFN | (int)wc);
+		else
+			input_key(t, (int)wc);
+	}
+	/* A hung-up tty stays readable and yields nothing: leave, not spin. */
+	if (polled && n == 0 && ++t->empty_wakes >= INPUT_MAX_EMPTY)
+		tui_quit(t, SIGHUP);
+	else if (n > 0)
+		t->empty_wakes = 0;
+}

@@ -1,0 +1,383 @@
+/*
+ * model.c: the console's read-only index of the incident.
+ *
+ * The model is core's; the console only reads it.  What the views need
+ * that the model does not hold directly (which timeline row an event is
+ * on, each row's events in time order, the span of the time axis) is built
+ * here in one O(events) pass whenever the model changes, so that no view
+ * ever walks every event to draw one row: with 10,000 ranks a frame costs
+ * only the rows on screen.
+ *
+ * Rows are the incident's ranks in its order (by rank, unranked last).  An
+ * event with no rank goes to the row whose sources include its source;
+ * events no row claims get one extra row at the end, so nothing is hidden.
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tui.h"
+
+#define MODEL_HOST_MAX	16	/* widest host column */
+#define MODEL_SOURCE_MAX 28	/* longest source tail in lists */
+
+/* Free the index. */
+void
+model_free(struct tui_index *ix)
+{
+	free(ix->rows);
+	free(ix->ev);
+	free(ix->row_of_event);
+	memset(ix, 0, sizeof *ix);
+}
+
+/* How many ranks at the front have a rank number (the array is sorted). */
+static size_t
+model_nranked(const struct rl_incident *inc)
+{
+	size_t	 n = 0;
+
+	while (n < inc->nranks && inc->ranks[n].rank != RL_NONE)
+		n++;
+	return (n);
+}
+
+/* The row of a rank number among the ranked rows, or -1. */
+static int
+model_rank_row(const struct rl_incident *inc, size_t nranked, int rank)
+{
+	size_t	 lo = 0, hi = nranked, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (inc->ranks[mid].rank == rank)
+			return ((int)mid);
+		if (inc->ranks[mid].rank < rank)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (-1);
+}
+
+/*
+ * Map each source to the one row that owns it: -1 for none, -2 for a source
+ * several rows share (a multiplexed console), which cannot place a line.
+ */
+static int *
+model_source_rows(const struct rl_incident *inc)
+{
+	const struct rl_rank	*r;
+	int			*map;
+	size_t			 i, j;
+	unsigned		 s;
+
+	map = xreallocarray(NULL, inc->nsources + 1, sizeof *map);
+	for (i = 0; i <= inc->nsources; i++)
+		map[i] = -1;
+	for (i = 0; i < inc->nranks; i++) {
+		r = &inc->ranks[i];
+		for (j = 0; j < r->nsources; j++) {
+			if ((s = r->sources[j]) >= inc->nsources)
+				continue;
+			map[s] = map[s] == -1 ? (int)i : -2;
+		}
+	}
+	return (map);
+}
+
+/* Place every event on a row; returns how many no row claimed. */
+static size_t
+model_place(struct tui_index *ix, const struct rl_incident *inc)
+{
+	const struct rl_event	*e;
+	size_t			 i, orphans = 0;
+	size_t			 nranked = model_nranked(inc);
+	int			*map, row;
+
+	map = model_source_rows(inc);
+	for (i = 0; i < inc->nevents; i++) {
+		e = &inc->events[i];
+		row = -1;
+		if (e->rank != RL_NONE)
+			row = model_rank_row(inc, nranked, e->rank);
+		if (row < 0 && e->source < inc->nsources)
+			row = map[e->source];
+		if (row < 0)
+			orphans++;
+		ix->row_of_event[i] = row < 0 ? -1 : row;
+	}
+	free(map);
+	return (orphans);
+}
+
+/* Group event indexes by row (counting sort: rows keep time order). */
+static void
+model_group(struct tui_index *ix, size_t nevents)
+{
+	size_t	*fill, i, at = 0;
+	int	 row;
+
+	for (i = 0; i < nevents; i++)
+		ix->rows[ix->row_of_event[i]].n++;
+	fill = xreallocarray(NULL, ix->nrows + 1, sizeof *fill);
+	for (i = 0; i < ix->nrows; i++) {
+		ix->rows[i].first = fill[i] = at;
+		at += ix->rows[i].n;
+	}
+	ix->ev = xreallocarray(NULL, nevents + 1, sizeof *ix->ev);
+	ix->nev = nevents;
+	for (i = 0; i < nevents; i++) {
+		row = ix->row_of_event[i];
+		ix->ev[fill[row]++] = (unsigned)i;
+	}
+	free(fill);
+}
+
+/* The time axis: from start to end, or event order when there are no times. */
+static void
+model_axis(struct tui_index *ix, const struct rl_incident *inc)
+{
+	ix->t0 = clock_utc_ms(&inc->start);
+	ix->t1 = clock_utc_ms(&inc->end);
+	ix->shown0 = inc->start.ms;
+	ix->timed = ix->t1 > ix->t0 && !(inc->start.flags & RL_TIME_BOOT);
+}
+
+/* Find the selected event again after a rebuild (events may have moved). */
+static void
+model_reselect(struct tui *t)
+{
+	const struct rl_incident	*inc = t->inc;
+	size_t				 i;
+	int				 ev = RL_NONE;
+
+	if (t->sel_event != RL_NONE) {
+		if ((size_t)t->sel_event < inc->nevents &&
+		    inc->events[t->sel_event].seq == t->sel_seq)
+			ev = t->sel_event;
+		for (i = 0; ev == RL_NONE && i < inc->nevents; i++) {
+			if (inc->events[i].seq == t->sel_seq)
+				ev = (int)i;
+		}
+	}
+	if (ev == RL_NONE)
+		ev = inc->answer.first;
+	if (t->index.nrows > 0 && (size_t)t->sel_row >= t->index.nrows)
+		t->sel_row = (int)t->index.nrows - 1;
+	tui_select_event(t, ev);
+}
+
+/* Rebuild the index from the model. */
+void
+model_build(struct tui *t)
+{
+	const struct rl_incident	*inc = t->inc;
+	struct tui_index		*ix = &t->index;
+	size_t				 i, hl;
+	int				 first = inc->answer.first;
+
+	model_free(ix);
+	ix->nevents = inc->nevents;
+	ix->nranks = inc->nranks;
+	ix->rows = xcalloc(inc->nranks + 1, sizeof *ix->rows);
+	ix->max_rank = -1;
+	for (i = 0; i < inc->nranks; i++) {
+		ix->rows[i].rank = &inc->ranks[i];
+		if (inc->ranks[i].rank > ix->max_rank)
+			ix->max_rank = inc->ranks[i].rank;
+		if (inc->ranks[i].host != NULL &&
+		    (hl = strlen(inc->ranks[i].host)) > ix->host_width)
+			ix->host_width = hl > MODEL_HOST_MAX ?
+			    MODEL_HOST_MAX : hl;
+	}
+	ix->nrows = inc->nranks;
+	ix->row_of_event = xreallocarray(NULL, inc->nevents + 1,
+	    sizeof *ix->row_of_event);
+	if (model_place(ix, inc) > 0) {
+		for (i = 0; i < inc->nevents; i++) {
+			if (ix->row_of_event[i] == -1)
+				ix->row_of_event[i] = (int)ix->nrows;
+		}
+		ix->nrows++;
+	}
+	model_group(ix, inc->nevents);
+	ix->first_row = -1;
+	if (first >= 0 && (size_t)first < inc->nevents)
+		ix->first_row = ix->row_of_event[first];
+	model_axis(ix, inc);
+	model_reselect(t);
+}
+
+/* A row's name as headers say it: "rank 4 (node1)". */
+const char *
+model_row_label(const struct tui_row *row, char *buf, size_t len)
+{
+	const struct rl_rank	*r = row->rank;
+
+	if (r == NULL)
+		snprintf(buf, len, "unattributed lines");
+	else if (r->rank != RL_NONE && r->host != NULL)
+		snprintf(buf, len, "rank %d (%s)", r->rank, r->host);
+	else if (r->rank != RL_NONE)
+		snprintf(buf, len, "rank %d", r->rank);
+	else if (r->host != NULL)
+		snprintf(buf, len, "%s (no rank)", r->host);
+	else
+		snprintf(buf, len, "no rank");
+	return (buf);
+}
+
+/* How a row ended. */
+enum rank_state
+model_row_state(const struct tui_row *row)
+{
+	return (row->rank != NULL ? row->rank->state : RANK_OK);
+}
+
+/* The timeline glyph of an event: what it is, at a glance. */
+enum tui_glyph
+model_glyph(const struct rl_incident *inc, size_t i)
+{
+	const struct rl_event	*e = &inc->events[i];
+	enum rl_mark		 mark;
+
+	mark = e->rule != NULL ? e->rule->mark : MARK_NONE;
+
+	if ((int)i == inc->answer.first)
+		return (GLYPH_FIRST);
+	if (e->harmless)
+		return (GLYPH_EVIDENCE);
+	switch (e->role) {
+	case ROLE_ROOT:
+	case ROLE_SYMPTOM:
+		return (GLYPH_FAIL);
+	case ROLE_HANG:
+		return (GLYPH_HANG);
+	case ROLE_COLLATERAL:
+		return (GLYPH_COLLATERAL);
+	case ROLE_WRAPPER:
+		return (GLYPH_WRAPPER);
+	case ROLE_PROGRESS:
+		if (mark == MARK_CKPT_END)
+			return (GLYPH_CKPT);
+		if (mark == MARK_CKPT_BEGIN)
+			return (GLYPH_CKPT_BEGIN);
+		return (GLYPH_PROGRESS);
+	default:
+		return (GLYPH_EVIDENCE);
+	}
+}
+
+/* Where an event sits in its row's list, or -1. */
+int
+model_event_pos(const struct tui *t, unsigned ev)
+{
+	const struct tui_index	*ix = &t->index;
+	const struct tui_row	*row;
+	size_t			 lo, hi, mid;
+
+	if (ev >= ix->nevents || ix->row_of_event[ev] < 0)
+		return (-1);
+	row = &ix->rows[ix->row_of_event[ev]];
+	lo = 0;
+	hi = row->n;
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (ix->ev[row->first + mid] == ev)
+			return ((int)mid);
+		if (ix->ev[row->first + mid] < ev)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (-1);
+}
+
+/*
+ * The event of a row most worth reading: its first failing event, else its
+ * first of the strongest kind when that is a failure of some sort, else its
+ * latest line (where a healthy rank had got to).
+ */
+int
+model_row_default(const struct tui *t, int r)
+{
+	const struct tui_row	*row = &t->index.rows[r];
+	const struct rl_incident *inc = t->inc;
+	enum tui_glyph		 g, best = GLYPH_EMPTY;
+	size_t			 i;
+	int			 at = RL_NONE;
+
+	if (row->n == 0)
+		return (RL_NONE);
+	if (row->rank != NULL && row->rank->first_event >= 0 &&
+	    (size_t)row->rank->first_event < inc->nevents &&
+	    t->index.row_of_event[row->rank->first_event] == r)
+		return (row->rank->first_event);
+	for (i = 0; i < row->n; i++) {
+		g = model_glyph(inc, t->index.ev[row->first + i]);
+		if (g > best) {
+			best = g;
+			at = (int)t->index.ev[row->first + i];
+		}
+	}
+	if (best >= GLYPH_WRAPPER)
+		return (at);
+	return ((int)t->index.ev[row->first + row->n - 1]);
+}
+
+/* The end of a source's path that fits a list column: "attempt_0/2/stderr.log". */
+const char *
+model_source_name(const struct rl_incident *inc, unsigned src)
+{
+	const char	*path, *p, *best;
+	size_t		 len;
+
+	if (src >= inc->nsources || inc->sources[src]->path == NULL)
+		return ("?");
+	path = inc->sources[src]->path;
+	len = strlen(path);
+	best = path + len;
+	for (p = path + len; p > path; p--) {
+		if (p[-1] != '/')
+			continue;
+		if ((size_t)(path + len - p) > MODEL_SOURCE_MAX &&
+		    *best != '\0')
+			break;
+		best = p;
+	}
+	if (p == path && len <= MODEL_SOURCE_MAX)
+		best = path;
+	return (*best != '\0' ? best : path);
+}
+
+/* A time as a list shows it: 13:49:41 or 13:49:41.895, as the log wrote it. */
+void
+model_time_short(const struct rl_time *tm, char *buf, size_t len, bool ms)
+{
+	int64_t	 s, frac, tod;
+
+	if (tm->flags & RL_TIME_BOOT) {
+		snprintf(buf, len, "[%lld.%03lld]", (long long)(tm->ms / 1000),
+		    (long long)(tm->ms % 1000));
+		return;
+	}
+	if (tm->ms == 0 && !(tm->flags & RL_TIME_VALID)) {
+		snprintf(buf, len, ms ? "--:--:--.---" : "--:--:--");
+		return;
+	}
+	s = tm->ms / 1000;
+	frac = tm->ms % 1000;
+	if (frac < 0) {
+		frac += 1000;
+		s--;
+	}
+	tod = ((s % 86400) + 86400) % 86400;
+	if (ms)
+		snprintf(buf, len, "%02d:%02d:%02d.%03d", (int)(tod / 3600),
+		    (int)(tod / 60 % 60), (int)(tod % 60), (int)frac);
+	else
+		snprintf(buf, len, "%02d:%02d:%02d", (int)(tod / 3600),
+		    (int)(tod / 60 % 60), (int)(tod % 60));
+}

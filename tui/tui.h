@@ -1,0 +1,282 @@
+/*
+ * tui.h: the console.  It reads the incident model from core and draws it
+ * with ncurses; it never computes a diagnosis of its own and never speaks
+ * SQL.  It runs on the caller's libuv loop so that the sources being
+ * followed keep flowing while the engineer reads.
+ */
+#ifndef RANKLINE_TUI_H
+#define RANKLINE_TUI_H
+
+#include <uv.h>
+
+#include "core.h"
+
+struct tui_config {
+	const char	*theme;		/* theme name, or NULL for the default */
+	bool		 mono;		/* no colour, whatever the terminal says */
+	bool		 ascii;		/* no line-drawing or UTF-8 glyphs */
+	const char	*debug_log;	/* file for -v output, or NULL */
+};
+
+/* tui.c */
+int		 tui_run(uv_loop_t *, struct rl_incident *,
+		     const struct tui_config *, char **);
+void		 tui_changed(void);	/* the model grew: redraw soon */
+int		 tui_signal(void);	/* signal that ended the last run, or 0 */
+
+/*
+ * Everything below is internal to tui/.  It is kept free of curses types so
+ * that main.c can include this header without curses' macros (erase, clear,
+ * timeout, lines...) leaking into the rest of the program.
+ */
+
+#ifndef nitems
+#define nitems(a)	(sizeof (a) / sizeof (a)[0])
+#endif
+
+/* Semantic colour roles; themes name these, never the views' colours. */
+enum tui_role {
+	TR_NORMAL = 0,	/* plain text */
+	TR_TITLE,		/* the top line when no failure is named */
+	TR_FAILURE,		/* the top line naming the first failure */
+	TR_VERDICT,		/* the verdict line */
+	TR_LABEL,		/* "domain", "checkpoint" and other labels */
+	TR_SAFE,		/* checkpoint safe */
+	TR_UNSAFE,		/* checkpoint unsafe or unknown */
+	TR_AXIS,		/* the time axis and its ticks */
+	TR_RANK,		/* a rank's label */
+	TR_RANK_FIRST,	/* the first failure's rank label */
+	TR_SELECTED,	/* the selected row or item */
+	TR_LIFE,		/* the line a rank draws while it logs */
+	TR_GLYPH_FIRST,	/* the first failure on the timeline */
+	TR_GLYPH_FAIL,	/* another failure */
+	TR_GLYPH_COLLATERAL,/* caused by a peer */
+	TR_GLYPH_WRAPPER,	/* carries a failure raised elsewhere */
+	TR_GLYPH_HANG,	/* the rank that went quiet */
+	TR_GLYPH_PROGRESS,	/* training steps, readiness */
+	TR_GLYPH_CKPT,	/* checkpoint saves */
+	TR_GLYPH_EVIDENCE,	/* evidence and harmless lines */
+	TR_STATE_OK,	/* rank states, one role each */
+	TR_STATE_FAILED,
+	TR_STATE_COLLATERAL,
+	TR_STATE_HUNG,
+	TR_STATE_EXITED,
+	TR_PANE,		/* a pane's title line */
+	TR_TIME,		/* times in lists */
+	TR_SOURCE,		/* source:line in lists */
+	TR_DIM,		/* context that matters less */
+	TR_HIGHLIGHT,	/* the line the view is about */
+	TR_KEY,		/* a key name in hints and help */
+	TR_STATUS,		/* the bottom line */
+	TR_ERROR,		/* an error in the bottom line */
+	TR_NROLES
+};
+
+/* What a timeline cell shows, lowest precedence first. */
+enum tui_glyph {
+	GLYPH_EMPTY = 0,	/* nothing in this bucket */
+	GLYPH_EVIDENCE,
+	GLYPH_PROGRESS,
+	GLYPH_CKPT_BEGIN,
+	GLYPH_CKPT,
+	GLYPH_WRAPPER,
+	GLYPH_COLLATERAL,
+	GLYPH_HANG,
+	GLYPH_FAIL,
+	GLYPH_FIRST,
+	GLYPH_NGLYPHS
+};
+
+/* Reactions a key handler asks for; handlers never draw. */
+#define REACT_NONE	0x0
+#define REACT_REDRAW	0x1		/* something changed: draw soon */
+#define REACT_QUIT	0x2		/* leave the console */
+#define REACT_CLOSE	0x4		/* close this view, back to the one below */
+#define REACT_OPEN	0x8		/* open the view in the high bits */
+#define REACT_VIEW(id)	(REACT_OPEN | REACT_REDRAW | ((id) << 8))
+#define REACT_VIEW_ID(r) ((r) >> 8)
+
+/* The views; view_types[] in tui.c lists one struct view_type for each. */
+enum view_id {
+	VIEW_TIMELINE = 0,
+	VIEW_DETAIL,
+	VIEW_HELP,
+	VIEW_NVIEWS
+};
+
+/* What a key means; a view's key handler gets the key and its action. */
+enum tui_action {
+	ACT_NONE = 0,
+	ACT_UP,
+	ACT_DOWN,
+	ACT_PAGE_UP,
+	ACT_PAGE_DOWN,
+	ACT_HOME,
+	ACT_END,
+	ACT_LEFT,
+	ACT_RIGHT,
+	ACT_FIRST,		/* jump to the first failure */
+	ACT_NEXT_FAILED,	/* next rank that did not end well */
+	ACT_PREV_FAILED,
+	ACT_ENTER,
+	ACT_BACK,
+	ACT_HELP,
+	ACT_THEME,		/* cycle through the themes */
+	ACT_REDRAW,
+	ACT_QUIT,
+	ACT_NACTIONS
+};
+
+/* Keys are wide characters, or function keys (KEY_*) with TUI_KEYFN set. */
+#define TUI_KEYFN	0x1000000
+#define TUI_CTRL(c)	((c) & 0x1f)
+
+struct tui;
+struct view;
+
+/* A view: a table of callbacks and its state (tmux window_mode). */
+struct view_type {
+	const char	*name;		/* as the help and status line say it */
+	void		 (*init)(struct view *);
+	void		 (*free)(struct view *);
+	void		 (*resize)(struct view *, int, int);
+	void		 (*draw)(struct view *, int, int);
+	int		 (*key)(struct view *, int, enum tui_action);
+	void		 (*update)(struct view *);	/* the model changed */
+};
+
+struct view {
+	const struct view_type *type;
+	enum view_id	 id;		/* which entry of view_types[] */
+	struct tui	*tui;		/* borrowed: the console it belongs to */
+	void		*data;		/* the view's own state */
+};
+
+extern const struct view_type view_timeline_type;
+extern const struct view_type view_detail_type;
+extern const struct view_type view_help_type;
+
+/* One display row of the timeline: a rank, or the events no rank claims. */
+struct tui_row {
+	const struct rl_rank *rank;	/* borrowed, or NULL for the orphan row */
+	size_t		 first;		/* its events: index->ev[first..first+n) */
+	size_t		 n;
+};
+
+/* The console's index of the model, rebuilt whenever the model changes. */
+struct tui_index {
+	struct tui_row	*rows;		/* one per rank, then maybe the orphans */
+	size_t		 nrows;
+	unsigned	*ev;		/* event indexes grouped by row, in time order */
+	size_t		 nev;
+	int		*row_of_event;	/* row of each event, or -1 */
+	int		 first_row;	/* row of the first failure, or -1 */
+	size_t		 nevents;	/* inc->nevents when built */
+	size_t		 nranks;	/* inc->nranks when built */
+	int64_t		 t0;		/* axis start, UTC ms */
+	int64_t		 t1;		/* axis end, UTC ms */
+	int64_t		 shown0;	/* t0 as the logs wrote it, for labels */
+	bool		 timed;		/* false: place events by index, not time */
+	size_t		 host_width;	/* widest host name, capped */
+	int		 max_rank;	/* highest rank number, or -1 */
+};
+
+/* The console. */
+struct tui {
+	uv_loop_t	*loop;		/* borrowed: the caller's */
+	struct rl_incident *inc;	/* borrowed: the model */
+	const struct tui_config *cfg;	/* borrowed */
+
+	uv_signal_t	 sig[4];	/* SIGWINCH, SIGINT, SIGTERM, SIGHUP */
+	uv_poll_t	 poll;		/* the keyboard */
+	uv_prepare_t	 prepare;	/* draws once per loop turn */
+	uv_timer_t	 timer;		/* wakes the loop for a capped redraw */
+	int		 nhandles;	/* still open; freed when it reaches 0 */
+
+	int		 in_fd;		/* our own open of the tty, for reading */
+	int		 out_fd;	/* fd curses writes to */
+	int		 in_flags;	/* in_fd's flags before uv_poll set them */
+	void		*in_fp;		/* FILE * of in_fd */
+	void		*out_fp;	/* FILE * of out_fd, when we opened it */
+	void		*screen;	/* SCREEN * from newterm */
+	bool		 curses;	/* curses is running */
+
+	bool		 utf8;		/* draw UTF-8 glyphs and text */
+	bool		 mono;		/* attributes only */
+	bool		 dirty;		/* something must be drawn */
+	bool		 urgent;	/* drawn now, not after the cap */
+	bool		 model_dirty;	/* the index must be rebuilt first */
+	bool		 quitting;	/* handles are being closed */
+	uint64_t	 last_draw;	/* uv_now() of the last doupdate */
+	unsigned	 empty_wakes;	/* keyboard wake-ups that read nothing */
+	int		 signal;	/* signal that ended the run, or 0 */
+
+	int		 sx;		/* screen columns */
+	int		 sy;		/* screen lines */
+
+	struct view	*views[8];	/* the stack; views[nviews - 1] is on top */
+	int		 nviews;
+
+	struct tui_index index;		/* rows and per-row events */
+	int		 sel_row;	/* selected timeline row */
+	int		 sel_event;	/* selected event index, or RL_NONE */
+	uint64_t	 sel_seq;	/* its seq, to find it again after a rebuild */
+
+	char		*message;	/* status line message, owned, or NULL */
+	bool		 message_error;	/* drawn as an error */
+	char		*theme;		/* current theme name, owned */
+};
+
+/* tui.c */
+void		 tui_resize(struct tui *);
+void		 tui_react(struct tui *, int);
+void		 tui_quit(struct tui *, int);
+void		 tui_set_message(struct tui *, bool, const char *, ...)
+		     __attribute__((format(printf, 3, 4)));
+void		 tui_select_event(struct tui *, int);
+void		 tui_select_row(struct tui *, int);
+
+/* model.c */
+void		 model_build(struct tui *);
+void		 model_free(struct tui_index *);
+const char	*model_row_label(const struct tui_row *, char *, size_t);
+enum tui_glyph	 model_glyph(const struct rl_incident *, size_t);
+enum rank_state	 model_row_state(const struct tui_row *);
+int		 model_event_pos(const struct tui *, unsigned);
+int		 model_row_default(const struct tui *, int);
+const char	*model_source_name(const struct rl_incident *, unsigned);
+void		 model_time_short(const struct rl_time *, char *, size_t, bool);
+
+/* screen.c */
+void		 screen_init(struct tui *);
+void		 screen_erase(void);
+int		 screen_put(int, int, int, enum tui_role, const char *, size_t);
+int		 screen_puts(int, int, int, enum tui_role, const char *);
+int		 screen_printf(int, int, int, enum tui_role, const char *, ...)
+		     __attribute__((format(printf, 5, 6)));
+int		 screen_cut(int, int, int, enum tui_role, const char *);
+int		 screen_cut_left(int, int, int, enum tui_role, const char *);
+void		 screen_fill(int, int, int, enum tui_role);
+void		 screen_glyph(int, int, enum tui_glyph, enum tui_role);
+const char	*screen_glyph_text(enum tui_glyph);
+const char	*screen_sym(const char *, const char *);
+int		 screen_width(const char *, size_t);
+size_t		 screen_fit(const char *, size_t, int);
+void		 screen_too_small(int, int);
+void		 screen_status(struct tui *, int, const char *, const char *);
+
+/* theme.c */
+int		 theme_load(struct tui *, const char *);
+void		 theme_next(struct tui *);
+unsigned long	 theme_attr(enum tui_role);
+enum tui_role	 theme_glyph_role(enum tui_glyph);
+void		 theme_free(void);
+
+/* input.c */
+void		 input_drain(struct tui *, bool);
+enum tui_action	 input_action(enum view_id, int);
+size_t		 input_nbindings(void);
+int		 input_binding(size_t, enum view_id, const char **,
+		     const char **);
+
+#endif

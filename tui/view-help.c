@@ -1,0 +1,187 @@
+/*
+ * view-help.c: keys and what the timeline's marks mean (?).
+ *
+ * The key list is read from input.c's binding table, so it always says
+ * what the keys really do; the legend is drawn with the same glyphs and
+ * roles as the timeline, so it shows what the current theme looks like.
+ */
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "tui.h"
+
+/* The legend: each glyph and what it marks. */
+static const struct {
+	enum tui_glyph	 glyph;
+	const char	*what;
+} help_legend[] = {
+	{ GLYPH_FIRST, "the first failure: where to start reading" },
+	{ GLYPH_FAIL, "another failure (root or symptom)" },
+	{ GLYPH_HANG, "the rank that went quiet while the others waited" },
+	{ GLYPH_COLLATERAL, "collateral: failed because a peer did" },
+	{ GLYPH_WRAPPER, "a wrapper that carries a failure raised elsewhere" },
+	{ GLYPH_CKPT, "a checkpoint save completed" },
+	{ GLYPH_CKPT_BEGIN, "a checkpoint save began" },
+	{ GLYPH_PROGRESS, "progress: training steps, readiness" },
+	{ GLYPH_EVIDENCE, "evidence, or a line made harmless by context" },
+};
+
+struct help {
+	int		 top;		/* first line on screen */
+	int		 nlines;	/* lines the last draw had */
+};
+
+/* Set up. */
+static void
+view_help_init(struct view *v)
+{
+	v->data = xcalloc(1, sizeof (struct help));
+}
+
+/* Free. */
+static void
+view_help_free(struct view *v)
+{
+	free(v->data);
+}
+
+/* Draw a section heading. */
+static int
+help_heading(int y, int top, int h, int x, int w, const char *text)
+{
+	if (y - top >= 0 && y - top < h)
+		screen_puts(1 + y - top, x, w, TR_VERDICT, text);
+	return (y + 1);
+}
+
+/* The key list in columns x to x + w; returns the next line. */
+static int
+help_keys(int y, int top, int h, int x, int w)
+{
+	const char	*name, *what;
+	size_t		 i;
+
+	y = help_heading(y, top, h, x, w, "Keys");
+	for (i = 0; i < input_nbindings(); i++) {
+		if (!input_binding(i, VIEW_NVIEWS, &name, &what))
+			continue;
+		if (y - top >= 0 && y - top < h) {
+			screen_puts(1 + y - top, x + 2, 16, TR_KEY, name);
+			screen_cut(1 + y - top, x + 20, w - 20, TR_NORMAL,
+			    what);
+		}
+		y++;
+	}
+	return (y + 1);
+}
+
+/* The glyph legend and the rank states; returns the next line. */
+static int
+help_legend_draw(int y, int top, int h, int x, int w)
+{
+	static const char *states[] = {
+		"ok      ran, no failure seen",
+		"FAILED  the first failure is on this rank",
+		"collat  failed because of another rank",
+		"HUNG    went quiet while others waited",
+		"exited  ended with an error of its own, not the first",
+	};
+	size_t	 i;
+
+	y = help_heading(y, top, h, x, w, "Timeline marks");
+	for (i = 0; i < nitems(help_legend); i++, y++) {
+		if (y - top < 0 || y - top >= h)
+			continue;
+		screen_glyph(1 + y - top, x + 3, help_legend[i].glyph,
+		    theme_glyph_role(help_legend[i].glyph));
+		screen_cut(1 + y - top, x + 6, w - 6, TR_NORMAL,
+		    help_legend[i].what);
+	}
+	if (y - top >= 0 && y - top < h) {
+		screen_puts(1 + y - top, x + 3, 1, TR_LIFE,
+		    screen_sym("\xe2\x94\x80", "-"));
+		screen_cut(1 + y - top, x + 6, w - 6, TR_NORMAL,
+		    "the rank was logging; blank after its last line");
+	}
+	y = help_heading(y + 2, top, h, x, w, "Rank states");
+	for (i = 0; i < nitems(states); i++, y++) {
+		if (y - top >= 0 && y - top < h)
+			screen_cut(1 + y - top, x + 3, w - 3, TR_NORMAL,
+			    states[i]);
+	}
+	return (y + 1);
+}
+
+/* Draw: keys and legend side by side when there is room, else one list. */
+static void
+view_help_draw(struct view *v, int sx, int sy)
+{
+	struct help	*hp = v->data;
+	struct tui	*t = v->tui;
+	int		 h = sy - 2, y, y2, half = sx / 2;
+
+	if (hp->top > hp->nlines - h)
+		hp->top = hp->nlines - h;
+	if (hp->top < 0)
+		hp->top = 0;
+	screen_fill(0, 0, sx, TR_TITLE);
+	screen_puts(0, 1, sx - 2, TR_TITLE, "rankline help");
+	if (sx >= 110) {
+		y = help_keys(0, hp->top, h, 1, half - 2);
+		y2 = help_legend_draw(0, hp->top, h, half, sx - half - 1);
+		y = y > y2 ? y : y2;
+	} else {
+		y = help_keys(0, hp->top, h, 1, sx - 2);
+		y = help_legend_draw(y, hp->top, h, 1, sx - 2);
+	}
+	if (y - hp->top >= 0 && y - hp->top < h)
+		screen_printf(1 + y - hp->top, 1, sx - 2, TR_DIM,
+		    "theme %s%s; t switches; themes live in ~/.config/rankline/"
+		    "themes/", t->theme != NULL ? t->theme : "?",
+		    t->mono ? " (no colours)" : "");
+	hp->nlines = y + 1;
+	screen_status(t, sy - 1, "j/k scroll|Esc back|q back|Q quit", NULL);
+}
+
+/* Keys: scroll or close. */
+static int
+view_help_key(struct view *v, int key, enum tui_action act)
+{
+	struct help	*hp = v->data;
+
+	(void)key;
+	switch (act) {
+	case ACT_DOWN:
+	case ACT_PAGE_DOWN:
+		hp->top += act == ACT_DOWN ? 1 : 10;
+		return (REACT_REDRAW);
+	case ACT_UP:
+	case ACT_PAGE_UP:
+		hp->top -= act == ACT_UP ? 1 : 10;
+		return (REACT_REDRAW);
+	case ACT_HOME:
+		hp->top = 0;
+		return (REACT_REDRAW);
+	case ACT_BACK:
+	case ACT_HELP:
+		return (REACT_CLOSE);
+	case ACT_THEME:
+		theme_next(v->tui);
+		return (REACT_REDRAW);
+	case ACT_QUIT:
+		return (REACT_QUIT);
+	default:
+		return (REACT_NONE);
+	}
+}
+
+const struct view_type view_help_type = {
+	.name = "help",
+	.init = view_help_init,
+	.free = view_help_free,
+	.resize = NULL,
+	.draw = view_help_draw,
+	.key = view_help_key,
+	.update = NULL,
+};

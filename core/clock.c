@@ -1177,10 +1177,20 @@ clock_parse(struct clock_ctx *ctx, const char *s, size_t len,
 int64_t
 clock_utc_ms(const struct rl_time *t)
 {
+	/*
+	 * mktime is slow (glibc stats /etc/localtime on every call when TZ is
+	 * unset) and a sort compares millions of pairs, so the local offset is
+	 * cached per wall-clock hour: zones change on hour boundaries.
+	 */
+	static struct {
+		bool	used;
+		int64_t	hour;	/* wall-clock hour */
+		int64_t	off;	/* utc - wall, in ms */
+	} cache[64];
 	struct tm	tm;
 	time_t		s;
-	int64_t		days, tod;
-	int		y, m, d;
+	int64_t		days, tod, hour;
+	int		y, m, d, slot;
 
 	if (!(t->flags & RL_TIME_VALID))
 		return (INT64_MAX);
@@ -1188,19 +1198,24 @@ clock_utc_ms(const struct rl_time *t)
 		return (t->ms);
 	if (t->flags & RL_TIME_ZONED)
 		return (t->ms - t->tz_min * 60000LL);
-	days = clock_split(t->ms, &tod);
+	hour = t->ms >= 0 ? t->ms / 3600000 : (t->ms - 3599999) / 3600000;
+	slot = (int)(((uint64_t)hour) % 64);
+	if (cache[slot].used && cache[slot].hour == hour)
+		return (t->ms + cache[slot].off);
+	days = clock_split(hour * 3600000, &tod);
 	clock_civil(days, &y, &m, &d);
 	memset(&tm, 0, sizeof tm);
 	tm.tm_year = y - 1900;
 	tm.tm_mon = m - 1;
 	tm.tm_mday = d;
 	tm.tm_hour = (int)(tod / 3600000);
-	tm.tm_min = (int)(tod / 60000 % 60);
-	tm.tm_sec = (int)(tod / 1000 % 60);
 	tm.tm_isdst = -1;
 	if ((s = mktime(&tm)) == (time_t)-1)
 		return (t->ms);
-	return ((int64_t)s * 1000 + tod % 1000);
+	cache[slot].used = true;
+	cache[slot].hour = hour;
+	cache[slot].off = (int64_t)s * 1000 - hour * 3600000;
+	return (t->ms + cache[slot].off);
 }
 
 /* Write a zone as ISO 8601 does: Z for UTC, else +HH:MM. */
@@ -1261,6 +1276,14 @@ clock_cmp(const struct rl_time *a, const struct rl_time *b)
 
 	if (!va || !vb)
 		return (va == vb ? 0 : (va ? -1 : 1));
+	/*
+	 * Two wall-clock readings of one zone compare as written; only a
+	 * mixed pair needs the local zone (mktime is far too slow to run
+	 * on every line).
+	 */
+	if (((a->flags ^ b->flags) & (RL_TIME_ZONED | RL_TIME_BOOT)) == 0 &&
+	    !(a->flags & RL_TIME_ZONED))
+		return (a->ms < b->ms ? -1 : a->ms > b->ms);
 	x = clock_utc_ms(a);
 	y = clock_utc_ms(b);
 	return (x < y ? -1 : x > y);

@@ -201,6 +201,33 @@ process_key(struct buf *b, const char *host, int local_rank, int rank, int pid,
 		buf_printf(b, "s%u", src);
 }
 
+/* Does the source's path alone say whose it is? */
+static bool
+source_identified(const struct rl_source *src)
+{
+	return src->proc_key != NULL || src->rank != RL_NONE ||
+	    src->local_rank != RL_NONE;
+}
+
+/* The process a source's path names. */
+static struct rl_process *
+ingest_source_process(struct ingest *in)
+{
+	struct rl_source	*src = in->src;
+	struct buf		 key = { 0 };
+	struct rl_process	*p;
+
+	if (src->proc_key != NULL)
+		buf_adds(&key, src->proc_key);
+	else
+		process_key(&key, src->host, src->local_rank, src->rank,
+		    RL_NONE, src->index);
+	p = incident_process(in->inc, key.p, src->host, src->rank,
+	    src->local_rank);
+	buf_free(&key);
+	return p;
+}
+
 /* Find or make the stream for what the prefixes named. */
 static struct stream *
 ingest_stream(struct ingest *in, const struct peeled *pl)
@@ -230,21 +257,29 @@ ingest_stream(struct ingest *in, const struct peeled *pl)
 	st->host = pl->host[0] != '\0' ? xstrdup(pl->host) : NULL;
 	st->rec_rank = st->rec_local = RL_NONE;
 	host = st->host != NULL ? st->host : src->host;
+	/*
+	 * A prefix that names only a pid or host (NCCL's host:pid:tid) in a
+	 * file that is already one rank's names that rank's process, not
+	 * another one.
+	 */
+	if (pl->any && pl->rank == RL_NONE && pl->local_rank == RL_NONE &&
+	    source_identified(src)) {
+		st->proc = ingest_source_process(in);
+		if (pl->pid != RL_NONE && st->proc->pid == RL_NONE)
+			st->proc->pid = pl->pid;
+		goto done;
+	}
 	if (pl->any) {
 		src->multiplexed = true;
 		process_key(&key, host, pl->local_rank, pl->rank, pl->pid,
 		    src->index);
-	} else if (src->proc_key != NULL) {
-		buf_adds(&key, src->proc_key);
-	} else {
-		process_key(&key, host, src->local_rank, src->rank, RL_NONE,
-		    src->index);
-	}
-	st->proc = incident_process(in->inc, key.p, host,
-	    pl->any ? pl->rank : src->rank,
-	    pl->any ? pl->local_rank : src->local_rank);
+		st->proc = incident_process(in->inc, key.p, host, pl->rank,
+		    pl->local_rank);
+	} else
+		st->proc = ingest_source_process(in);
 	if (pl->pid != RL_NONE && st->proc->pid == RL_NONE)
 		st->proc->pid = pl->pid;
+done:
 	buf_free(&key);
 	in->streams = xreallocarray(in->streams, in->nstreams + 1,
 	    sizeof *in->streams);

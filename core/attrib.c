@@ -31,6 +31,8 @@ attrib_apply(struct rl_source *src, const struct rl_attrib *a,
 	char	*host;
 	int	 g;
 
+	if (a->copy)
+		src->copy = true;
 	if (src->rank == RL_NONE && (v = match_int(m, CAP_RANK)) != RL_CAP_UNSET)
 		src->rank = (int)v;
 	if (src->local_rank == RL_NONE &&

@@ -202,6 +202,7 @@ struct rl_attrib {
 	size_t		 nliteral;
 	int		 priority;
 	int		 proc_group;	/* path: group number of (?<proc>), or 0 */
+	bool		 copy;		/* path: the file copies what ranks wrote */
 	char		**example;
 	size_t		 nexample;
 	char		**counter;
@@ -304,6 +305,7 @@ struct rl_source {
 	uint64_t	 long_lines;	/* lines cut at the length limit */
 	uint64_t	 binary_lines;	/* lines with NUL or invalid UTF-8 */
 	bool		 multiplexed;	/* lines carry rank prefixes */
+	bool		 copy;		/* a launcher's copy of what a rank wrote */
 	bool		 binary;	/* looked like a binary file: skipped */
 	char		*error;		/* why it could not be read, or NULL */
 	struct clock_ctx clock;		/* timestamp form detection */
@@ -353,6 +355,12 @@ struct rl_rank {
 	int		 last_step;	/* last training step seen, or RL_NONE */
 };
 
+/* How an event's time was had, from best to worst. */
+#define TIME_OWN	0	/* the line carried it */
+#define TIME_STREAM	1	/* inherited from its writer's last line */
+#define TIME_NEXT	2	/* from its writer's next timed line */
+#define TIME_PROCESS	3	/* its process's last time, from another file */
+
 /* One matched line. */
 struct rl_event {
 	unsigned	 source;	/* index of its source */
@@ -360,6 +368,8 @@ struct rl_event {
 	uint64_t	 offset;	/* byte offset of the line in the source */
 	struct rl_time	 time;		/* its own or inherited */
 	bool		 timed;		/* the line carried its time itself */
+	uint8_t		 guess;		/* how its time was had: TIME_OWN, ... */
+	bool		 weak;		/* in a launcher's record: a copy, coarse time */
 	int		 process;	/* index of its process, or RL_NONE */
 	int		 rank;		/* resolved global rank, or RL_NONE */
 	const struct rl_rule *rule;	/* borrowed from the ruleset */

@@ -45,6 +45,7 @@ struct judge {
 	const char	*host;
 	enum verdict_class cls;
 	int		 root;		/* event index, or RL_NONE */
+	struct rl_time	 root_time;	/* earliest of its root events' copies */
 	int		 exit;		/* its exit event with a signal, or RL_NONE */
 	int		 coll;
 	int		 symp;
@@ -110,6 +111,7 @@ diagnose_resolve(struct rl_incident *inc)
 				e->time = p->last;
 			else
 				e->time = inc->sources[e->source]->last;
+			e->guess = TIME_PROCESS;
 		}
 	}
 	if (inc->nevents > 1)
@@ -137,21 +139,112 @@ judge_get(struct judge **v, size_t *n, int rank, int proc)
 	return &(*v)[(*n)++];
 }
 
-/* Of two events at one time, prefer the copy in a single-writer source. */
+/* How directly a source holds what a rank wrote: lower is better. */
+static int
+source_directness(const struct rl_source *s)
+{
+	if (s->copy)
+		return 2;	/* torchrun's error.json and the like */
+	return s->multiplexed ? 1 : 0;
+}
+
+/* How directly an event shows what a rank wrote: lower is better. */
+static int
+event_directness(const struct rl_incident *inc, const struct rl_event *e)
+{
+	return e->weak ? 3 : source_directness(inc->sources[e->source]);
+}
+
+/*
+ * Of two root events of one rank, which one shows it best: the copy in the
+ * rank's own file over a tee'd console or a launcher's copy, then a line
+ * that carried its own time, then the earlier.
+ */
 static bool
 event_better(const struct rl_incident *inc, int cur, int cand)
 {
 	const struct rl_event	*a, *b;
+	int			 da, db, c;
 
 	if (cur == RL_NONE)
 		return true;
 	a = &inc->events[cur];
 	b = &inc->events[cand];
-	if (clock_cmp(&b->time, &a->time) != 0)
-		return false;	/* events are sorted: a is earlier */
-	return inc->sources[a->source]->multiplexed &&
-	    !inc->sources[b->source]->multiplexed &&
-	    strcmp(a->rule->id, b->rule->id) == 0;
+	da = event_directness(inc, a);
+	db = event_directness(inc, b);
+	if (da != db)
+		return db < da;
+	if (a->guess != b->guess)
+		return b->guess < a->guess;
+	c = clock_cmp(&b->time, &a->time);
+	return c < 0 || (c == 0 && b->seq < a->seq);
+}
+
+/* Is this an event the judging looks at? */
+static bool
+event_failure(const struct rl_event *e)
+{
+	return e->rule != NULL && (e->role == ROLE_ROOT ||
+	    e->role == ROLE_SYMPTOM || e->role == ROLE_COLLATERAL);
+}
+
+/* FNV-1a over an event's rule and text. */
+static uint64_t
+event_hash(const struct rl_event *e)
+{
+	const unsigned char	*p = (const unsigned char *)e->text;
+	uint64_t		 h = 1469598103934665603ULL ^
+				    (uint64_t)(uintptr_t)e->rule;
+
+	for (; *p != '\0'; p++)
+		h = (h ^ *p) * 1099511628211ULL;
+	return h;
+}
+
+/*
+ * A launcher that was not started with --tee copies its children's stderr
+ * into its own log, unattributed.  An unranked event whose rule and text
+ * equal a ranked one's is such a copy, and is left out of the judging.
+ */
+static void
+diagnose_copies(struct rl_incident *inc, bool *copy)
+{
+	struct rl_event	*e, *f;
+	uint64_t	 h;
+	size_t		 i, k, cap, *slot;
+	bool		 any = false;
+
+	for (i = 0; i < inc->nevents && !any; i++)
+		any = inc->events[i].rank == RL_NONE;
+	if (!any)
+		return;
+	/* Open addressing over the ranked failure events: rule and text. */
+	for (cap = 64; cap < 2 * inc->nevents; cap *= 2)
+		;
+	slot = xcalloc(cap, sizeof *slot);	/* event index + 1, 0 empty */
+	for (i = 0; i < inc->nevents; i++) {
+		e = &inc->events[i];
+		if (e->rank == RL_NONE || !event_failure(e))
+			continue;
+		for (k = event_hash(e) & (cap - 1); slot[k] != 0;
+		    k = (k + 1) & (cap - 1))
+			;
+		slot[k] = i + 1;
+	}
+	for (i = 0; i < inc->nevents; i++) {
+		e = &inc->events[i];
+		if (e->rank != RL_NONE || !event_failure(e))
+			continue;
+		h = event_hash(e);
+		for (k = h & (cap - 1); slot[k] != 0; k = (k + 1) & (cap - 1)) {
+			f = &inc->events[slot[k] - 1];
+			if (f->rule == e->rule && strcmp(f->text, e->text) == 0) {
+				copy[i] = true;
+				break;
+			}
+		}
+	}
+	free(slot);
 }
 
 /* Did this exit event report a death by signal? */
@@ -169,15 +262,23 @@ diagnose_collect(struct rl_incident *inc, struct judge **v, size_t *n)
 	struct rl_event	*e;
 	struct judge	*j;
 	size_t		 i;
+	bool		*copy;
 
+	copy = xcalloc(inc->nevents + 1, sizeof *copy);
+	diagnose_copies(inc, copy);
 	for (i = 0; i < inc->nevents; i++) {
 		e = &inc->events[i];
-		if (e->harmless || e->rule == NULL)
+		if (e->harmless || e->rule == NULL || copy[i])
 			continue;
 		j = judge_get(v, n, e->rank, e->process);
 		switch (e->role) {
 		case ROLE_ROOT:
-			if (j->root == RL_NONE || event_better(inc, j->root, (int)i))
+			/* A record's copy times a failure only if nothing else does. */
+			if (j->root == RL_NONE || (inc->events[j->root].weak &&
+			    !e->weak) || ((e->weak || !inc->events[j->root].weak) &&
+			    clock_cmp(&e->time, &j->root_time) < 0))
+				j->root_time = e->time;
+			if (event_better(inc, j->root, (int)i))
 				j->root = (int)i;
 			break;
 		case ROLE_COLLATERAL:
@@ -197,6 +298,7 @@ diagnose_collect(struct rl_incident *inc, struct judge **v, size_t *n)
 			break;
 		}
 	}
+	free(copy);
 }
 
 /* Each rank's last time, from its processes. */
@@ -245,7 +347,7 @@ judge_time(const struct rl_incident *inc, const struct judge *j)
 {
 	switch (j->cls) {
 	case CLASS_ROOT:
-		return &inc->events[j->root].time;
+		return &j->root_time;
 	case CLASS_KILLED:
 		/* Killed from outside: right after its last words. */
 		if (j->last.flags & RL_TIME_VALID)
@@ -278,6 +380,28 @@ judge_event(const struct judge *j)
 	}
 }
 
+/*
+ * Which of two judged ranks failed first.  Within one source, where a
+ * time was only inherited the order the lines were written in is the
+ * better evidence; across sources, the times decide.
+ */
+static int
+judge_order(const struct rl_incident *inc, const struct judge *a,
+    const struct judge *b)
+{
+	int			 ea = judge_event(a), eb = judge_event(b);
+	const struct rl_event	*x, *y;
+
+	if (ea != RL_NONE && eb != RL_NONE && a->cls == b->cls) {
+		x = &inc->events[ea];
+		y = &inc->events[eb];
+		if (x->source == y->source && (x->guess != TIME_OWN ||
+		    y->guess != TIME_OWN))
+			return x->line < y->line ? -1 : x->line > y->line;
+	}
+	return clock_cmp(judge_time(inc, a), judge_time(inc, b));
+}
+
 /* The earliest judge of the given classes, or NULL. */
 static struct judge *
 judge_first(const struct rl_incident *inc, struct judge *v, size_t n,
@@ -294,7 +418,7 @@ judge_first(const struct rl_incident *inc, struct judge *v, size_t n,
 			best = &v[i];
 			continue;
 		}
-		c = clock_cmp(judge_time(inc, &v[i]), judge_time(inc, best));
+		c = judge_order(inc, &v[i], best);
 		if (c < 0 || (c == 0 && v[i].cls == CLASS_ROOT &&
 		    best->cls != CLASS_ROOT))
 			best = &v[i];
@@ -374,6 +498,7 @@ diagnose_hang(struct rl_incident *inc, struct judge *v, size_t n)
 	e->text = process_last_text(inc, p);
 	quiet->cls = CLASS_ROOT;
 	quiet->root = (int)(inc->nevents - 1);
+	quiet->root_time = p->last;
 	return quiet->root;
 }
 
@@ -426,6 +551,35 @@ diagnose_scope(const struct rl_incident *inc, const struct judge *v, size_t n,
 	if (same <= 1)
 		return SCOPE_ONE;
 	return SCOPE_SOME;
+}
+
+/*
+ * Every rank failed alike: no rank is to blame, and the one shown stands
+ * for all.  It is the lowest rank among those that failed in the first
+ * second, since finer order between copies of one failure means nothing.
+ */
+static struct judge *
+judge_common(const struct rl_incident *inc, struct judge *v, size_t n,
+    struct judge *first)
+{
+	const struct rl_event	*fe = &inc->events[judge_event(first)];
+	const struct rl_event	*e;
+	struct judge		*best = first;
+	int64_t			 t0 = clock_utc_ms(judge_time(inc, first)) / 1000;
+	size_t			 i;
+
+	for (i = 0; i < n; i++) {
+		if (v[i].rank == RL_NONE || v[i].cls != first->cls ||
+		    judge_event(&v[i]) == RL_NONE)
+			continue;
+		e = &inc->events[judge_event(&v[i])];
+		if (e->rule != fe->rule ||
+		    clock_utc_ms(judge_time(inc, &v[i])) / 1000 > t0)
+			continue;
+		if (v[i].rank < best->rank)
+			best = &v[i];
+	}
+	return best;
 }
 
 /* The domain of a signal death when the rule does not say. */
@@ -636,6 +790,11 @@ diagnose(struct rl_incident *inc)
 		e = &inc->events[a->first];
 		a->first_role = e->role;
 		a->scope = diagnose_scope(inc, v, n, first);
+		if (a->scope == SCOPE_ALL && first->rank != RL_NONE) {
+			first = judge_common(inc, v, n, first);
+			a->first = judge_event(first);
+			e = &inc->events[a->first];
+		}
 		if (e->role == ROLE_HANG) {
 			a->domain = DOMAIN_INFRA;
 			a->group = GROUP_COMMUNICATION;

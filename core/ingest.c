@@ -60,6 +60,7 @@ struct ingest {
 	ingest_line_cb	 line_cb;	/* for `cat`, or NULL */
 	void		*line_arg;
 	uint64_t	 offset;	/* bytes consumed so far */
+	struct rl_time	 recent;	/* the last time parsed in this source */
 };
 
 /* What the prefixes of one line named. */
@@ -374,6 +375,32 @@ ingest_seen(const struct ingest *in, const char *what)
 	return r != NULL && in->seen[r->index];
 }
 
+/*
+ * A launcher's record names a child's pid with its rank: the lines that
+ * child wrote under its pid alone (UCX's "[host:pid:..] Caught signal")
+ * are that rank's.  Only an unambiguous pid is linked.
+ */
+static void
+ingest_link_pid(struct rl_incident *inc, int pid, int rank, int local)
+{
+	struct rl_process	*p, *found = NULL;
+	size_t			 i;
+
+	for (i = 0; i < inc->nprocs; i++) {
+		p = inc->procs[i];
+		if (p->pid != pid || p->rank != RL_NONE ||
+		    p->local_rank != RL_NONE)
+			continue;
+		if (found != NULL)
+			return;
+		found = p;
+	}
+	if (found != NULL) {
+		found->rank = rank;
+		found->local_rank = local;
+	}
+}
+
 /* Record a matched line as an event. */
 static void
 ingest_event(struct ingest *in, struct stream *st, const struct rl_match *m,
@@ -392,6 +419,7 @@ ingest_event(struct ingest *in, struct stream *st, const struct rl_match *m,
 	e->offset = in->offset;
 	e->time = st->last;
 	e->timed = timed;
+	e->guess = timed ? TIME_OWN : TIME_STREAM;
 	e->rule = r;
 	e->role = r->role;
 	for (i = 0; i < CAP_NCAPS; i++)
@@ -405,6 +433,9 @@ ingest_event(struct ingest *in, struct stream *st, const struct rl_match *m,
 	/* Inside a launcher's record, the record names the rank. */
 	rank = st->rec != NULL ? st->rec_rank : RL_NONE;
 	local = st->rec != NULL ? st->rec_local : RL_NONE;
+	e->weak = st->rec != NULL;
+	if (st->rec != NULL && e->cap[CAP_PID] != RL_CAP_UNSET)
+		ingest_link_pid(in->inc, (int)e->cap[CAP_PID], rank, local);
 	if (rank == RL_NONE && local == RL_NONE && !stream_is_process(in, st)) {
 		/* A launcher line about one of its children. */
 		rank = e->cap[CAP_RANK] != RL_CAP_UNSET ? (int)e->cap[CAP_RANK] :
@@ -448,8 +479,10 @@ ingest_time(struct ingest *in, struct stream *st, const struct rl_time *t,
 	 * Lines before a stream's first time (a traceback at the top of
 	 * stderr.log) were written just before the next timed line.
 	 */
-	for (i = 0; i < st->npending; i++)
+	for (i = 0; i < st->npending; i++) {
 		inc->events[st->pending[i]].time = *t;
+		inc->events[st->pending[i]].guess = TIME_NEXT;
+	}
 	st->npending = 0;
 	st->last = *t;
 	if (!(p->last.flags & RL_TIME_VALID) || clock_cmp(t, &p->last) >= 0) {
@@ -501,8 +534,12 @@ ingest_line(struct ingest *in, const char *line, size_t len)
 	st = ingest_stream(in, &pl);
 	st->proc->lines++;
 	timed = clock_parse(&src->clock, msg, mlen, &t);
-	if (timed)
+	if (timed) {
 		ingest_time(in, st, &t, line, len);
+		in->recent = t;
+	} else if (!(st->last.flags & RL_TIME_VALID) &&
+	    (in->recent.flags & RL_TIME_VALID))
+		st->last = in->recent;	/* a new writer: the source's time */
 
 	/* A record ends at its end pattern, before this line is named. */
 	if (st->rec != NULL && st->rec->end.code != NULL &&

@@ -203,6 +203,13 @@ attrib_key(struct rl_attrib *a, const char *k, const char *v, char **cause)
 		strv_add(&a->counter, &a->ncounter, v);
 	else if (strcmp(k, "priority") == 0)
 		a->priority = atoi(v);
+	else if (strcmp(k, "copy") == 0) {
+		if (strcmp(v, "yes") != 0 && strcmp(v, "no") != 0) {
+			xasprintf(cause, "copy '%s' is not yes or no", v);
+			return -1;
+		}
+		a->copy = strcmp(v, "yes") == 0;
+	}
 	else if (strcmp(k, "title") == 0 || strcmp(k, "explain") == 0)
 		;	/* documentation for readers of the pack */
 	else {

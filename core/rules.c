@@ -64,7 +64,8 @@ pattern_compile(struct rl_pattern *p, const char *src, char **cause)
 		    (char *)msg);
 		return -1;
 	}
-	pcre2_jit_compile(code, PCRE2_JIT_COMPLETE);
+	if (getenv("RANKLINE_NO_JIT") == NULL)
+		pcre2_jit_compile(code, PCRE2_JIT_COMPLETE);
 	p->code = code;
 	p->source = xstrdup(src);
 	for (i = 0; i < CAP_NCAPS; i++) {

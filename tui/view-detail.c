@@ -329,6 +329,34 @@ detail_build_who(struct detail *d, struct tui *t, const struct rl_event *e)
 	buf_free(&b);
 }
 
+/*
+ * The knobs the rule names, each with what it does, when it helps and what
+ * it costs: most are diagnostics for a bounded reproduction, not fixes.
+ */
+static void
+detail_build_knobs(struct detail *d, struct tui *t, const struct rl_rule *r)
+{
+	const struct rl_knob	*k;
+	char			*dup, *tok, *save;
+
+	if (r->knobs == NULL)
+		return;
+	dup = xstrdup(r->knobs);
+	for (tok = strtok_r(dup, ", ", &save); tok != NULL;
+	    tok = strtok_r(NULL, ", ", &save)) {
+		k = t->inc->rules != NULL ? ruleset_knob(t->inc->rules, tok) :
+		    NULL;
+		detail_fieldf(d, "knob", TR_SOURCE, "%s%s%s", tok,
+		    k != NULL && k->what != NULL ? ": " : "",
+		    k != NULL && k->what != NULL ? k->what : "");
+		if (k != NULL && k->helps != NULL)
+			detail_field(d, "  helps", TR_NORMAL, k->helps);
+		if (k != NULL && k->cost != NULL)
+			detail_field(d, "  costs", TR_NORMAL, k->cost);
+	}
+	free(dup);
+}
+
 /* Build every line for the current event and width. */
 static void
 detail_build(struct detail *d, struct tui *t)
@@ -341,8 +369,11 @@ detail_build(struct detail *d, struct tui *t)
 
 	detail_clear_lines(d);
 	clock_format(&e->time, when, sizeof when);
-	detail_fieldf(d, "time", TR_TIME, "%s%s", when, e->timed ? "" :
-	    "  (inherited from an earlier line)");
+	detail_fieldf(d, "time", TR_TIME, "%s%s", when,
+	    e->guess == TIME_OWN ? "" : e->guess == TIME_STREAM ?
+	    "  (inherited from the writer's line before)" :
+	    e->guess == TIME_NEXT ? "  (from the writer's next timed line)" :
+	    "  (the process's last time, from another file)");
 	detail_fieldf(d, "source", TR_SOURCE, "%s:%llu  (byte %llu)",
 	    e->source < t->inc->nsources ? t->inc->sources[e->source]->path :
 	    "?", (unsigned long long)e->line, (unsigned long long)e->offset);
@@ -362,7 +393,7 @@ detail_build(struct detail *d, struct tui *t)
 		detail_field(d, "meaning", TR_NORMAL, r->explain);
 		detail_field(d, "action", TR_VERDICT, r->action);
 		detail_field(d, "probe", TR_SOURCE, r->probe);
-		detail_field(d, "knobs", TR_NORMAL, r->knobs);
+		detail_build_knobs(d, t, r);
 	}
 	if (first) {
 		detail_field(d, "verdict", TR_VERDICT, a->summary);

@@ -155,6 +155,7 @@ struct rl_pattern {
 	void		*code;		/* pcre2_code_8 */
 	char		*source;	/* the text as written in the pack */
 	int		 cap[CAP_NCAPS];/* group number of each known capture, or 0 */
+	uint8_t		 first[32];	/* bytes a match can start with (bitmap) */
 };
 
 /* A rule from a pack. */

@@ -163,6 +163,10 @@ ingest_peel(struct ingest *in, const char *s, size_t n, struct peeled *pl)
 			if (a->kind != ATTRIB_PREFIX)
 				continue;
 			for (j = 0; j < a->npat; j++) {
+				uint8_t	c = (uint8_t)s[pos];
+
+				if (!(a->pat[j].first[c >> 3] & (1u << (c & 7))))
+					continue;
 				if (!ruleset_match_pattern(rs, &a->pat[j], s + pos,
 				    n - pos, &m) || m.ovec[0] != 0 ||
 				    m.ovec[1] == 0)

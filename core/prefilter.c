@@ -125,12 +125,19 @@ prefilter_build(struct prefilter *pf, char **lit, uint32_t *target, size_t n)
 	pf->nstates = nn;
 	pf->delta = xreallocarray(NULL, nn * pf->ncls, sizeof *pf->delta);
 	pf->out = xcalloc(nn, sizeof *pf->out);
-	for (i = 0; i < nn; i++) {
-		memcpy(pf->delta + i * pf->ncls, nodes[i].next,
-		    pf->ncls * sizeof (uint32_t));
+	if (nn * pf->ncls >= PF_OUT)
+		fatal("prefilter too large (%zu states)", nn);
+	for (i = 0; i < nn; i++)
 		pf->out[i] = nodes[i].out;
-		free(nodes[i].next);
+	for (i = 0; i < nn; i++) {
+		for (c = 0; c < pf->ncls; c++) {
+			t = nodes[i].next[c];
+			pf->delta[i * pf->ncls + c] = (uint32_t)(t * pf->ncls) |
+			    (pf->out[t] != 0 ? PF_OUT : 0);
+		}
 	}
+	for (i = 0; i < nn; i++)
+		free(nodes[i].next);
 	free(nodes);
 }
 

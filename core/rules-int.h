@@ -14,11 +14,13 @@
 /* What a literal found by the prefilter points at. */
 #define TARGET_ATTRIB	0x80000000u	/* else a rule index */
 
+#define PF_OUT	0x80000000u	/* in delta: the state ends a literal */
+
 /* The multi-literal prefilter: an Aho-Corasick automaton as a dense DFA. */
 struct prefilter {
 	uint8_t		 cls[256];	/* byte -> equivalence class */
 	unsigned	 ncls;		/* classes, 0 is "not in any literal" */
-	uint32_t	*delta;		/* nstates x ncls transitions */
+	uint32_t	*delta;		/* nstates x ncls: next row offset | PF_OUT */
 	uint32_t	*out;		/* per state: first output index + 1, or 0 */
 	uint32_t	*outnext;	/* outputs chained: next index + 1, or 0 */
 	uint32_t	*outtarget;	/* output -> target */

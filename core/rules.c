@@ -9,6 +9,7 @@
  * console.  Lines reach the regexes only when the prefilter found one of the
  * rule's literals in them.
  */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,6 +47,36 @@ const char *severity_name(enum rl_severity s) { return s <= SEV_FATAL ? severity
 const char *mark_name(enum rl_mark m) { return m < MARK_NMARKS ? mark_names[m] : "?"; }
 const char *cap_name(enum rl_cap c) { return c < CAP_NCAPS ? cap_names[c] : "?"; }
 
+/*
+ * The bytes a match can start with, as pcre2 worked them out, so that a
+ * prefix pattern is not even called on a line that cannot begin with it.
+ * Unknown means any byte.
+ */
+static void
+pattern_first(struct rl_pattern *p)
+{
+	uint32_t	 type = 0, unit = 0;
+	const uint8_t	*bm = NULL;
+
+	memset(p->first, 0xff, sizeof p->first);
+	if (pcre2_pattern_info(p->code, PCRE2_INFO_FIRSTCODETYPE, &type) != 0)
+		return;
+	if (type == 1 &&
+	    pcre2_pattern_info(p->code, PCRE2_INFO_FIRSTCODEUNIT, &unit) == 0 &&
+	    unit < 256) {
+		memset(p->first, 0, sizeof p->first);
+		p->first[unit >> 3] |= (uint8_t)(1u << (unit & 7));
+		/* A caseless pattern may start with the other case too. */
+		unit = (uint32_t)(isupper((int)unit) ? tolower((int)unit) :
+		    toupper((int)unit));
+		p->first[unit >> 3] |= (uint8_t)(1u << (unit & 7));
+		return;
+	}
+	if (pcre2_pattern_info(p->code, PCRE2_INFO_FIRSTBITMAP, &bm) == 0 &&
+	    bm != NULL)
+		memcpy(p->first, bm, sizeof p->first);
+}
+
 /* Compile one pattern; on error *cause names pcre2's message and offset. */
 int
 pattern_compile(struct rl_pattern *p, const char *src, char **cause)
@@ -68,6 +99,7 @@ pattern_compile(struct rl_pattern *p, const char *src, char **cause)
 		pcre2_jit_compile(code, PCRE2_JIT_COMPLETE);
 	p->code = code;
 	p->source = xstrdup(src);
+	pattern_first(p);
 	for (i = 0; i < CAP_NCAPS; i++) {
 		n = pcre2_substring_number_from_name(code,
 		    (PCRE2_SPTR)cap_names[i]);
@@ -388,10 +420,18 @@ ruleset_scan(struct ruleset *rs, const char *s, size_t n)
 		ruleset_candidate(rs, rs->always[i]);
 	if (pf->nstates == 0)
 		return;
+	/*
+	 * delta holds row offsets (state x ncls) with PF_OUT set on states
+	 * that end a literal, so the common byte costs one load and no
+	 * multiply.
+	 */
 	for (; p < end; p++) {
-		st = delta[(size_t)st * pf->ncls + pf->cls[*p]];
-		for (o = pf->out[st]; o != 0; o = pf->outnext[o - 1])
-			ruleset_candidate(rs, pf->outtarget[o - 1]);
+		st = delta[(st & ~PF_OUT) + pf->cls[*p]];
+		if (st & PF_OUT) {
+			for (o = pf->out[(st & ~PF_OUT) / pf->ncls]; o != 0;
+			    o = pf->outnext[o - 1])
+				ruleset_candidate(rs, pf->outtarget[o - 1]);
+		}
 	}
 }
 

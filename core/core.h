@@ -147,6 +147,8 @@ enum rl_cap {
 	CAP_TIMEOUT_MS,
 	CAP_XID,
 	CAP_PCI,
+	CAP_COUNT,		/* occurrences the line reports (an interval's count) */
+	CAP_TOTAL,		/* a running total the line reports */
 	CAP_NCAPS
 };
 

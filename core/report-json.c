@@ -232,6 +232,106 @@ json_sources(struct buf *b, const struct rl_incident *inc)
 	buf_adds(b, inc->nsources ? "\n  ]" : "]");
 }
 
+/* How often one signature was seen, for counts and rates. */
+struct tally {
+	const struct rl_rule *rule;
+	uint64_t	 lines;		/* lines it matched (not harmless) */
+	int64_t		 count;		/* sum of `count` captures */
+	int64_t		 total;		/* largest `total` capture */
+	int64_t		 first;		/* utc ms of the first, or INT64_MAX */
+	int64_t		 last;		/* and of the last */
+};
+
+/*
+ * Tally the failure, symptom and evidence signatures (not step lines):
+ * what a repeated warning such as vLLM's preemption amounts to.
+ */
+static struct tally *
+report_tally(const struct rl_incident *inc, size_t *np)
+{
+	struct tally		*v = NULL, *t;
+	const struct rl_event	*e;
+	size_t			 n = 0, i, k;
+	int64_t			 ms;
+
+	for (i = 0; i < inc->nevents; i++) {
+		e = &inc->events[i];
+		if (e->rule == NULL || e->rule->mark == MARK_STEP || e->harmless)
+			continue;
+		for (k = 0; k < n && v[k].rule != e->rule; k++)
+			;
+		if (k == n) {
+			v = xreallocarray(v, n + 1, sizeof *v);
+			memset(&v[n], 0, sizeof *v);
+			v[n].rule = e->rule;
+			v[n].first = INT64_MAX;
+			v[n].last = INT64_MIN;
+			n++;
+		}
+		t = &v[k];
+		t->lines++;
+		if (e->cap[CAP_COUNT] != RL_CAP_UNSET)
+			t->count += e->cap[CAP_COUNT];
+		if (e->cap[CAP_TOTAL] != RL_CAP_UNSET && e->cap[CAP_TOTAL] > t->total)
+			t->total = e->cap[CAP_TOTAL];
+		if ((e->time.flags & RL_TIME_VALID) &&
+		    !(e->time.flags & RL_TIME_BOOT)) {
+			ms = clock_utc_ms(&e->time);
+			if (ms < t->first)
+				t->first = ms;
+			if (ms > t->last)
+				t->last = ms;
+		}
+	}
+	*np = n;
+	return v;
+}
+
+/* What a tally amounts to: reported counts beat counted lines. */
+static int64_t
+tally_amount(const struct tally *t)
+{
+	if (t->count > 0)
+		return t->count;
+	if (t->total > 0)
+		return t->total;
+	return (int64_t)t->lines;
+}
+
+/* Occurrences per minute over the span they were seen in, or -1. */
+static double
+tally_rate(const struct tally *t)
+{
+	/* Over less than a minute a rate says nothing. */
+	if (t->first == INT64_MAX || t->last - t->first < 60000)
+		return -1;
+	return (double)tally_amount(t) * 60000.0 / (double)(t->last - t->first);
+}
+
+static void
+json_signatures(struct buf *b, const struct rl_incident *inc)
+{
+	struct tally	*v;
+	size_t		 n, i;
+	double		 r;
+
+	v = report_tally(inc, &n);
+	buf_adds(b, "[");
+	for (i = 0; i < n; i++) {
+		buf_adds(b, i ? ",\n    {\"signature\": " : "\n    {\"signature\": ");
+		json_str(b, v[i].rule->id);
+		buf_adds(b, ", \"role\": ");
+		json_str(b, role_name(v[i].rule->role));
+		buf_printf(b, ", \"lines\": %llu, \"count\": %lld",
+		    (unsigned long long)v[i].lines, (long long)tally_amount(&v[i]));
+		if ((r = tally_rate(&v[i])) >= 0)
+			buf_printf(b, ", \"per_minute\": %.2f", r);
+		buf_adds(b, "}");
+	}
+	buf_adds(b, n ? "\n  ]" : "]");
+	free(v);
+}
+
 /* The whole analysis as one JSON object. */
 void
 report_json(const struct rl_incident *inc, struct buf *b)
@@ -249,6 +349,8 @@ report_json(const struct rl_incident *inc, struct buf *b)
 	buf_adds(b, ",\n  \"events\": ");
 	json_events(b, inc);
 	buf_adds(b, ",\n  \"history\": {\"seen_before\": 0, \"matches\": []}");
+	buf_adds(b, ",\n  \"signatures\": ");
+	json_signatures(b, inc);
 	buf_adds(b, ",\n  \"sources\": ");
 	json_sources(b, inc);
 	buf_printf(b, ",\n  \"stats\": {\"lines\": %llu, \"bytes\": %llu, "
@@ -268,6 +370,36 @@ static void
 text_safe(struct buf *b, const char *s)
 {
 	sanitize_terminal(b, s, strlen(s));
+}
+
+/* The signatures seen, most frequent first, with their first actions. */
+static void
+report_text_tally(const struct rl_incident *inc, struct buf *b)
+{
+	struct tally	*v, t;
+	size_t		 n, i, k;
+	double		 r;
+
+	v = report_tally(inc, &n);
+	for (i = 1; i < n; i++) {
+		t = v[i];
+		for (k = i; k > 0 && tally_amount(&v[k - 1]) < tally_amount(&t); k--)
+			v[k] = v[k - 1];
+		v[k] = t;
+	}
+	for (i = 0, k = 0; i < n && k < 12; i++) {
+		if (v[i].rule->role == ROLE_PROGRESS ||
+		    v[i].rule->role == ROLE_EVIDENCE)
+			continue;
+		if (k++ == 0)
+			buf_adds(b, "Signatures seen:\n");
+		buf_printf(b, "  %6lld  %-40s %s", (long long)tally_amount(&v[i]),
+		    v[i].rule->id, role_name(v[i].rule->role));
+		if ((r = tally_rate(&v[i])) >= 0 && tally_amount(&v[i]) > 1)
+			buf_printf(b, ", %.1f/min", r);
+		buf_adds(b, "\n");
+	}
+	free(v);
 }
 
 /* The analysis for a person at a terminal. */
@@ -317,6 +449,7 @@ report_text(const struct rl_incident *inc, struct buf *b)
 			buf_adds(b, "\n");
 		}
 	}
+	report_text_tally(inc, b);
 	buf_printf(b, "Checkpoint: %s", ckpt_status_name(a->ckpt));
 	if (a->last_safe_step != RL_NONE)
 		buf_printf(b, ", last safe step %d", a->last_safe_step);

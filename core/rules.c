@@ -37,7 +37,7 @@ static const char *mark_names[MARK_NMARKS] = {
 };
 static const char *cap_names[CAP_NCAPS] = {
 	"rank", "local_rank", "host", "pid", "step", "seq", "exitcode",
-	"signal", "timeout_ms", "xid", "pci"
+	"signal", "timeout_ms", "xid", "pci", "count", "total"
 };
 
 const char *role_name(enum rl_role r) { return r < ROLE_NROLES ? role_names[r] : "?"; }

@@ -79,4 +79,15 @@ ok $? "a binary file among the logs breaks nothing"
 gzip -c "$tmp/logs/rank1.log" > "$tmp/rank1.log.gz"
 "$RANKLINE" analyze --json --no-store "$tmp/rank1.log.gz" | grep -q IndexError
 ok $? "a gzip-compressed log is read transparently"
+cat > "$tmp/vllm.log" <<'LOG'
+INFO 09-01 10:00:00 [loggers.py:123] Engine 000: Avg prompt throughput: 812.3 tokens/s, Avg generation throughput: 140.2 tokens/s, Running: 64 reqs, Waiting: 12 reqs, Preemptions: 7, GPU KV cache usage: 99.1%, Prefix cache hit rate: 12.0%
+INFO 09-01 10:01:00 [loggers.py:123] Engine 000: Avg prompt throughput: 812.3 tokens/s, Avg generation throughput: 140.2 tokens/s, Running: 64 reqs, Waiting: 12 reqs, Preemptions: 3, GPU KV cache usage: 99.1%, Prefix cache hit rate: 12.0%
+INFO 09-01 10:02:00 [loggers.py:123] Engine 000: Avg prompt throughput: 812.3 tokens/s, Avg generation throughput: 140.2 tokens/s, Running: 64 reqs, Waiting: 12 reqs, Preemptions: 5, GPU KV cache usage: 99.1%, Prefix cache hit rate: 12.0%
+LOG
+"$RANKLINE" analyze --json --no-store "$tmp/vllm.log" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+s = [x for x in d["signatures"] if x["signature"] == "vllm.sched.preemptions_v1"][0]
+assert s["count"] == 15 and abs(s["per_minute"] - 7.5) < 0.01, s'
+ok $? "vLLM V1 preemptions are counted from its stats lines, with a rate"
 tap_done

@@ -406,6 +406,29 @@ static const char *const store_setup_sql[] = {
 	"PRAGMA foreign_keys = ON",
 };
 
+/*
+ * Run one setting, waiting out another process that holds the file.  The
+ * switch to WAL takes an exclusive lock and SQLite does not call the busy
+ * handler for it (two processes creating one database at once would fail
+ * with "database is locked"), so it is retried here, for up to as long as
+ * the busy timeout would have waited.
+ */
+static int
+store_setup_exec(sqlite3 *db, const char *sql, char **error)
+{
+	int	rc, tries;
+
+	for (tries = 0; tries < 500; tries++) {
+		rc = sqlite3_exec(db, sql, NULL, NULL, error);
+		if (rc != SQLITE_BUSY && rc != SQLITE_LOCKED)
+			return rc;
+		sqlite3_free(*error);
+		*error = NULL;
+		sqlite3_sleep(10);
+	}
+	return rc;
+}
+
 /* Apply the settings every connection needs. */
 static int
 store_setup(struct store *st, char **cause)
@@ -415,8 +438,8 @@ store_setup(struct store *st, char **cause)
 
 	for (i = 0; i < sizeof store_setup_sql / sizeof *store_setup_sql;
 	    i++) {
-		if (sqlite3_exec(st->db, store_setup_sql[i], NULL, NULL,
-		    &error) != SQLITE_OK) {
+		if (store_setup_exec(st->db, store_setup_sql[i], &error) !=
+		    SQLITE_OK) {
 			xasprintf(cause, "%s: %s", st->path, error != NULL ?
 			    error : sqlite3_errmsg(st->db));
 			sqlite3_free(error);

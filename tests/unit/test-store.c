@@ -610,8 +610,10 @@ test_fork(void)
 		if (store_open(path, &st, &cause) == 0) {
 			failed = save_many(st, "child", 0, 50);
 			store_close(st);
-		} else
+		} else {
+			printf("# child: %s\n", cause);
 			free(cause);
+		}
 		free(path);
 		exit(failed == 0 ? 0 : 1);
 	}

@@ -42,47 +42,34 @@ put_safe(struct buf *b, const char *s)
 		sanitize_terminal(b, s, strlen(s));
 }
 
-/* Print a JSON string, or null. */
-static void
-put_json(struct buf *b, const char *s)
-{
-	if (s == NULL) {
-		buf_adds(b, "null");
-		return;
-	}
-	buf_addc(b, '"');
-	sanitize_json(b, s, strlen(s));
-	buf_addc(b, '"');
-}
-
 /* One row as JSON. */
 static void
 row_json(struct buf *b, const struct store_row *r)
 {
 	buf_printf(b, "{\"id\": %lld, \"created\": ", (long long)r->id);
-	put_json(b, r->created);
+	json_string(b, r->created);
 	buf_adds(b, ", \"updated\": ");
-	put_json(b, r->updated);
+	json_string(b, r->updated);
 	buf_adds(b, ", \"started\": ");
-	put_json(b, r->started);
+	json_string(b, r->started);
 	buf_adds(b, ", \"signature\": ");
-	put_json(b, r->signature);
+	json_string(b, r->signature);
 	buf_adds(b, ", \"fingerprint\": ");
-	put_json(b, r->fingerprint);
+	json_string(b, r->fingerprint);
 	buf_adds(b, ", \"rank\": ");
 	buf_printf(b, r->rank == RL_NONE ? "null" : "%d", r->rank);
 	buf_adds(b, ", \"host\": ");
-	put_json(b, r->host);
+	json_string(b, r->host);
 	buf_adds(b, ", \"domain\": ");
-	put_json(b, r->domain);
+	json_string(b, r->domain);
 	buf_adds(b, ", \"summary\": ");
-	put_json(b, r->summary);
+	json_string(b, r->summary);
 	buf_adds(b, ", \"text\": ");
-	put_json(b, r->text);
+	json_string(b, r->text);
 	buf_adds(b, ", \"sources\": ");
-	put_json(b, r->sources);
+	json_string(b, r->sources);
 	buf_printf(b, ", \"ranks\": %d, \"note\": ", r->nranks);
-	put_json(b, r->note);
+	json_string(b, r->note);
 	buf_adds(b, "}");
 }
 

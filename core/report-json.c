@@ -12,19 +12,6 @@
 
 #define JSON_EVENTS_MAX	20000	/* events listed; the count says if more */
 
-/* Append a JSON string, or null. */
-static void
-json_str(struct buf *b, const char *s)
-{
-	if (s == NULL) {
-		buf_adds(b, "null");
-		return;
-	}
-	buf_addc(b, '"');
-	sanitize_json(b, s, strlen(s));
-	buf_addc(b, '"');
-}
-
 /* Append a time, or null. */
 static void
 json_time(struct buf *b, const struct rl_time *t)
@@ -36,7 +23,7 @@ json_time(struct buf *b, const struct rl_time *t)
 		return;
 	}
 	clock_format(t, s, sizeof s);
-	json_str(b, s);
+	json_string(b, s);
 }
 
 /* Append an int, or null for RL_NONE. */
@@ -78,24 +65,24 @@ json_first(struct buf *b, const struct rl_incident *inc)
 	buf_adds(b, "{\"rank\": ");
 	json_int(b, e->rank);
 	buf_adds(b, ", \"host\": ");
-	json_str(b, event_host(inc, e));
+	json_string(b, event_host(inc, e));
 	buf_adds(b, ", \"source\": ");
-	json_str(b, inc->sources[e->source]->path);
+	json_string(b, inc->sources[e->source]->path);
 	buf_printf(b, ", \"line\": %llu, \"time\": ", (unsigned long long)e->line);
 	json_time(b, &e->time);
 	buf_adds(b, ", \"signature\": ");
-	json_str(b, event_signature(e));
+	json_string(b, event_signature(e));
 	buf_adds(b, ", \"role\": ");
-	json_str(b, role_name(e->role));
+	json_string(b, role_name(e->role));
 	buf_adds(b, ", \"text\": ");
-	json_str(b, e->text);
+	json_string(b, e->text);
 	if (e->rule != NULL) {
 		buf_adds(b, ", \"title\": ");
-		json_str(b, e->rule->title);
+		json_string(b, e->rule->title);
 		buf_adds(b, ", \"explain\": ");
-		json_str(b, e->rule->explain);
+		json_string(b, e->rule->explain);
 		buf_adds(b, ", \"action\": ");
-		json_str(b, e->rule->action);
+		json_string(b, e->rule->action);
 	}
 	buf_adds(b, "}");
 }
@@ -107,15 +94,15 @@ json_verdict(struct buf *b, const struct rl_incident *inc)
 	bool			 none = a->first == RL_NONE;
 
 	buf_adds(b, "{\"domain\": ");
-	json_str(b, none ? "none" : domain_name(a->domain));
+	json_string(b, none ? "none" : domain_name(a->domain));
 	buf_adds(b, ", \"group\": ");
-	json_str(b, none ? NULL : group_name(a->group));
+	json_string(b, none ? NULL : group_name(a->group));
 	buf_adds(b, ", \"scope\": ");
-	json_str(b, none ? NULL : scope_name(a->scope));
+	json_string(b, none ? NULL : scope_name(a->scope));
 	buf_adds(b, ", \"summary\": ");
-	json_str(b, a->summary);
+	json_string(b, a->summary);
 	buf_adds(b, ", \"explanation\": ");
-	json_str(b, a->explanation);
+	json_string(b, a->explanation);
 	buf_adds(b, "}");
 }
 
@@ -126,7 +113,7 @@ json_checkpoint(struct buf *b, const struct rl_incident *inc)
 	size_t			 i;
 
 	buf_adds(b, "{\"status\": ");
-	json_str(b, ckpt_status_name(a->ckpt));
+	json_string(b, ckpt_status_name(a->ckpt));
 	buf_adds(b, ", \"last_safe_step\": ");
 	json_int(b, a->last_safe_step);
 	buf_adds(b, ", \"unsafe_steps\": [");
@@ -146,15 +133,15 @@ json_ranks(struct buf *b, const struct rl_incident *inc)
 		r = &inc->ranks[i];
 		buf_printf(b, "%s\n    {\"rank\": %d, \"host\": ", i ? "," : "",
 		    r->rank);
-		json_str(b, r->host);
+		json_string(b, r->host);
 		buf_adds(b, ", \"sources\": [");
 		for (k = 0; k < r->nsources; k++) {
 			if (k)
 				buf_adds(b, ", ");
-			json_str(b, inc->sources[r->sources[k]]->path);
+			json_string(b, inc->sources[r->sources[k]]->path);
 		}
 		buf_adds(b, "], \"state\": ");
-		json_str(b, rank_state_name(r->state));
+		json_string(b, rank_state_name(r->state));
 		buf_adds(b, ", \"last_time\": ");
 		json_time(b, &r->last);
 		buf_adds(b, "}");
@@ -183,21 +170,21 @@ json_events(struct buf *b, const struct rl_incident *inc)
 		buf_adds(b, n++ ? ",\n    {\"rank\": " : "\n    {\"rank\": ");
 		json_int(b, e->rank);
 		buf_adds(b, ", \"source\": ");
-		json_str(b, inc->sources[e->source]->path);
+		json_string(b, inc->sources[e->source]->path);
 		buf_printf(b, ", \"line\": %llu, \"time\": ",
 		    (unsigned long long)e->line);
 		json_time(b, &e->time);
 		buf_adds(b, ", \"signature\": ");
-		json_str(b, event_signature(e));
+		json_string(b, event_signature(e));
 		buf_adds(b, ", \"role\": ");
-		json_str(b, role_name(e->role));
+		json_string(b, role_name(e->role));
 		buf_adds(b, ", \"domain\": ");
-		json_str(b, e->rule != NULL ? domain_name(e->rule->domain) :
+		json_string(b, e->rule != NULL ? domain_name(e->rule->domain) :
 		    "unknown");
 		if (e->harmless)
 			buf_adds(b, ", \"harmless\": true");
 		buf_adds(b, ", \"text\": ");
-		json_str(b, e->text);
+		json_string(b, e->text);
 		buf_adds(b, "}");
 	}
 	buf_adds(b, n ? "\n  ]" : "]");
@@ -213,11 +200,11 @@ json_sources(struct buf *b, const struct rl_incident *inc)
 	for (i = 0; i < inc->nsources; i++) {
 		s = inc->sources[i];
 		buf_adds(b, i ? ",\n    {\"path\": " : "\n    {\"path\": ");
-		json_str(b, s->path);
+		json_string(b, s->path);
 		buf_printf(b, ", \"lines\": %llu, \"bytes\": %llu",
 		    (unsigned long long)s->lines, (unsigned long long)s->bytes);
 		buf_adds(b, ", \"time_form\": ");
-		json_str(b, clock_form_name(s->clock.form));
+		json_string(b, clock_form_name(s->clock.form));
 		if (s->binary)
 			buf_adds(b, ", \"skipped\": \"binary\"");
 		if (s->long_lines)
@@ -225,7 +212,7 @@ json_sources(struct buf *b, const struct rl_incident *inc)
 			    (unsigned long long)s->long_lines);
 		if (s->error != NULL) {
 			buf_adds(b, ", \"error\": ");
-			json_str(b, s->error);
+			json_string(b, s->error);
 		}
 		buf_adds(b, "}");
 	}
@@ -319,9 +306,9 @@ json_signatures(struct buf *b, const struct rl_incident *inc)
 	buf_adds(b, "[");
 	for (i = 0; i < n; i++) {
 		buf_adds(b, i ? ",\n    {\"signature\": " : "\n    {\"signature\": ");
-		json_str(b, v[i].rule->id);
+		json_string(b, v[i].rule->id);
 		buf_adds(b, ", \"role\": ");
-		json_str(b, role_name(v[i].rule->role));
+		json_string(b, role_name(v[i].rule->role));
 		buf_printf(b, ", \"lines\": %llu, \"count\": %lld",
 		    (unsigned long long)v[i].lines, (long long)tally_amount(&v[i]));
 		if ((r = tally_rate(&v[i])) >= 0)
@@ -360,7 +347,7 @@ report_json(const struct rl_incident *inc, struct buf *b)
 	for (i = 0; i < inc->errors.n; i++) {
 		if (i)
 			buf_adds(b, ", ");
-		json_str(b, inc->errors.v[i]);
+		json_string(b, inc->errors.v[i]);
 	}
 	buf_adds(b, "]\n}\n");
 }

@@ -185,3 +185,16 @@ sanitize_html(struct buf *b, const char *s, size_t n)
 	}
 	buf_free(&t);
 }
+
+/* A JSON string literal with its quotes, or null for NULL. */
+void
+json_string(struct buf *b, const char *s)
+{
+	if (s == NULL) {
+		buf_adds(b, "null");
+		return;
+	}
+	buf_addc(b, '"');
+	sanitize_json(b, s, strlen(s));
+	buf_addc(b, '"');
+}

@@ -13,6 +13,35 @@
 #include "tui/tui.h"
 
 /*
+ * Run the loop over the paths (watched with --follow) and the commands
+ * (batch: to the end of their output), then diagnose.
+ */
+static struct rl_incident *
+analyze_follow(const struct options *o, struct rl_incident *inc, int argc,
+    char **argv, ingest_line_cb cb, void *arg, int *bad)
+{
+	struct follow_config	 cfg = { 0 };
+	uv_loop_t		 loop;
+
+	cfg.until_idle_ms = o->until_idle_ms;
+	cfg.poll = o->poll;
+	cfg.batch = !o->follow;
+	cfg.cmds = o->cmds;
+	cfg.ncmds = o->ncmds;
+	cfg.restart = o->restart;
+	cfg.line_cb = cb;
+	cfg.line_arg = arg;
+	uv_loop_init(&loop);
+	uv_disable_stdio_inheritance();
+	if (follow_run(&loop, inc, &cfg, argc, argv) != 0)
+		*bad = 1;
+	if (uv_loop_close(&loop) != 0)
+		fatal("handles left open on the loop");
+	diagnose(inc);
+	return inc;
+}
+
+/*
  * Read and diagnose the paths.  *bad is set when a path could not be read
  * (it is named in the incident's errors; the rest were read).
  */
@@ -24,9 +53,10 @@ analyze_paths(const struct options *o, struct ruleset *rs, int argc,
 	size_t			 i;
 	int			 k;
 
-	(void)o;
 	inc = incident_create(rs);
 	*bad = 0;
+	if (o->follow)
+		return analyze_follow(o, inc, argc, argv, cb, arg, bad);
 	for (k = 0; k < argc; k++) {
 		if (source_add_path(inc, argv[k]) != 0)
 			*bad = 1;
@@ -35,7 +65,10 @@ analyze_paths(const struct options *o, struct ruleset *rs, int argc,
 		if (source_file_read(inc, inc->sources[i], cb, arg) != 0)
 			*bad = 1;
 	}
-	diagnose(inc);
+	if (o->ncmds > 0)
+		analyze_follow(o, inc, 0, NULL, cb, arg, bad);
+	else
+		diagnose(inc);
 	return inc;
 }
 
@@ -96,8 +129,8 @@ cmd_analyze(const struct options *o, int argc, char **argv)
 	struct buf		 b = { 0 };
 	int			 bad;
 
-	if (argc == 0) {
-		fprintf(stderr, "usage: rankline analyze [--json] PATH...\n");
+	if (argc == 0 && o->ncmds == 0) {
+		fprintf(stderr, "usage: rankline %s\n", commands[0].usage);
 		return EXIT_USAGE;
 	}
 	rs = rules_load_or_warn();

@@ -161,8 +161,8 @@ cmd_cat(const struct options *o, int argc, char **argv)
 	size_t			 i;
 	int			 bad;
 
-	if (argc == 0) {
-		fprintf(stderr, "usage: rankline cat [--json] PATH...\n");
+	if (argc == 0 && o->ncmds == 0) {
+		fprintf(stderr, "usage: rankline %s\n", commands[1].usage);
 		return EXIT_USAGE;
 	}
 	rs = rules_load_or_warn();

@@ -14,8 +14,9 @@
 #include "rankline.h"
 
 const struct command commands[] = {
-	{ "analyze", "analyze [--json] PATH...", cmd_analyze },
-	{ "cat", "cat [--json] PATH...", cmd_cat },
+	{ "analyze", "analyze [--json] [--follow [--until-idle SECONDS] [--poll]] "
+	    "[--cmd COMMAND [--restart]]... [PATH|-]...", cmd_analyze },
+	{ "cat", "cat [--json] [--cmd COMMAND]... [PATH|-]...", cmd_cat },
 	{ "rules", "rules list | check [FILE...] | test | explain ID", cmd_rules },
 	{ "history", "history [QUERY] [--json]", cmd_history },
 	{ "show", "show ID [--json]", cmd_show },
@@ -36,6 +37,20 @@ usage(FILE *f)
 	    "--ascii -v LOGFILE --version\n");
 }
 
+/* --until-idle SECONDS, fractions allowed. */
+static int
+until_idle(const char *s, uint64_t *ms)
+{
+	char	*end;
+	double	 v;
+
+	v = strtod(s, &end);
+	if (end == s || *end != '\0' || !(v > 0) || v > 1e9)
+		return -1;
+	*ms = (uint64_t)(v * 1000 + 0.5);
+	return 0;
+}
+
 static const struct option long_options[] = {
 	{ "json", no_argument, NULL, 'j' },
 	{ "db", required_argument, NULL, 'd' },
@@ -45,6 +60,11 @@ static const struct option long_options[] = {
 	{ "ascii", no_argument, NULL, 'a' },
 	{ "version", no_argument, NULL, 'V' },
 	{ "help", no_argument, NULL, 'h' },
+	{ "follow", no_argument, NULL, 'f' },
+	{ "until-idle", required_argument, NULL, 'i' },
+	{ "poll", no_argument, NULL, 'P' },
+	{ "cmd", required_argument, NULL, 'c' },
+	{ "restart", no_argument, NULL, 'r' },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -81,6 +101,28 @@ main(int argc, char **argv)
 		case 'v':
 			o.debug_log = optarg;
 			break;
+		case 'f':
+			o.follow = true;
+			break;
+		case 'i':
+			if (until_idle(optarg, &o.until_idle_ms) != 0) {
+				fprintf(stderr, "rankline: --until-idle wants "
+				    "seconds, not %s\n", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'P':
+			o.poll = true;
+			break;
+		case 'c':
+			/* argv outlives the options: its strings are kept. */
+			o.cmds = xreallocarray(o.cmds, o.ncmds + 1,
+			    sizeof *o.cmds);
+			o.cmds[o.ncmds++] = optarg;
+			break;
+		case 'r':
+			o.restart = true;
+			break;
 		case 'V':
 			printf("rankline %s\n", PACKAGE_VERSION);
 			return 0;
@@ -94,13 +136,18 @@ main(int argc, char **argv)
 	}
 	argc -= optind;
 	argv += optind;
-	if (argc == 0) {
+	if (argc == 0 && o.ncmds == 0) {
 		usage(stderr);
 		return EXIT_USAGE;
 	}
-	for (c = commands; c->name != NULL; c++) {
+	for (c = commands; argc > 0 && c->name != NULL; c++) {
 		if (strcmp(argv[0], c->name) == 0)
-			return c->exec(&o, argc - 1, argv + 1);
+			break;
 	}
-	return cmd_console(&o, argc, argv);
+	if (argc > 0 && c->name != NULL)
+		ch = c->exec(&o, argc - 1, argv + 1);
+	else
+		ch = cmd_console(&o, argc, argv);
+	free(o.cmds);
+	return ch;
 }

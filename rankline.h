@@ -16,6 +16,12 @@ struct options {
 	bool		 mono;		/* --mono */
 	bool		 ascii;		/* --ascii */
 	const char	*debug_log;	/* -v FILE */
+	bool		 follow;	/* --follow */
+	uint64_t	 until_idle_ms;	/* --until-idle SECONDS, or 0 */
+	bool		 poll;		/* --poll */
+	char		**cmds;		/* --cmd COMMAND, repeatable */
+	size_t		 ncmds;
+	bool		 restart;	/* --restart */
 };
 
 /* A command: its name, a one-line usage, and its function. */

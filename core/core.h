@@ -311,7 +311,10 @@ struct rl_source {
 	bool		 multiplexed;	/* lines carry rank prefixes */
 	bool		 copy;		/* a launcher's copy of what a rank wrote */
 	bool		 binary;	/* looked like a binary file: skipped */
+	bool		 compressed;	/* read whole through a decompressor */
+	bool		 transient;	/* cannot be re-read at an offset (followed) */
 	char		*error;		/* why it could not be read, or NULL */
+	struct ingest	*ingest;	/* owned: line state kept between reads */
 	struct clock_ctx clock;		/* timestamp form detection */
 	struct rl_time	 first;		/* first time seen */
 	struct rl_time	 last;		/* last time seen */
@@ -323,6 +326,7 @@ struct rl_process {
 	char		*host;		/* or NULL */
 	int		 rank;		/* global rank, or RL_NONE */
 	int		 local_rank;	/* or RL_NONE */
+	bool		 rank_guessed;	/* diagnose took rank from local_rank */
 	int		 pid;		/* or RL_NONE */
 	int		 exitcode;	/* from an exit record, or RL_NONE */
 	int		 signal;	/* from an exit record, or 0 */
@@ -376,6 +380,7 @@ struct rl_event {
 	bool		 weak;		/* in a launcher's record: a copy, coarse time */
 	int		 process;	/* index of its process, or RL_NONE */
 	int		 rank;		/* resolved global rank, or RL_NONE */
+	bool		 rank_resolved;	/* diagnose took rank from the process */
 	const struct rl_rule *rule;	/* borrowed from the ruleset */
 	enum rl_role	 role;		/* the rule's, or demoted by context */
 	bool		 harmless;	/* context made it harmless */
@@ -450,13 +455,44 @@ void		 ingest_set_line_cb(struct ingest *, ingest_line_cb, void *);
 /* attrib.c */
 void		 attrib_path(const struct ruleset *, struct rl_source *);
 
+bool		 ingest_pending(const struct ingest *);
+
 /* source-file.c: reading files and folders named on the command line. */
 int		 source_add_path(struct rl_incident *, const char *);
+struct ingest	*source_ingest(struct rl_incident *, struct rl_source *,
+		     ingest_line_cb, void *);
+int		 source_file_open(struct rl_incident *, struct rl_source *);
+int64_t		 source_fd_drain(struct rl_incident *, struct rl_source *, int,
+		     uint64_t *);
 int		 source_file_read(struct rl_incident *, struct rl_source *,
 		     ingest_line_cb, void *);
 
+/* follow.c: analyze --follow; files and folders watched on one uv loop. */
+struct uv_loop_s;
+struct follow_config {
+	uint64_t	 until_idle_ms;	/* stop after this long without bytes, or 0 */
+	bool		 poll;		/* --poll: stat, never inotify */
+	bool		 batch;		/* no watching: run the commands to their end */
+	char		**cmds;		/* --cmd COMMAND, borrowed */
+	size_t		 ncmds;
+	bool		 restart;	/* --restart: run a command again when it exits */
+	ingest_line_cb	 line_cb;	/* for `cat`, or NULL */
+	void		*line_arg;
+};
+int		 follow_run(struct uv_loop_s *, struct rl_incident *,
+		     const struct follow_config *, int, char **);
+
+/* source-cmd.c: commands (--cmd) and a piped standard input on a uv loop. */
+struct source_cmds;
+struct source_cmds *source_cmds_create(struct uv_loop_s *, struct rl_incident *,
+		     bool, void (*)(void *), void (*)(void *), void *);
+void		 source_cmds_add(struct source_cmds *, const char *);
+void		 source_cmds_add_stdin(struct source_cmds *, struct rl_source *);
+void		 source_cmds_stop(struct source_cmds *);
+
 /* diagnose.c: the three answers from the events. */
 void		 diagnose(struct rl_incident *);
+void		 diagnose_reset(struct rl_incident *);
 
 /* checkpoint.c */
 void		 diagnose_checkpoint(struct rl_incident *);

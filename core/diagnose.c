@@ -98,15 +98,20 @@ diagnose_resolve(struct rl_incident *inc)
 
 	for (i = 0; i < inc->nprocs; i++) {
 		p = inc->procs[i];
-		if (p->rank == RL_NONE && p->local_rank != RL_NONE && !multi)
+		if (p->rank == RL_NONE && p->local_rank != RL_NONE && !multi) {
 			p->rank = p->local_rank;
+			p->rank_guessed = true;
+		}
 	}
 	for (i = 0; i < inc->nevents; i++) {
 		e = &inc->events[i];
 		p = e->process != RL_NONE ? inc->procs[e->process] : NULL;
-		if (e->rank == RL_NONE && p != NULL)
+		if (e->rank == RL_NONE && p != NULL && p->rank != RL_NONE) {
 			e->rank = p->rank;
-		if (!(e->time.flags & RL_TIME_VALID)) {
+			e->rank_resolved = true;
+		}
+		/* A process's last time moves on while a source is followed. */
+		if (!(e->time.flags & RL_TIME_VALID) || e->guess == TIME_PROCESS) {
 			if (p != NULL && (p->last.flags & RL_TIME_VALID))
 				e->time = p->last;
 			else
@@ -760,7 +765,53 @@ diagnose_words(struct rl_incident *inc, const struct judge *first)
 	a->explanation = buf_steal(&x);
 }
 
-/* Compute the three answers. */
+/*
+ * Undo what a diagnosis added, so that diagnose() can run again when more
+ * lines have come (analyze --follow): the answer, the ranks table, the
+ * hang's synthetic event, and the ranks diagnose gave processes and events.
+ * The events stay in time order; new ones are sorted in by the next run.
+ */
+void
+diagnose_reset(struct rl_incident *inc)
+{
+	struct rl_event	*e;
+	size_t		 i, k;
+
+	for (i = k = 0; i < inc->nevents; i++) {
+		e = &inc->events[i];
+		if (e->role == ROLE_HANG && e->rule == NULL) {
+			free(e->text);
+			continue;
+		}
+		if (e->rank_resolved) {
+			e->rank = RL_NONE;
+			e->rank_resolved = false;
+		}
+		inc->events[k++] = *e;
+	}
+	inc->nevents = k;
+	for (i = 0; i < inc->nprocs; i++) {
+		if (inc->procs[i]->rank_guessed) {
+			inc->procs[i]->rank = RL_NONE;
+			inc->procs[i]->rank_guessed = false;
+		}
+	}
+	for (i = 0; i < inc->nranks; i++) {
+		free(inc->ranks[i].host);
+		free(inc->ranks[i].sources);
+	}
+	free(inc->ranks);
+	inc->ranks = NULL;
+	inc->nranks = 0;
+	free(inc->answer.summary);
+	free(inc->answer.explanation);
+	free(inc->answer.unsafe_steps);
+	memset(&inc->answer, 0, sizeof inc->answer);
+	inc->answer.first = RL_NONE;
+	inc->answer.last_safe_step = RL_NONE;
+}
+
+/* Compute the three answers; again after more lines, it starts afresh. */
 void
 diagnose(struct rl_incident *inc)
 {
@@ -769,6 +820,7 @@ diagnose(struct rl_incident *inc)
 	size_t			 n = 0, i;
 	const struct rl_event	*e;
 
+	diagnose_reset(inc);
 	diagnose_resolve(inc);
 	/* Every rank is judged, also one that printed no error at all. */
 	for (i = 0; i < inc->nprocs; i++) {

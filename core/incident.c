@@ -35,6 +35,7 @@ source_free(struct rl_source *s)
 	free(s->host);
 	free(s->proc_key);
 	free(s->error);
+	ingest_free(s->ingest);
 	free(s);
 }
 
@@ -117,8 +118,10 @@ incident_process(struct rl_incident *inc, const char *key, const char *host,
 found:
 	if (p->host == NULL && host != NULL)
 		p->host = xstrdup(host);
-	if (p->rank == RL_NONE)
+	if (rank != RL_NONE && (p->rank == RL_NONE || p->rank_guessed)) {
 		p->rank = rank;
+		p->rank_guessed = false;
+	}
 	if (p->local_rank == RL_NONE)
 		p->local_rank = local_rank;
 	return p;

@@ -40,7 +40,7 @@ struct stream {
 	int		 rec_rank;	/* inside a launcher record: its rank */
 	int		 rec_local;	/* and local rank */
 	const struct rl_attrib *rec;	/* the open record, or NULL */
-	size_t		*pending;	/* events waiting for the stream's first time */
+	uint64_t	*pending;	/* seq of events waiting for the stream's first time */
 	size_t		 npending;
 };
 
@@ -202,6 +202,8 @@ process_key(struct buf *b, const char *host, int local_rank, int rank, int pid,
 		buf_printf(b, "r%d", rank);
 	else if (pid != RL_NONE)
 		buf_printf(b, "%s/p%d", host ? host : "-", pid);
+	else if (host != NULL)
+		buf_printf(b, "%s/s%u", host, src);	/* pdsh's "node07: " */
 	else
 		buf_printf(b, "s%u", src);
 }
@@ -343,8 +345,10 @@ ingest_link_cb(void *arg, const struct rl_attrib *a, const struct rl_match *m)
 		st->rec_rank = rank;
 		st->rec_local = local;
 		if ((p = ingest_named_process(lc->in, st, local, rank)) != NULL &&
-		    rank != RL_NONE && p->rank == RL_NONE)
+		    rank != RL_NONE && (p->rank == RL_NONE || p->rank_guessed)) {
 			p->rank = rank;
+			p->rank_guessed = false;
+		}
 		return;
 	}
 	if (rank != RL_NONE)
@@ -356,8 +360,10 @@ ingest_link_cb(void *arg, const struct rl_attrib *a, const struct rl_match *m)
 	if (!stream_is_process(lc->in, st) || st->rec != NULL)
 		return;
 	p = st->proc;
-	if (rank != RL_NONE && p->rank == RL_NONE)
+	if (rank != RL_NONE && (p->rank == RL_NONE || p->rank_guessed)) {
 		p->rank = rank;
+		p->rank_guessed = false;
+	}
 	if (local != RL_NONE && p->local_rank == RL_NONE)
 		p->local_rank = local;
 	if (pid != RL_NONE && p->pid == RL_NONE)
@@ -392,7 +398,7 @@ ingest_link_pid(struct rl_incident *inc, int pid, int rank, int local)
 
 	for (i = 0; i < inc->nprocs; i++) {
 		p = inc->procs[i];
-		if (p->pid != pid || p->rank != RL_NONE ||
+		if (p->pid != pid || (p->rank != RL_NONE && !p->rank_guessed) ||
 		    p->local_rank != RL_NONE)
 			continue;
 		if (found != NULL)
@@ -401,6 +407,7 @@ ingest_link_pid(struct rl_incident *inc, int pid, int rank, int local)
 	}
 	if (found != NULL) {
 		found->rank = rank;
+		found->rank_guessed = false;
 		found->local_rank = local;
 	}
 }
@@ -461,11 +468,30 @@ ingest_event(struct ingest *in, struct stream *st, const struct rl_match *m,
 	if (!(e->time.flags & RL_TIME_VALID)) {
 		st->pending = xreallocarray(st->pending, st->npending + 1,
 		    sizeof *st->pending);
-		st->pending[st->npending++] = in->inc->nevents - 1;
+		st->pending[st->npending++] = e->seq;
 	}
 	in->seen[r->index] = 1;
 	if (r->mark != MARK_NONE)
 		in->marks |= 1u << r->mark;
+}
+
+/*
+ * The event with this arrival number.  Until the first diagnosis sorts the
+ * events, an event's index is its seq; a followed source keeps adding lines
+ * after that, so a pending event may have moved and is looked for.
+ */
+static struct rl_event *
+ingest_event_by_seq(struct rl_incident *inc, uint64_t seq)
+{
+	size_t	i;
+
+	if (seq < inc->nevents && inc->events[seq].seq == seq)
+		return &inc->events[seq];
+	for (i = 0; i < inc->nevents; i++) {
+		if (inc->events[i].seq == seq)
+			return &inc->events[i];
+	}
+	return NULL;
 }
 
 /* Update the times of a stream, its process and the source. */
@@ -477,6 +503,7 @@ ingest_time(struct ingest *in, struct stream *st, const struct rl_time *t,
 	struct rl_incident	*inc = in->inc;
 
 	struct rl_process	*p = st->proc;
+	struct rl_event		*e;
 	size_t			 i;
 
 	/*
@@ -484,8 +511,10 @@ ingest_time(struct ingest *in, struct stream *st, const struct rl_time *t,
 	 * stderr.log) were written just before the next timed line.
 	 */
 	for (i = 0; i < st->npending; i++) {
-		inc->events[st->pending[i]].time = *t;
-		inc->events[st->pending[i]].guess = TIME_NEXT;
+		if ((e = ingest_event_by_seq(inc, st->pending[i])) == NULL)
+			continue;
+		e->time = *t;
+		e->guess = TIME_NEXT;
 	}
 	st->npending = 0;
 	st->last = *t;
@@ -495,7 +524,7 @@ ingest_time(struct ingest *in, struct stream *st, const struct rl_time *t,
 		p->last_line = src->lines;
 		p->last_offset = in->offset;
 		p->last_len = len;
-		if (src->kind != SOURCE_FILE) {
+		if (src->kind != SOURCE_FILE || src->transient) {
 			free(p->last_text);
 			p->last_text = xstrndup(line, len);
 		}
@@ -629,6 +658,13 @@ ingest_feed(struct ingest *in, const char *p, size_t n)
 		}
 		p = nl + 1;
 	}
+}
+
+/* Is a partial line held, waiting for its newline? */
+bool
+ingest_pending(const struct ingest *in)
+{
+	return in->partial.len > 0 || in->cut;
 }
 
 /* The source ended (or went quiet): a held partial line is complete. */

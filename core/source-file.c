@@ -5,6 +5,8 @@
  * path that does not exist but holds glob characters is expanded.  A file
  * that looks binary (a NUL byte near its start, as checkpoint shards have)
  * is listed and skipped; gzip-compressed logs are read through zlib.  A
+ * path of "-" is standard input, read the same way.  A source keeps its
+ * ingest between reads, so a followed file's next bytes continue its lines.  A
  * path that cannot be read is named in the incident's errors and the rest
  * are still read.
  */
@@ -110,6 +112,10 @@ source_add_path(struct rl_incident *inc, const char *path)
 	size_t	i;
 	int	rv = 0;
 
+	if (strcmp(path, "-") == 0) {
+		incident_add_source(inc, path, SOURCE_STDIN);
+		return 0;
+	}
 	if (access(path, F_OK) != 0 && strpbrk(path, "*?[") != NULL) {
 		if (glob(path, 0, NULL, &g) != 0 || g.gl_pathc == 0) {
 			errlist_add(&inc->errors, "%s: no file matches", path);
@@ -132,16 +138,17 @@ looks_binary(const char *p, size_t n)
 	return memchr(p, '\0', n < SNIFF_BYTES ? n : SNIFF_BYTES) != NULL;
 }
 
-/* Read a gzip-compressed file through zlib. */
+/* Read a gzip-compressed file through zlib, to its end. */
 static int
 source_read_gzip(struct ingest *in, struct rl_source *src, int fd, char *chunk)
 {
 	gzFile	gz;
 	int	n, err;
 
-	if ((gz = gzdopen(fd, "rb")) == NULL) {
+	if ((fd = dup(fd)) == -1 || (gz = gzdopen(fd, "rb")) == NULL) {
 		xasprintf(&src->error, "%s: cannot open as gzip", src->path);
-		close(fd);
+		if (fd != -1)
+			close(fd);
 		return -1;
 	}
 	gzbuffer(gz, 256 * 1024);
@@ -156,61 +163,124 @@ source_read_gzip(struct ingest *in, struct rl_source *src, int fd, char *chunk)
 	return 0;
 }
 
-/* Read a file to its end through the line pipeline. */
-int
-source_file_read(struct rl_incident *inc, struct rl_source *src,
+/* The source's ingest, made on first use and kept between reads. */
+struct ingest *
+source_ingest(struct rl_incident *inc, struct rl_source *src,
     ingest_line_cb cb, void *arg)
 {
-	struct ingest	*in;
-	struct stat	 sb;
-	char		*chunk;
-	ssize_t		 n;
-	int		 fd, rv = 0;
-	bool		 first = true;
+	if (src->ingest == NULL) {
+		attrib_path(inc->rules, src);
+		src->ingest = ingest_create(inc, src);
+		ingest_set_line_cb(src->ingest, cb, arg);
+	}
+	return src->ingest;
+}
 
-	attrib_path(inc->rules, src);
-	if ((fd = open(src->path, O_RDONLY | O_CLOEXEC)) == -1) {
+/*
+ * Open a file source (standard input for SOURCE_STDIN) and start its clock
+ * from the file's time.  Returns the fd, or -1 with the reason noted.
+ */
+int
+source_file_open(struct rl_incident *inc, struct rl_source *src)
+{
+	struct stat	sb;
+	int		fd;
+
+	if (src->kind == SOURCE_STDIN)
+		fd = STDIN_FILENO;
+	else if ((fd = open(src->path, O_RDONLY | O_CLOEXEC)) == -1) {
+		free(src->error);
 		xasprintf(&src->error, "%s: %s", src->path, strerror(errno));
 		errlist_add(&inc->errors, "%s", src->error);
 		return -1;
 	}
-	clock_init(&src->clock, fstat(fd, &sb) == 0 ? (int64_t)sb.st_mtime :
-	    (int64_t)time(NULL));
-	in = ingest_create(inc, src);
-	ingest_set_line_cb(in, cb, arg);
+	if (src->ingest == NULL)
+		clock_init(&src->clock, fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) ?
+		    (int64_t)sb.st_mtime : (int64_t)time(NULL));
+	return fd;
+}
+
+/*
+ * The first chunk of a file: a gzip stream is read whole (from the start,
+ * which only a file that can seek allows) and a binary file is skipped.
+ * Returns 1 when the chunk was dealt with, 0 to feed it, -1 on error.
+ */
+static int
+source_first_chunk(struct ingest *in, struct rl_source *src, int fd,
+    char *chunk, size_t n)
+{
+	if (n >= 2 && (uint8_t)chunk[0] == 0x1f && (uint8_t)chunk[1] == 0x8b &&
+	    lseek(fd, 0, SEEK_SET) == 0) {
+		src->compressed = true;
+		return source_read_gzip(in, src, fd, chunk) == 0 ? 1 : -1;
+	}
+	if (looks_binary(chunk, n)) {
+		src->binary = true;
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * Read an open source from *offset to its end (or, for a pipe that would
+ * block, to what is there now) into its ingest; a partial last line stays
+ * held.  Returns the bytes read, or -1 with src->error set.
+ */
+int64_t
+source_fd_drain(struct rl_incident *inc, struct rl_source *src, int fd,
+    uint64_t *offset)
+{
+	struct ingest	*in = source_ingest(inc, src, NULL, NULL);
+	char		*chunk;
+	ssize_t		 n;
+	int64_t		 total = 0;
+	int		 rv;
+
+	if (src->binary || src->compressed)
+		return 0;
 	chunk = xmalloc(READ_CHUNK);
 	for (;;) {
 		if ((n = read(fd, chunk, READ_CHUNK)) == -1) {
 			if (errno == EINTR)
 				continue;
+			if (errno == EAGAIN || errno == EWOULDBLOCK)
+				break;
+			free(src->error);
 			xasprintf(&src->error, "%s: %s", src->path,
 			    strerror(errno));
-			rv = -1;
+			total = -1;
 			break;
 		}
 		if (n == 0)
 			break;
-		if (first) {
-			first = false;
-			if (n >= 2 && (uint8_t)chunk[0] == 0x1f &&
-			    (uint8_t)chunk[1] == 0x8b) {
-				lseek(fd, 0, SEEK_SET);
-				rv = source_read_gzip(in, src, fd, chunk);
-				fd = -1;
-				break;
-			}
-			if (looks_binary(chunk, (size_t)n)) {
-				src->binary = true;
-				break;
-			}
+		if (*offset == 0 && src->bytes == 0 && (rv =
+		    source_first_chunk(in, src, fd, chunk, (size_t)n)) != 0) {
+			total = rv < 0 ? -1 : total + n;
+			break;
 		}
 		ingest_feed(in, chunk, (size_t)n);
+		*offset += (uint64_t)n;
+		total += n;
 	}
-	if (fd != -1)
-		close(fd);
-	ingest_flush(in);
-	ingest_free(in);
 	free(chunk);
+	return total;
+}
+
+/* Read a file (or standard input) to its end through the line pipeline. */
+int
+source_file_read(struct rl_incident *inc, struct rl_source *src,
+    ingest_line_cb cb, void *arg)
+{
+	uint64_t	offset = 0;
+	int		fd, rv;
+
+	if ((fd = source_file_open(inc, src)) == -1)
+		return -1;
+	source_ingest(inc, src, cb, arg);
+	rv = source_fd_drain(inc, src, fd, &offset) < 0 ? -1 : 0;
+	if (fd != STDIN_FILENO)
+		close(fd);
+	ingest_flush(src->ingest);
 	if (rv != 0)
 		errlist_add(&inc->errors, "%s", src->error);
 	return rv;

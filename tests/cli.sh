@@ -90,4 +90,16 @@ d = json.load(sys.stdin)
 s = [x for x in d["signatures"] if x["signature"] == "vllm.sched.preemptions_v1"][0]
 assert s["count"] == 15 and abs(s["per_minute"] - 7.5) < 0.01, s'
 ok $? "vLLM V1 preemptions are counted from its stats lines, with a rate"
+printf '2026-12-02 13:20:01,000 INFO step 1\nTraceback (most recent call last):\nIndexError: list index out of range\n' |
+    "$RANKLINE" analyze --json --no-store - | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+ff = d["first_failure"]
+assert ff["source"] == "-" and "IndexError" in ff["text"], ff'
+ok $? "analyze reads standard input for a path of - and finds its IndexError"
+cat "$tmp/logs/rank1.log" | "$RANKLINE" analyze --json --no-store - "$tmp/logs/rank0.log" |
+    grep -q IndexError
+ok $? "standard input mixes with files"
+printf 'a 2026-12-02 13:20:01,000\nb' | "$RANKLINE" cat - | grep -c . | grep -qx 2
+ok $? "cat reads standard input, its unterminated last line too"
 tap_done

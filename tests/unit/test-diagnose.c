@@ -184,6 +184,83 @@ test_checkpoint(struct ruleset *rs)
 	incident_free(inc);
 }
 
+/* Feed text to a source that keeps its ingest, as a followed one does. */
+static void
+feed(struct rl_incident *inc, const char *text)
+{
+	struct rl_source	*src;
+
+	src = inc->nsources > 0 ? inc->sources[0] :
+	    incident_add_source(inc, "cmd:test", SOURCE_CMD);
+	ingest_feed(source_ingest(inc, src, NULL, NULL), text, strlen(text));
+}
+
+/* What a diagnosis says, in a form two diagnoses can be compared by. */
+static void
+answer_key(const struct rl_incident *inc, char *buf, size_t sz)
+{
+	const struct rl_event	*e = first(inc);
+	size_t			 i, n = 0, hangs = 0;
+
+	for (i = 0; i < inc->nevents; i++)
+		hangs += inc->events[i].role == ROLE_HANG;
+	n = (size_t)snprintf(buf, sz, "%d/%s/%d/%d/%d/%zu/%zu/%zu/%s",
+	    e != NULL ? e->rank : -9, e != NULL && e->rule != NULL ?
+	    e->rule->id : "-", (int)inc->answer.domain, (int)inc->answer.scope,
+	    inc->answer.last_safe_step, inc->nranks, inc->nevents, hangs,
+	    inc->answer.summary);
+	for (i = 0; i < inc->nranks && n < sz; i++)
+		n += (size_t)snprintf(buf + n, sz - n, " r%d=%d", inc->ranks[i].rank,
+		    (int)inc->ranks[i].state);
+}
+
+/*
+ * analyze --follow diagnoses again as lines come: a second diagnosis of the
+ * same lines changes nothing, and a diagnosis after more lines equals one
+ * made of all the lines at once (a hang that becomes an exception, too).
+ */
+static void
+test_rediagnose(struct ruleset *rs)
+{
+	const char *part1 =
+	    T(0, "01,000") "step 1\n" T(1, "01,000") "step 1\n" T(2, "01,000") "step 1\n"
+	    T(0, "02,000") "step 2\n" T(1, "02,000") "step 2\n"
+	    "[default0]:[E1202 13:30:03.1 ProcessGroupNCCL.cpp:1] Watchdog caught "
+	    "collective operation timeout: WorkNCCL(SeqNum=7, OpType=ALLREDUCE)\n"
+	    "[default1]:[E1202 13:30:03.1 ProcessGroupNCCL.cpp:1] Watchdog caught "
+	    "collective operation timeout: WorkNCCL(SeqNum=7, OpType=ALLREDUCE)\n";
+	const char *part2 =
+	    "[default2]:Traceback (most recent call last):\n"
+	    "[default2]:ValueError: bad shape\n" T(2, "01,500") "x\n";
+	struct rl_incident	*inc = incident_create(rs), *all;
+	char			 a[512], b[512];
+
+	feed(inc, part1);
+	diagnose(inc);
+	answer_key(inc, a, sizeof a);
+	ok(first(inc) != NULL && first(inc)->role == ROLE_HANG &&
+	    first(inc)->rank == 2, "before more lines: a hang, rank 2 went quiet");
+	diagnose(inc);
+	answer_key(inc, b, sizeof b);
+	ok(strcmp(a, b) == 0, "diagnosing twice changes nothing (%s | %s)", a, b);
+
+	feed(inc, part2);
+	diagnose(inc);
+	answer_key(inc, a, sizeof a);
+	all = incident_create(rs);
+	feed(all, part1);
+	feed(all, part2);
+	diagnose(all);
+	answer_key(all, b, sizeof b);
+	ok(strcmp(a, b) == 0, "after more lines, the same answer as all at once "
+	    "(%s | %s)", a, b);
+	ok(first(inc) != NULL && first(inc)->rank == 2 && first(inc)->rule != NULL &&
+	    strcmp(first(inc)->rule->id, "py.exc") == 0,
+	    "the exception replaces the hang, and its synthetic event is gone");
+	incident_free(all);
+	incident_free(inc);
+}
+
 int
 main(void)
 {
@@ -199,6 +276,7 @@ main(void)
 	test_hang(rs);
 	test_common(rs);
 	test_checkpoint(rs);
+	test_rediagnose(rs);
 	errlist_free(&e);
 	ruleset_free(rs);
 	return tap_done();

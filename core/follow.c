@@ -1,0 +1,712 @@
+/*
+ * follow.c: `analyze --follow`, the files and folders named on the command
+ * line read once and then watched on one libuv loop, the way `tail -F`
+ * follows a name.
+ *
+ * A file is watched through its folder: one uv_fs_event (inotify) per
+ * folder hears appends, truncation, renames, deletion and creation of every
+ * name in it, so a rotated file's new inode needs no new watch.  inotify
+ * cannot hear other hosts' writes on a network file system (NFS, Lustre,
+ * CIFS, FUSE, GPFS...), so there, or with --poll, each file and each
+ * watched folder has a uv_fs_poll instead.  A one-second sweep catches
+ * writes to a file renamed out of its folder and any missed event.
+ *
+ * Each file keeps (dev, ino, size, offset): a size below the offset is a
+ * truncation (copytruncate: read again from 0); another inode at the path
+ * is a rotation (drain the old fd to its end, then read the new file from
+ * 0); a renamed-away file stays open until a new one takes its name.  The
+ * inodes read are remembered, so a rotated file that appears under a new
+ * name in a watched folder is not read twice.  A partial last line is held
+ * and flushed after FOLLOW_QUIET_MS without bytes.
+ *
+ * Ownership: the follow owns its files and folders, which embed their
+ * handles; each is freed in the close callback of its last handle, and the
+ * follow itself in the close callback of its own last handle, so that
+ * follow_run returns with nothing left on the loop.
+ */
+#include <sys/types.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <uv.h>
+
+#include "core.h"
+
+#define FOLLOW_QUIET_MS	500	/* a partial line is complete after this */
+#define FOLLOW_POLL_MS	50	/* stat interval on network file systems */
+#define FOLLOW_SWEEP_MS	1000	/* safety net for missed events */
+#define FOLLOW_DEPTH	32	/* folders deeper than this are not watched */
+
+/* A folder: the parent of followed files, or a folder argument. */
+struct follow_dir {
+	struct follow	*f;		/* borrowed: its owner */
+	char		*path;		/* without a trailing slash */
+	int		 depth;		/* below the argument it came from */
+	bool		 scan;		/* new regular files in it are sources */
+	bool		 poll;		/* a network file system, or --poll */
+	bool		 watching;	/* a handle was started */
+	uv_fs_event_t	 event;		/* when !poll */
+	uv_fs_poll_t	 fspoll;	/* when poll (and scan) */
+	struct follow_dir *next;
+};
+
+/* A followed file. */
+struct follow_file {
+	struct follow	*f;		/* borrowed: its owner */
+	struct rl_source *src;		/* borrowed from the incident */
+	struct follow_dir *dir;		/* its folder, borrowed */
+	const char	*name;		/* its name in dir, inside src->path */
+	int		 fd;		/* or -1 between files */
+	dev_t		 dev;		/* of the open file */
+	ino_t		 ino;
+	uint64_t	 size;		/* at the last look */
+	uint64_t	 offset;	/* bytes read from the open file */
+	bool		 done;		/* compressed or binary: read once */
+	int		 nhandles;	/* open handles; freed at 0 */
+	uv_fs_poll_t	 fspoll;	/* when dir->poll */
+	uv_timer_t	 quiet;		/* flushes a held partial line */
+	struct follow_file *next;
+};
+
+/* A file identity already read, so a rotated name is not read again. */
+struct follow_inode {
+	dev_t		 dev;
+	ino_t		 ino;
+};
+
+struct follow {
+	uv_loop_t	*loop;		/* borrowed */
+	struct rl_incident *inc;	/* borrowed */
+	const struct follow_config *cfg;/* borrowed */
+	struct follow_file *files;	/* owned */
+	struct follow_dir *dirs;	/* owned */
+	struct follow_inode *inodes;	/* read so far */
+	size_t		 ninodes;
+	uv_signal_t	 sigint;
+	uv_signal_t	 sigterm;
+	uv_timer_t	 idle;		/* --until-idle */
+	uv_timer_t	 sweep;
+	struct source_cmds *cmds;	/* commands and stdin, or NULL */
+	int		 nhandles;	/* its own open handles; freed at 0 */
+	bool		 stopping;
+};
+
+static void	follow_file_check(struct follow_file *);
+static void	follow_dir_scan(struct follow_dir *);
+static void	follow_stop(struct follow *);
+static void	follow_quiet_cb(uv_timer_t *);
+
+/* File system magic numbers that inotify cannot hear remote writes on. */
+static const uint32_t follow_remote_fs[] = {
+	0x6969,		/* NFS */
+	0x0BD00BD0,	/* Lustre */
+	0xFF534D42,	/* CIFS */
+	0xFE534D42,	/* SMB2 */
+	0x517B,		/* SMB */
+	0x65735546,	/* FUSE */
+	0x47504653,	/* GPFS */
+	0x00C36400,	/* Ceph */
+	0x5346414F,	/* AFS */
+	0x01021997,	/* 9P */
+	0x19830326,	/* BeeGFS */
+	0xAAD7AAEA,	/* PanFS */
+	0x01161970,	/* GFS2 */
+	0x7461636F,	/* OCFS2 */
+};
+
+/* Is this folder on a file system that needs polling? */
+static bool
+follow_remote(const char *path)
+{
+	struct statfs	sf;
+	size_t		i;
+
+	if (statfs(path, &sf) != 0)
+		return false;
+	for (i = 0; i < sizeof follow_remote_fs / sizeof *follow_remote_fs; i++) {
+		if (((unsigned long)sf.f_type & 0xffffffffUL) ==
+		    follow_remote_fs[i])
+			return true;
+	}
+	return false;
+}
+
+/* Bytes arrived: the idle countdown starts again. */
+static void
+follow_activity(struct follow *f)
+{
+	if (f->cfg->until_idle_ms > 0 && !f->stopping)
+		uv_timer_again(&f->idle);
+}
+
+/* Has this file identity been read by some followed file? */
+static bool
+follow_inode_known(const struct follow *f, dev_t dev, ino_t ino)
+{
+	size_t	i;
+
+	for (i = 0; i < f->ninodes; i++) {
+		if (f->inodes[i].dev == dev && f->inodes[i].ino == ino)
+			return true;
+	}
+	return false;
+}
+
+static void
+follow_inode_add(struct follow *f, dev_t dev, ino_t ino)
+{
+	if (follow_inode_known(f, dev, ino))
+		return;
+	f->inodes = xreallocarray(f->inodes, f->ninodes + 1, sizeof *f->inodes);
+	f->inodes[f->ninodes].dev = dev;
+	f->inodes[f->ninodes++].ino = ino;
+}
+
+/* A deleted file's inode may be reused by the next file made. */
+static void
+follow_inode_forget(struct follow *f, dev_t dev, ino_t ino)
+{
+	size_t	i;
+
+	for (i = 0; i < f->ninodes; i++) {
+		if (f->inodes[i].dev == dev && f->inodes[i].ino == ino) {
+			f->inodes[i] = f->inodes[--f->ninodes];
+			return;
+		}
+	}
+}
+
+/* The folder record for a path, made (not yet watched) if new. */
+static struct follow_dir *
+follow_dir_get(struct follow *f, const char *path, int depth)
+{
+	struct follow_dir	*d;
+	size_t			 len = strlen(path);
+
+	while (len > 1 && path[len - 1] == '/')
+		len--;
+	for (d = f->dirs; d != NULL; d = d->next) {
+		if (strlen(d->path) == len && strncmp(d->path, path, len) == 0)
+			return d;
+	}
+	d = xcalloc(1, sizeof *d);
+	d->f = f;
+	d->path = xstrndup(path, len);
+	d->depth = depth;
+	d->poll = f->cfg->poll || follow_remote(d->path);
+	d->next = f->dirs;
+	f->dirs = d;
+	return d;
+}
+
+/* Read what a file has past its offset. */
+static void
+follow_file_drain(struct follow_file *ff)
+{
+	struct follow	*f = ff->f;
+	int64_t		 n;
+
+	if (ff->fd == -1 || ff->done)
+		return;
+	n = source_fd_drain(f->inc, ff->src, ff->fd, &ff->offset);
+	if (ff->src->compressed || ff->src->binary)
+		ff->done = true;
+	if (n > 0)
+		follow_activity(f);
+	if (ingest_pending(ff->src->ingest))
+		uv_timer_start(&ff->quiet, follow_quiet_cb, FOLLOW_QUIET_MS, 0);
+	else
+		uv_timer_stop(&ff->quiet);
+}
+
+/* The held partial line is complete: nothing came for a while. */
+static void
+follow_quiet_cb(uv_timer_t *h)
+{
+	struct follow_file	*ff = h->data;
+
+	ingest_flush(ff->src->ingest);
+}
+
+/* Close the file being read, its partial line ending with it. */
+static void
+follow_file_close(struct follow_file *ff)
+{
+	struct stat	sb;
+
+	if (ff->fd == -1)
+		return;
+	ingest_flush(ff->src->ingest);
+	if (fstat(ff->fd, &sb) == 0 && sb.st_nlink == 0)
+		follow_inode_forget(ff->f, ff->dev, ff->ino);
+	close(ff->fd);
+	ff->fd = -1;
+	ff->offset = 0;
+}
+
+/* Read this open file from its start; it is closed if not a file. */
+static void
+follow_file_adopt(struct follow_file *ff, int fd)
+{
+	struct stat	sb;
+
+	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+		close(fd);
+		return;
+	}
+	ff->fd = fd;
+	ff->dev = sb.st_dev;
+	ff->ino = sb.st_ino;
+	ff->size = (uint64_t)sb.st_size;
+	ff->offset = 0;
+	follow_inode_add(ff->f, sb.st_dev, sb.st_ino);
+}
+
+/* Open the file now at the path, from its start. */
+static void
+follow_file_open(struct follow_file *ff)
+{
+	int	fd;
+
+	if ((fd = open(ff->src->path, O_RDONLY | O_CLOEXEC)) != -1)
+		follow_file_adopt(ff, fd);
+}
+
+/*
+ * Look at a file again.  The order matters: a truncation is seen before
+ * reading (else the new bytes below the old offset are skipped), and the
+ * old file is drained to its end before a new one at its path is opened,
+ * so no line is lost or read twice.
+ */
+static void
+follow_file_check(struct follow_file *ff)
+{
+	struct stat	 at, cur;
+	bool		 exists, same;
+
+	if (ff->done || ff->f->stopping)
+		return;
+	exists = stat(ff->src->path, &at) == 0 && S_ISREG(at.st_mode);
+	if (ff->fd != -1 && fstat(ff->fd, &cur) == 0) {
+		if ((uint64_t)cur.st_size < ff->offset) {
+			ingest_flush(ff->src->ingest);
+			lseek(ff->fd, 0, SEEK_SET);
+			ff->offset = 0;	/* truncated in place: copytruncate */
+		}
+		ff->size = (uint64_t)cur.st_size;
+		follow_file_drain(ff);
+		same = exists && at.st_dev == ff->dev && at.st_ino == ff->ino;
+		/* Renamed away with no successor yet: writers may still add. */
+		if (!same && (exists || cur.st_nlink == 0))
+			follow_file_close(ff);
+	}
+	if (ff->fd == -1 && exists) {
+		follow_file_open(ff);
+		follow_file_drain(ff);
+	}
+}
+
+/* The last handle of a file closed: free it. */
+static void
+follow_file_close_cb(uv_handle_t *h)
+{
+	struct follow_file	*ff = h->data;
+
+	if (--ff->nhandles == 0)
+		free(ff);
+}
+
+/* A polled file's stat changed (or it appeared, or went). */
+static void
+follow_file_poll_cb(uv_fs_poll_t *h, int status, const uv_stat_t *prev,
+    const uv_stat_t *curr)
+{
+	(void)status;
+	(void)prev;
+	(void)curr;
+	follow_file_check(h->data);
+}
+
+/* Start following a source of the incident; reads what it has now. */
+static struct follow_file *
+follow_file_add(struct follow *f, struct rl_source *src, int depth)
+{
+	struct follow_file	*ff;
+	const char		*slash = strrchr(src->path, '/');
+	char			*dir;
+	int			 fd;
+
+	ff = xcalloc(1, sizeof *ff);
+	ff->f = f;
+	ff->src = src;
+	ff->fd = -1;
+	ff->name = slash != NULL ? slash + 1 : src->path;
+	src->transient = true;	/* a rotated file cannot be read back */
+	dir = slash == NULL ? xstrdup(".") : slash == src->path ? xstrdup("/") :
+	    xstrndup(src->path, (size_t)(slash - src->path));
+	ff->dir = follow_dir_get(f, dir, depth);
+	free(dir);
+	uv_timer_init(f->loop, &ff->quiet);
+	ff->quiet.data = ff;
+	ff->nhandles = 1;
+	if (ff->dir->poll) {
+		uv_fs_poll_init(f->loop, &ff->fspoll);
+		ff->fspoll.data = ff;
+		ff->nhandles++;
+		uv_fs_poll_start(&ff->fspoll, follow_file_poll_cb, src->path,
+		    FOLLOW_POLL_MS);
+	}
+	ff->next = f->files;
+	f->files = ff;
+	if ((fd = source_file_open(f->inc, src)) != -1) {
+		follow_file_adopt(ff, fd);
+		source_ingest(f->inc, src, f->cfg->line_cb, f->cfg->line_arg);
+		follow_file_drain(ff);
+	}
+	return ff;
+}
+
+/* The followed file at this path, or NULL. */
+static struct follow_file *
+follow_file_find(const struct follow *f, const char *path)
+{
+	struct follow_file	*ff;
+
+	for (ff = f->files; ff != NULL; ff = ff->next) {
+		if (strcmp(ff->src->path, path) == 0)
+			return ff;
+	}
+	return NULL;
+}
+
+/* Something changed in a folder: look at the files it names. */
+static void
+follow_dir_event_cb(uv_fs_event_t *h, const char *name, int events,
+    int status)
+{
+	struct follow_dir	*d = h->data;
+	struct follow_file	*ff;
+	bool			 known = false;
+
+	(void)status;
+	for (ff = d->f->files; ff != NULL; ff = ff->next) {
+		if (ff->dir != d || (name != NULL && strcmp(ff->name, name) != 0))
+			continue;
+		known = true;
+		follow_file_check(ff);
+	}
+	if (d->scan && (!known || (events & UV_RENAME)))
+		follow_dir_scan(d);
+}
+
+/* A polled folder changed: new names may be in it. */
+static void
+follow_dir_poll_cb(uv_fs_poll_t *h, int status, const uv_stat_t *prev,
+    const uv_stat_t *curr)
+{
+	(void)status;
+	(void)prev;
+	(void)curr;
+	follow_dir_scan(h->data);
+}
+
+/* Start the folder's watch, if it needs one and has none. */
+static void
+follow_dir_watch(struct follow_dir *d)
+{
+	struct follow	*f = d->f;
+
+	if (d->watching || (d->poll && !d->scan))
+		return;
+	d->watching = true;
+	if (d->poll) {
+		uv_fs_poll_init(f->loop, &d->fspoll);
+		d->fspoll.data = d;
+		uv_fs_poll_start(&d->fspoll, follow_dir_poll_cb, d->path,
+		    FOLLOW_POLL_MS);
+	} else {
+		uv_fs_event_init(f->loop, &d->event);
+		d->event.data = d;
+		if (uv_fs_event_start(&d->event, follow_dir_event_cb, d->path,
+		    0) != 0)
+			errlist_add(&f->inc->errors, "%s: cannot watch", d->path);
+	}
+}
+
+/* Name order, as the first walk reads folders. */
+static int
+follow_name_cmp(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+/* One entry of a watched folder: a new file or folder is followed. */
+static void
+follow_dir_entry(struct follow_dir *d, const char *name)
+{
+	struct follow		*f = d->f;
+	struct follow_dir	*sub;
+	struct stat		 sb;
+	char			*p;
+
+	if (name[0] == '.')
+		return;		/* ".", ".." and hidden files, as the walk */
+	xasprintf(&p, "%s%s%s", d->path, strcmp(d->path, "/") == 0 ? "" : "/",
+	    name);
+	if (strcmp(d->path, ".") == 0) {
+		free(p);
+		p = xstrdup(name);
+	}
+	if (follow_file_find(f, p) != NULL || stat(p, &sb) != 0) {
+		free(p);
+		return;
+	}
+	if (S_ISDIR(sb.st_mode) && d->depth + 1 < FOLLOW_DEPTH) {
+		sub = follow_dir_get(f, p, d->depth + 1);
+		if (!sub->scan) {
+			sub->scan = true;
+			follow_dir_watch(sub);
+			follow_dir_scan(sub);
+		}
+	} else if (S_ISREG(sb.st_mode) &&
+	    !follow_inode_known(f, sb.st_dev, sb.st_ino))
+		follow_file_add(f, incident_add_source(f->inc, p, SOURCE_FILE),
+		    d->depth);
+	free(p);
+}
+
+/* Follow the files and folders in a folder that are not followed yet. */
+static void
+follow_dir_scan(struct follow_dir *d)
+{
+	struct dirent	**v;
+	int		  n, i;
+
+	if (d->f->stopping)
+		return;
+	if ((n = scandir(d->path, &v, NULL, follow_name_cmp)) < 0)
+		return;
+	for (i = 0; i < n; i++) {
+		follow_dir_entry(d, v[i]->d_name);
+		free(v[i]);
+	}
+	free(v);
+}
+
+/* One of the follow's handles closed; the last frees what it owns. */
+static void
+follow_release(struct follow *f)
+{
+	struct follow_dir	*d;
+
+	if (--f->nhandles > 0)
+		return;
+	while ((d = f->dirs) != NULL) {
+		f->dirs = d->next;
+		free(d->path);
+		free(d);
+	}
+	free(f->inodes);
+	free(f);
+}
+
+static void
+follow_close_cb(uv_handle_t *h)
+{
+	follow_release(h->data);
+}
+
+/* A folder's handle closed; the folder is freed with the follow. */
+static void
+follow_dir_close_cb(uv_handle_t *h)
+{
+	struct follow_dir	*d = h->data;
+
+	follow_release(d->f);
+}
+
+/*
+ * Stop: read every file one last time, end its partial line, and close
+ * every handle.  The folders' handles count as the follow's, so it is
+ * freed only after all of them.
+ */
+static void
+follow_stop(struct follow *f)
+{
+	struct follow_file	*ff, *next;
+	struct follow_dir	*d;
+
+	if (f->stopping)
+		return;
+	for (ff = f->files; ff != NULL; ff = ff->next)
+		follow_file_check(ff);
+	f->stopping = true;
+	for (ff = f->files; ff != NULL; ff = next) {
+		next = ff->next;
+		follow_file_close(ff);
+		uv_close((uv_handle_t *)&ff->quiet, follow_file_close_cb);
+		if (ff->dir->poll)
+			uv_close((uv_handle_t *)&ff->fspoll,
+			    follow_file_close_cb);
+	}
+	f->files = NULL;
+	for (d = f->dirs; d != NULL; d = d->next) {
+		if (!d->watching)
+			continue;
+		f->nhandles++;
+		uv_close(d->poll ? (uv_handle_t *)&d->fspoll :
+		    (uv_handle_t *)&d->event, follow_dir_close_cb);
+	}
+	if (f->cmds != NULL)
+		source_cmds_stop(f->cmds);
+	uv_close((uv_handle_t *)&f->sigint, follow_close_cb);
+	uv_close((uv_handle_t *)&f->sigterm, follow_close_cb);
+	uv_close((uv_handle_t *)&f->idle, follow_close_cb);
+	uv_close((uv_handle_t *)&f->sweep, follow_close_cb);
+}
+
+static void
+follow_signal_cb(uv_signal_t *h, int signum)
+{
+	(void)signum;
+	follow_stop(h->data);
+}
+
+/* No new bytes for --until-idle seconds. */
+static void
+follow_idle_cb(uv_timer_t *h)
+{
+	follow_stop(h->data);
+}
+
+/* The safety net: look at every file, as a missed event would have. */
+static void
+follow_sweep_cb(uv_timer_t *h)
+{
+	struct follow		*f = h->data;
+	struct follow_file	*ff;
+
+	for (ff = f->files; ff != NULL; ff = ff->next)
+		follow_file_check(ff);
+}
+
+/* Start the follow's own handles. */
+static void
+follow_start(struct follow *f)
+{
+	uv_signal_init(f->loop, &f->sigint);
+	uv_signal_init(f->loop, &f->sigterm);
+	uv_timer_init(f->loop, &f->idle);
+	uv_timer_init(f->loop, &f->sweep);
+	f->sigint.data = f->sigterm.data = f->idle.data = f->sweep.data = f;
+	f->nhandles = 4;
+	uv_signal_start(&f->sigint, follow_signal_cb, SIGINT);
+	uv_signal_start(&f->sigterm, follow_signal_cb, SIGTERM);
+	uv_timer_start(&f->sweep, follow_sweep_cb, FOLLOW_SWEEP_MS,
+	    FOLLOW_SWEEP_MS);
+	if (f->cfg->until_idle_ms > 0)
+		uv_timer_start(&f->idle, follow_idle_cb, f->cfg->until_idle_ms,
+		    f->cfg->until_idle_ms);
+}
+
+/* Bytes came from a command or standard input. */
+static void
+follow_cmds_activity(void *arg)
+{
+	follow_activity(arg);
+}
+
+/* Every command and pipe ended (and none restarts): a batch is done. */
+static void
+follow_cmds_ended(void *arg)
+{
+	struct follow	*f = arg;
+
+	if (f->cfg->batch)
+		follow_stop(f);
+}
+
+/* The commands' set, made on first use. */
+static void
+follow_cmds(struct follow *f)
+{
+	if (f->cmds == NULL)
+		f->cmds = source_cmds_create(f->loop, f->inc, f->cfg->restart &&
+		    !f->cfg->batch, follow_cmds_activity, follow_cmds_ended, f);
+}
+
+/* Follow one command-line path: a folder, a file, or a glob's files. */
+static int
+follow_add_arg(struct follow *f, const char *path)
+{
+	struct follow_dir	*d;
+	struct stat		 sb;
+	size_t			 first = f->inc->nsources, i;
+	int			 rv;
+
+	if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+		d = follow_dir_get(f, path, 0);
+		d->scan = true;
+		follow_dir_watch(d);
+		follow_dir_scan(d);
+		return 0;
+	}
+	rv = source_add_path(f->inc, path);
+	for (i = first; i < f->inc->nsources; i++) {
+		if (f->inc->sources[i]->kind == SOURCE_STDIN) {
+			follow_cmds(f);
+			source_cmds_add_stdin(f->cmds, f->inc->sources[i]);
+			continue;
+		}
+		follow_file_add(f, f->inc->sources[i], 0);
+		follow_dir_watch(f->files->dir);
+	}
+	return rv;
+}
+
+/*
+ * Read the paths, then follow them until a signal or --until-idle.  A path
+ * that could not be read is named in inc->errors (returns -1); the rest
+ * are followed.  When it returns every handle it made is closed.
+ */
+int
+follow_run(uv_loop_t *loop, struct rl_incident *inc,
+    const struct follow_config *cfg, int argc, char **argv)
+{
+	struct follow	*f;
+	size_t		 i;
+	int		 k, rv = 0;
+
+	f = xcalloc(1, sizeof *f);
+	f->loop = loop;
+	f->inc = inc;
+	f->cfg = cfg;
+	follow_start(f);
+	for (k = 0; k < argc; k++) {
+		if (follow_add_arg(f, argv[k]) != 0)
+			rv = -1;
+	}
+	for (i = 0; i < cfg->ncmds; i++) {
+		follow_cmds(f);
+		source_cmds_add(f->cmds, cfg->cmds[i]);
+	}
+	if (cfg->batch && f->cmds == NULL)
+		follow_stop(f);
+	else if (!cfg->batch) {
+		/* Say so: the engineer (and a test) knows the watches are set. */
+		fprintf(stderr, "rankline: following %zu sources; SIGINT or "
+		    "SIGTERM stops%s\n", inc->nsources,
+		    cfg->until_idle_ms > 0 ? ", as does a quiet spell" : "");
+		fflush(stderr);
+	}
+	uv_run(loop, UV_RUN_DEFAULT);
+	return rv;
+}

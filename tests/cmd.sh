@@ -1,0 +1,58 @@
+#!/bin/sh
+# --cmd: a command's stdout and stderr as sources, batch and followed,
+# --restart, and pdsh when it is installed.
+. "${RL_SRCDIR:-.}/tests/lib.sh"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+loop='for i in 1 2 3; do echo "node0$i: 2026-12-02 13:00:0$i,000 INFO step $i"; done; echo "node02: IndexError: boom"'
+timeout 20 "$RANKLINE" analyze --json --no-store --cmd "$loop" > "$tmp/o1" 2>"$tmp/e1"
+ok $? "analyze --cmd runs the command to the end of its output"
+python3 - "$tmp/o1" "$loop" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+ff = d["first_failure"]
+assert ff["host"] == "node02" and "IndexError" in ff["text"], ff
+assert ff["source"] == "cmd:" + sys.argv[2], ff
+names = [s["path"] for s in d["sources"]]
+assert "cmd:" + sys.argv[2] + " (stderr)" in names, names
+PY
+ok $? "the first failure's host is node02, from the prefix, in source cmd:COMMAND"
+
+timeout 20 "$RANKLINE" analyze --json --no-store --cmd 'echo "RuntimeError: on stderr" >&2' > "$tmp/o2"
+grep -q '"source": "cmd:echo \\"RuntimeError: on stderr\\" >&2 (stderr)"' "$tmp/o2"
+ok $? "stderr is its own source"
+
+echo 0 > "$tmp/n"
+timeout 20 "$RANKLINE" analyze --follow --until-idle 2.5 --restart --json --no-store \
+    --cmd "n=\$(cat $tmp/n); echo \$((n+1)) > $tmp/n; echo \"2026-12-02 13:00:01,000 INFO run \$n\"" \
+    > "$tmp/o3"
+n=$(cat "$tmp/n")
+ok "$([ "$n" -ge 2 ] && [ "$n" -le 3 ]; echo $?)" "--restart runs an exited command again after a backoff of 1 s, then 2 s ($n runs before 2.5 s of quiet)"
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["sources"][0]["lines"] == int(sys.argv[2]), d["sources"]' "$tmp/o3" "$n"
+ok $? "every run's line is read, once"
+
+timeout 20 "$RANKLINE" analyze --follow --until-idle 1 --json --no-store \
+    --cmd 'sleep 0.3; echo "ValueError: late"; sleep 0.2' > "$tmp/o4"
+grep -q "ValueError: late" "$tmp/o4"
+ok $? "--follow with --cmd reads the command's later output"
+
+if command -v pdsh >/dev/null 2>&1 && pdsh -V 2>&1 | grep -q exec; then
+	printf '2026-12-02 13:00:01,000 INFO step 1\n' > "$tmp/node01.log"
+	printf '2026-12-02 13:00:01,000 INFO step 1\nKeyError: shard\n' > "$tmp/node02.log"
+	timeout 20 "$RANKLINE" analyze --json --no-store \
+	    --cmd "pdsh -R exec -w node[01-02] sh -c 'cat $tmp/%h.log'" > "$tmp/o5"
+	python3 -c '
+import json, sys
+ff = json.load(open(sys.argv[1]))["first_failure"]
+assert ff["host"] == "node02" and "KeyError" in ff["text"], ff' "$tmp/o5"
+	ok $? "pdsh -R exec: the failing node is named"
+else
+	echo "ok $((tap_n + 1)) # SKIP pdsh with the exec module is not installed"
+	tap_n=$((tap_n + 1))
+fi
+tap_done

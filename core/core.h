@@ -179,6 +179,8 @@ struct rl_rule {
 	bool		 job_scope;	/* by its nature it concerns the whole job */
 	char		*only_after;	/* mark name or rule id, or NULL */
 	char		*not_after;	/* mark name or rule id, or NULL */
+	char		*not_within;	/* rule id whose match shortly before... */
+	unsigned	 not_within_lines;/* ...this many lines makes it harmless */
 	char		*title;
 	char		*explain;
 	char		*action;

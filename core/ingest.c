@@ -56,7 +56,7 @@ struct ingest {
 	size_t		 nstreams;
 	struct stream	*last_stream;	/* the one the previous line used */
 	uint32_t	 marks;		/* 1 << mark seen in this source */
-	uint8_t		*seen;		/* per rule: matched in this source */
+	uint64_t	*seen;		/* per rule: last line it matched, 0 never */
 	ingest_line_cb	 line_cb;	/* for `cat`, or NULL */
 	void		*line_arg;
 	uint64_t	 offset;	/* bytes consumed so far */
@@ -82,7 +82,7 @@ ingest_create(struct rl_incident *inc, struct rl_source *src)
 	in->src = src;
 	in->rs = (struct ruleset *)inc->rules;
 	if (in->rs != NULL)
-		in->seen = xcalloc(in->rs->nrules + 1, 1);
+		in->seen = xcalloc(in->rs->nrules + 1, sizeof *in->seen);
 	return in;
 }
 
@@ -370,6 +370,17 @@ ingest_link_cb(void *arg, const struct rl_attrib *a, const struct rl_match *m)
 		p->pid = pid;
 }
 
+/* Did rule `id` match within the last n lines of this source? */
+static bool
+ingest_within(const struct ingest *in, const char *id, unsigned n,
+    uint64_t lineno)
+{
+	const struct rl_rule	*r = ruleset_find(in->rs, id);
+
+	return r != NULL && in->seen[r->index] != 0 &&
+	    lineno - in->seen[r->index] <= n;
+}
+
 /* Is the mark or rule id named by `what` seen in this source already? */
 static bool
 ingest_seen(const struct ingest *in, const char *what)
@@ -382,7 +393,7 @@ ingest_seen(const struct ingest *in, const char *what)
 			return (in->marks & (1u << i)) != 0;
 	}
 	r = ruleset_find(in->rs, what);
-	return r != NULL && in->seen[r->index];
+	return r != NULL && in->seen[r->index] != 0;
 }
 
 /*
@@ -438,6 +449,9 @@ ingest_event(struct ingest *in, struct stream *st, const struct rl_match *m,
 		    match_int(m, i);
 	if (r->only_after != NULL && !ingest_seen(in, r->only_after))
 		e->harmless = true;
+	if (r->not_within != NULL && ingest_within(in, r->not_within,
+	    r->not_within_lines, lineno))
+		e->harmless = true;
 	if (r->not_after != NULL && ingest_seen(in, r->not_after))
 		e->harmless = true;
 
@@ -470,7 +484,7 @@ ingest_event(struct ingest *in, struct stream *st, const struct rl_match *m,
 		    sizeof *st->pending);
 		st->pending[st->npending++] = e->seq;
 	}
-	in->seen[r->index] = 1;
+	in->seen[r->index] = lineno;
 	if (r->mark != MARK_NONE)
 		in->marks |= 1u << r->mark;
 }

@@ -6,6 +6,7 @@
  * whose id is already known replaces the earlier one in place, which is how
  * a user's pack overrides a shipped rule.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -162,6 +163,19 @@ rule_key(struct rl_rule *r, const char *k, const char *v, char **cause)
 		str_set(&r->only_after, v);
 	else if (strcmp(k, "not_after") == 0)
 		str_set(&r->not_after, v);
+	else if (strcmp(k, "not_within") == 0) {
+		char		 id[256];
+		unsigned	 n;
+		int		 used = 0;
+
+		if (sscanf(v, "%255s %u%n", id, &n, &used) != 2 ||
+		    v[used] != '\0' || n == 0 || n > 100000) {
+			xasprintf(cause, "not_within '%s' is not 'ID LINES'", v);
+			return -1;
+		}
+		str_set(&r->not_within, id);
+		r->not_within_lines = n;
+	}
 	else if (strcmp(k, "title") == 0)
 		str_set(&r->title, v);
 	else if (strcmp(k, "explain") == 0)

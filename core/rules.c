@@ -142,6 +142,7 @@ rule_free(struct rl_rule *r)
 	free(r->file);
 	free(r->only_after);
 	free(r->not_after);
+	free(r->not_within);
 	free(r->title);
 	free(r->explain);
 	free(r->action);

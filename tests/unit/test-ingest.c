@@ -23,7 +23,10 @@ static const char *PACK =
 	"pattern = ^(?<host>node\\d+)/\n"
 	"[rule py.exc]\npattern = ^(?<exc>\\w+Error): \nliteral = Error: \n"
 	"role = root\ndomain = code\n"
-	"[rule t.step]\npattern = step (?<step>\\d+)\nrole = progress\nmark = step\n";
+	"[rule t.step]\npattern = step (?<step>\\d+)\nrole = progress\nmark = step\n"
+	"[rule t.ignored]\npattern = ^Exception ignored in: \nrole = evidence\n"
+	"[rule t.assert]\npattern = ^AssertionError: \nrole = root\n"
+	"priority = 60\nnot_within = t.ignored 5\n";
 
 /* Lines seen through the line callback. */
 struct seen {
@@ -229,9 +232,34 @@ test_pending_time(void)
 	ruleset_free(rs);
 }
 
+/* A traceback Python printed for an ignored exception is harmless. */
+static void
+test_not_within(void)
+{
+	const char *t = "Exception ignored in: <function __del__>\n"
+	    "Traceback (most recent call last):\n  File \"x.py\"\n"
+	    "AssertionError: can only test a child process\n"
+	    "a\nb\nc\nd\ne\nf\n"
+	    "AssertionError: a real one\n";
+	struct ruleset		*rs = pack();
+	struct rl_incident	*inc = incident_create(rs);
+	struct rl_source	*src = incident_add_source(inc, "x", SOURCE_FILE);
+	struct seen		 sn = { 0 };
+
+	feed(inc, src, t, strlen(t), 4096, &sn);
+	ok(inc->nevents == 3 && inc->events[1].harmless,
+	    "the exception right after 'Exception ignored in:' is harmless");
+	ok(inc->nevents == 3 && !inc->events[2].harmless,
+	    "one further down is not");
+	buf_free(&sn.text);
+	incident_free(inc);
+	ruleset_free(rs);
+}
+
 int
 main(void)
 {
+	test_not_within();
 	test_chunks();
 	test_long_and_binary();
 	test_prefix_streams();

@@ -19,6 +19,8 @@
  * stamped when noticed.  It is used for what it alone knows (exit codes and
  * signals), never for the order.
  */
+#include <sys/types.h>
+
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -124,23 +126,66 @@ diagnose_resolve(struct rl_incident *inc)
 		    event_cmp);
 }
 
-/* Find or add the judge for a rank (or, unranked, a process). */
-static struct judge *
-judge_get(struct judge **v, size_t *n, int rank, int proc)
-{
-	size_t	i;
+#define JUDGE_MAX_RANK	(1 << 20)	/* ranks indexed directly up to this */
 
-	for (i = 0; i < *n; i++) {
-		if ((*v)[i].rank == rank && (rank != RL_NONE ||
-		    (*v)[i].proc == proc))
-			return &(*v)[i];
+/* Where each rank's (or unranked process's) judge is: index + 1, 0 none. */
+struct judge_index {
+	size_t		*by_rank;
+	size_t		 nrank;
+	size_t		*by_proc;
+	size_t		 nproc;
+};
+
+/* Grow a lookup table to hold slot i. */
+static void
+judge_index_fit(size_t **v, size_t *n, size_t i)
+{
+	size_t	want;
+
+	if (i < *n)
+		return;
+	for (want = *n ? *n : 64; want <= i; want *= 2)
+		;
+	*v = xreallocarray(*v, want, sizeof **v);
+	memset(*v + *n, 0, (want - *n) * sizeof **v);
+	*n = want;
+}
+
+/*
+ * Find or add the judge for a rank (or, unranked, a process).  Looked up
+ * by index, since every event asks and there may be 10,000 ranks.
+ */
+static struct judge *
+judge_get(struct judge **v, size_t *n, struct judge_index *ix, int rank,
+    int proc)
+{
+	size_t	*slot, i;
+
+	if (rank > JUDGE_MAX_RANK) {
+		/* A rank no job has (a misread number): search, do not index. */
+		for (i = 0; i < *n; i++) {
+			if ((*v)[i].rank == rank)
+				return &(*v)[i];
+		}
+		slot = &i;
+		i = 0;
+	} else if (rank != RL_NONE) {
+		judge_index_fit(&ix->by_rank, &ix->nrank, (size_t)rank);
+		slot = &ix->by_rank[rank];
+	} else {
+		judge_index_fit(&ix->by_proc, &ix->nproc,
+		    (size_t)(proc == RL_NONE ? 0 : proc + 1));
+		slot = &ix->by_proc[proc == RL_NONE ? 0 : proc + 1];
 	}
+	if (*slot != 0)
+		return &(*v)[*slot - 1];
 	*v = xreallocarray(*v, *n + 1, sizeof **v);
 	memset(&(*v)[*n], 0, sizeof **v);
 	(*v)[*n].rank = rank;
 	(*v)[*n].proc = proc;
 	(*v)[*n].root = (*v)[*n].exit = (*v)[*n].coll = (*v)[*n].symp = RL_NONE;
 	(*v)[*n].last_proc = RL_NONE;
+	*slot = *n + 1;
 	return &(*v)[(*n)++];
 }
 
@@ -262,7 +307,8 @@ event_signalled(const struct rl_event *e)
 
 /* Sort each event into its rank's judge. */
 static void
-diagnose_collect(struct rl_incident *inc, struct judge **v, size_t *n)
+diagnose_collect(struct rl_incident *inc, struct judge **v, size_t *n,
+    struct judge_index *ix)
 {
 	struct rl_event	*e;
 	struct judge	*j;
@@ -275,7 +321,7 @@ diagnose_collect(struct rl_incident *inc, struct judge **v, size_t *n)
 		e = &inc->events[i];
 		if (e->harmless || e->rule == NULL || copy[i])
 			continue;
-		j = judge_get(v, n, e->rank, e->process);
+		j = judge_get(v, n, ix, e->rank, e->process);
 		switch (e->role) {
 		case ROLE_ROOT:
 			/* A record's copy times a failure only if nothing else does. */
@@ -663,39 +709,75 @@ diagnose_ranks(struct rl_incident *inc, struct judge *v, size_t n,
 	}
 }
 
-/* Which sources each rank has, for the report. */
+/* The position of a global rank in the sorted ranks table, or -1. */
+static ssize_t
+rank_find(const struct rl_incident *inc, int rank)
+{
+	size_t	lo = 0, hi = inc->nranks, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (inc->ranks[mid].rank < rank)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < inc->nranks && inc->ranks[lo].rank == rank ?
+	    (ssize_t)lo : -1;
+}
+
+/* Note that a rank has a source (a rank has only a few). */
+static void
+rank_add_source(struct rl_incident *inc, int rank, unsigned src)
+{
+	struct rl_rank	*r;
+	ssize_t		 i;
+	size_t		 k;
+
+	if (rank == RL_NONE || (i = rank_find(inc, rank)) < 0)
+		return;
+	r = &inc->ranks[i];
+	for (k = 0; k < r->nsources; k++) {
+		if (r->sources[k] == src)
+			return;
+	}
+	r->sources = xreallocarray(r->sources, r->nsources + 1,
+	    sizeof *r->sources);
+	r->sources[r->nsources++] = src;
+}
+
+static int
+unsigned_cmp(const void *a, const void *b)
+{
+	unsigned	x = *(const unsigned *)a, y = *(const unsigned *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * Which sources each rank has, for the report: one pass over the sources,
+ * the processes and the events (ranks are sorted, so each is a lookup).
+ */
 static void
 diagnose_rank_sources(struct rl_incident *inc)
 {
-	struct rl_rank	*r;
-	size_t		 i, k, s;
-	bool		*has;
+	size_t	i;
 
-	has = xcalloc(inc->nsources + 1, sizeof *has);
-	for (i = 0; i < inc->nranks; i++) {
-		r = &inc->ranks[i];
-		memset(has, 0, inc->nsources * sizeof *has);
-		for (k = 0; k < inc->nprocs; k++) {
-			if (inc->procs[k]->rank != r->rank)
-				continue;
-			if (inc->procs[k]->last_source != RL_NONE)
-				has[inc->procs[k]->last_source] = true;
-		}
-		for (k = 0; k < inc->nevents; k++) {
-			if (inc->events[k].rank == r->rank)
-				has[inc->events[k].source] = true;
-		}
-		for (s = 0; s < inc->nsources; s++) {
-			if (inc->sources[s]->rank == r->rank)
-				has[s] = true;
-			if (!has[s])
-				continue;
-			r->sources = xreallocarray(r->sources, r->nsources + 1,
-			    sizeof *r->sources);
-			r->sources[r->nsources++] = (unsigned)s;
-		}
+	for (i = 0; i < inc->nsources; i++)
+		rank_add_source(inc, inc->sources[i]->rank, (unsigned)i);
+	for (i = 0; i < inc->nprocs; i++) {
+		if (inc->procs[i]->last_source != RL_NONE)
+			rank_add_source(inc, inc->procs[i]->rank,
+			    (unsigned)inc->procs[i]->last_source);
 	}
-	free(has);
+	for (i = 0; i < inc->nevents; i++)
+		rank_add_source(inc, inc->events[i].rank,
+		    inc->events[i].source);
+	for (i = 0; i < inc->nranks; i++) {
+		if (inc->ranks[i].nsources > 1)
+			qsort(inc->ranks[i].sources, inc->ranks[i].nsources,
+			    sizeof *inc->ranks[i].sources, unsigned_cmp);
+	}
 }
 
 /* Ranks in order. */
@@ -817,6 +899,7 @@ diagnose(struct rl_incident *inc)
 {
 	struct rl_answer	*a = &inc->answer;
 	struct judge		*v = NULL, *first;
+	struct judge_index	 ix = { 0 };
 	size_t			 n = 0, i;
 	const struct rl_event	*e;
 
@@ -825,9 +908,11 @@ diagnose(struct rl_incident *inc)
 	/* Every rank is judged, also one that printed no error at all. */
 	for (i = 0; i < inc->nprocs; i++) {
 		if (inc->procs[i]->rank != RL_NONE)
-			judge_get(&v, &n, inc->procs[i]->rank, (int)i);
+			judge_get(&v, &n, &ix, inc->procs[i]->rank, (int)i);
 	}
-	diagnose_collect(inc, &v, &n);
+	diagnose_collect(inc, &v, &n, &ix);
+	free(ix.by_rank);
+	free(ix.by_proc);
 	diagnose_last(inc, v, n);
 	for (i = 0; i < n; i++)
 		judge_classify(&v[i]);

@@ -92,6 +92,7 @@ struct follow {
 	size_t		 ninodes;
 	uv_signal_t	 sigint;
 	uv_signal_t	 sigterm;
+	bool		 signalled;	/* stopped by SIGINT or SIGTERM */
 	uv_timer_t	 idle;		/* --until-idle */
 	uv_timer_t	 sweep;
 	struct source_cmds *cmds;	/* commands and stdin, or NULL */
@@ -569,6 +570,13 @@ follow_stop(struct follow *f)
 		source_cmds_stop(f->cmds);
 	uv_close((uv_handle_t *)&f->sigint, follow_close_cb);
 	uv_close((uv_handle_t *)&f->sigterm, follow_close_cb);
+	/*
+	 * timeout(1) and process-group kills deliver SIGTERM twice; closing
+	 * the watcher restored the default action, and the second one must
+	 * not cut the report we are about to print.
+	 */
+	if (f->signalled)
+		signal(SIGTERM, SIG_IGN);
 	uv_close((uv_handle_t *)&f->idle, follow_close_cb);
 	uv_close((uv_handle_t *)&f->sweep, follow_close_cb);
 }
@@ -576,8 +584,11 @@ follow_stop(struct follow *f)
 static void
 follow_signal_cb(uv_signal_t *h, int signum)
 {
+	struct follow	*f = h->data;
+
 	(void)signum;
-	follow_stop(h->data);
+	f->signalled = true;
+	follow_stop(f);
 }
 
 /* No new bytes for --until-idle seconds. */

@@ -290,6 +290,7 @@ extern const size_t rl_embedded_nfiles;
 char		*paths_datadir(const char *);
 char		*paths_user_config(const char *);
 char		*paths_user_data(const char *);
+char		**paths_list(const char *, const char *, size_t *);
 
 /*
  * The model.  A source is one input (a file, a command, stdin).  A process is

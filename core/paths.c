@@ -7,6 +7,7 @@
  * copied alone to a head node) the copy compiled into the binary serves.
  * The user's own files come from the XDG folders.
  */
+#include <dirent.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,4 +124,44 @@ paths_user_data(const char *what)
 	else
 		return NULL;
 	return p;
+}
+
+/* Sort names for a stable order. */
+static int
+paths_name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * The names in a folder that end in suffix (NULL: every name), in name
+ * order, without "." and hidden files, so walks and loads are repeatable.
+ * Returns NULL with errno set when the folder cannot be read; the caller
+ * frees each name and the array.
+ */
+char **
+paths_list(const char *dir, const char *suffix, size_t *np)
+{
+	DIR		*d;
+	struct dirent	*de;
+	char		**names;
+	size_t		  n = 0, len, slen = suffix ? strlen(suffix) : 0;
+
+	*np = 0;
+	if ((d = opendir(dir)) == NULL)
+		return NULL;
+	names = xmalloc(sizeof *names);
+	while ((de = readdir(d)) != NULL) {
+		len = strlen(de->d_name);
+		if (de->d_name[0] == '.' || len <= slen || (suffix != NULL &&
+		    strcmp(de->d_name + len - slen, suffix) != 0))
+			continue;
+		names = xreallocarray(names, n + 1, sizeof *names);
+		names[n++] = xstrdup(de->d_name);
+	}
+	closedir(d);
+	if (n > 1)
+		qsort(names, n, sizeof *names, paths_name_cmp);
+	*np = n;
+	return names;
 }

@@ -3,7 +3,6 @@
  * come first (from disk when present, else the copy compiled into the
  * binary), then the user's, which add rules or replace them by id.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -69,13 +68,6 @@ ruleset_load_file(struct ruleset *rs, const char *path, struct errlist *errs)
 	return n;
 }
 
-/* Sort names for a stable load order. */
-static int
-name_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /*
  * Every *.rules file of a folder, in name order; returns -1 if the folder
  * cannot be read, else the number of errors.
@@ -83,24 +75,12 @@ name_cmp(const void *a, const void *b)
 static int
 load_dir(struct ruleset *rs, const char *dir, struct errlist *errs)
 {
-	DIR		*d;
-	struct dirent	*de;
-	char		**names = NULL, *p;
-	size_t		  n = 0, i, len;
+	char		**names, *p;
+	size_t		  n, i;
 	int		  nerr = 0;
 
-	if ((d = opendir(dir)) == NULL)
+	if ((names = paths_list(dir, ".rules", &n)) == NULL)
 		return -1;
-	while ((de = readdir(d)) != NULL) {
-		len = strlen(de->d_name);
-		if (len > 6 && strcmp(de->d_name + len - 6, ".rules") == 0) {
-			names = xreallocarray(names, n + 1, sizeof *names);
-			names[n++] = xstrdup(de->d_name);
-		}
-	}
-	closedir(d);
-	if (n > 1)
-		qsort(names, n, sizeof *names, name_cmp);
 	for (i = 0; i < n; i++) {
 		xasprintf(&p, "%s/%s", dir, names[i]);
 		nerr += ruleset_load_file(rs, p, errs);

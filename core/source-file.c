@@ -10,7 +10,6 @@
  * path that cannot be read is named in the incident's errors and the rest
  * are still read.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <glob.h>
@@ -26,38 +25,20 @@
 #define SNIFF_BYTES	4096		/* how far to look for NUL bytes */
 #define WALK_DEPTH	32		/* folders deeper than this are skipped */
 
-/* Sort names for a stable walk. */
-static int
-name_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static int source_walk(struct rl_incident *, const char *, int);
 
 /* Add every entry of a folder. */
 static int
 source_walk_dir(struct rl_incident *inc, const char *dir, int depth)
 {
-	DIR		*d;
-	struct dirent	*de;
-	char		**names = NULL, *p;
-	size_t		  n = 0, i;
+	char		**names, *p;
+	size_t		  n, i;
 	int		  rv = 0;
 
-	if ((d = opendir(dir)) == NULL) {
+	if ((names = paths_list(dir, NULL, &n)) == NULL) {
 		errlist_add(&inc->errors, "%s: %s", dir, strerror(errno));
 		return -1;
 	}
-	while ((de = readdir(d)) != NULL) {
-		if (de->d_name[0] == '.')
-			continue;	/* ".", ".." and hidden files */
-		names = xreallocarray(names, n + 1, sizeof *names);
-		names[n++] = xstrdup(de->d_name);
-	}
-	closedir(d);
-	if (n > 1)
-		qsort(names, n, sizeof *names, name_cmp);
 	for (i = 0; i < n; i++) {
 		if (strcmp(dir, ".") == 0)
 			p = xstrdup(names[i]);

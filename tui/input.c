@@ -110,6 +110,28 @@ input_binding(size_t i, enum view_id view, const char **name,
 	return (1);
 }
 
+/*
+ * The keys every view shares, for what the view left alone: help, the
+ * next theme, quit.  Kept here once, so no view can forget one.
+ */
+static int
+input_common(struct tui *t, int react, enum tui_action act)
+{
+	if (react != REACT_NONE)
+		return (react);
+	switch (act) {
+	case ACT_HELP:
+		return (REACT_VIEW(VIEW_HELP));
+	case ACT_THEME:
+		theme_next(t);
+		return (REACT_REDRAW);
+	case ACT_QUIT:
+		return (REACT_QUIT);
+	default:
+		return (REACT_NONE);
+	}
+}
+
 /* Give one key to the view on top and act on its reaction. */
 static void
 input_key(struct tui *t, int key)
@@ -128,7 +150,7 @@ input_key(struct tui *t, int key)
 		t->dirty = true;
 		return;
 	}
-	tui_react(t, v->type->key(v, key, act));
+	tui_react(t, input_common(t, v->type->key(v, key, act), act));
 }
 
 /*

@@ -593,13 +593,6 @@ view_detail_key(struct view *v, int key, enum tui_action act)
 		return (detail_step(d, t, act == ACT_LEFT ? -1 : 1));
 	case ACT_BACK:
 		return (REACT_CLOSE);
-	case ACT_HELP:
-		return (REACT_VIEW(VIEW_HELP));
-	case ACT_THEME:
-		theme_next(t);
-		return (REACT_REDRAW);
-	case ACT_QUIT:
-		return (REACT_QUIT);
 	default:
 		return (REACT_NONE);
 	}

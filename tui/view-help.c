@@ -166,11 +166,6 @@ view_help_key(struct view *v, int key, enum tui_action act)
 	case ACT_BACK:
 	case ACT_HELP:
 		return (REACT_CLOSE);
-	case ACT_THEME:
-		theme_next(v->tui);
-		return (REACT_REDRAW);
-	case ACT_QUIT:
-		return (REACT_QUIT);
 	default:
 		return (REACT_NONE);
 	}

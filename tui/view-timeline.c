@@ -689,13 +689,6 @@ view_timeline_key(struct view *v, int key, enum tui_action act)
 	case ACT_ENTER:
 		return (t->sel_event != RL_NONE ? REACT_VIEW(VIEW_DETAIL) :
 		    REACT_NONE);
-	case ACT_HELP:
-		return (REACT_VIEW(VIEW_HELP));
-	case ACT_THEME:
-		theme_next(t);
-		return (REACT_REDRAW);
-	case ACT_QUIT:
-		return (REACT_QUIT);
 	default:
 		return (REACT_NONE);
 	}

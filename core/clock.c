@@ -1258,6 +1258,22 @@ clock_format(const struct rl_time *t, char *buf, size_t sz)
 	return ((size_t)n < sz ? (size_t)n : sz - 1);
 }
 
+/*
+ * The form most of a source's timed lines had: what the source is said to
+ * be written in (the last form met may be a stray line's).
+ */
+unsigned
+clock_form_main(const struct clock_ctx *ctx)
+{
+	unsigned	i, best = CLOCK_NONE;
+
+	for (i = 1; i < CLOCK_NFORMS; i++) {
+		if (ctx->seen[i] > ctx->seen[best])
+			best = i;
+	}
+	return (best);
+}
+
 /* The stable name of a form, as stored and shown. */
 const char *
 clock_form_name(unsigned form)

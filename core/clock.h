@@ -70,6 +70,7 @@ struct clock_ctx {
  *   time as seconds since boot, "+12345.678"; "" if not VALID.  Returns the
  *   length written (truncated to fit sz, always NUL-terminated if sz > 0).
  * clock_form_name: a stable short name ("iso", "dmesg-T", ...; "none").
+ * clock_form_main: the form most lines parsed had, or CLOCK_NONE.
  * clock_cmp: by clock_utc_ms; a time that is not VALID sorts last.
  */
 void		 clock_init(struct clock_ctx *, int64_t ref_epoch_s);
@@ -78,6 +79,7 @@ bool		 clock_parse(struct clock_ctx *, const char *, size_t,
 int64_t		 clock_utc_ms(const struct rl_time *);
 size_t		 clock_format(const struct rl_time *, char *, size_t);
 const char	*clock_form_name(unsigned);
+unsigned	 clock_form_main(const struct clock_ctx *);
 int		 clock_cmp(const struct rl_time *, const struct rl_time *);
 
 #endif

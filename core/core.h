@@ -43,6 +43,7 @@ int		 xvasprintf(char **, const char *, va_list);
 void		 fatal(const char *, ...)
 		     __attribute__((noreturn, format(printf, 1, 2)));
 extern void	(*fatal_hook)(void);	/* run before exit: the console ends curses */
+size_t		 mem_count_nl(const char *, size_t);
 
 /* A growable byte buffer; text is kept NUL-terminated for convenience. */
 struct buf {
@@ -159,6 +160,9 @@ struct rl_pattern {
 	char		*source;	/* the text as written in the pack */
 	int		 cap[CAP_NCAPS];/* group number of each known capture, or 0 */
 	uint8_t		 first[32];	/* bytes a match can start with (bitmap) */
+	bool		 jit;		/* compiled for pcre2_jit_match */
+	uint8_t		 capv[CAP_NCAPS];/* the known captures it has */
+	int		 ncapv;
 };
 
 /* A rule from a pack. */
@@ -209,6 +213,7 @@ struct rl_attrib {
 	int		 priority;
 	int		 proc_group;	/* path: group number of (?<proc>), or 0 */
 	bool		 copy;		/* path: the file copies what ranks wrote */
+	uint32_t	 caps;		/* 1 << each known capture a pattern has */
 	char		**example;
 	size_t		 nexample;
 	char		**counter;
@@ -388,8 +393,53 @@ struct rl_event {
 	enum rl_role	 role;		/* the rule's, or demoted by context */
 	bool		 harmless;	/* context made it harmless */
 	int64_t		 cap[CAP_NCAPS];/* numeric captures, or RL_CAP_UNSET */
-	char		*text;		/* the line as written (NUL as space): sanitize per destination */
+	char		*text;		/* the line as written (NUL as space), cut at
+					   EVENT_TEXT_MAX: sanitize per destination;
+					   borrowed from the event's keep */
 	uint64_t	 seq;		/* arrival order, for stable sorting */
+	uint64_t	 ord;		/* its keep's match number, from 0 */
+};
+
+/*
+ * Events are kept per signature and writer (rule, process, source), and a
+ * keep is bounded whatever the length of the run: failures and evidence
+ * keep their first occurrences, checkpoint marks their latest, and step
+ * and periodic lines an even sample over the run plus the latest one.  A
+ * run of a million steps on 10,000 ranks costs what its failures cost.
+ */
+#define EVENT_TEXT_MAX		4096	/* bytes of a line an event keeps */
+#define EVENT_TEXT_PROGRESS	200	/* for step and periodic lines */
+enum keep_policy { KEEP_FIRST, KEEP_LAST, KEEP_SAMPLE };
+
+struct rl_keep {
+	const struct rl_rule *rule;	/* borrowed from the ruleset */
+	int		 process;	/* index of its process */
+	unsigned	 source;	/* index of its source */
+	enum keep_policy policy;
+	uint32_t	 limit;		/* events kept at most */
+	struct rl_event	*v;		/* kept, in arrival order; owned with text */
+	uint32_t	 n;
+	uint32_t	 ring;		/* KEEP_LAST: next slot to reuse, from 1 */
+	uint64_t	 stride;	/* KEEP_SAMPLE: ords kept are multiples */
+	struct rl_event	 tail;		/* the latest if not in v (rule NULL: none) */
+	size_t		 tail_len;	/* its line's length, while dirty */
+	bool		 dirty;		/* the tail's time and text are to come */
+	uint64_t	 matched;	/* lines matched, kept or not */
+	uint64_t	 lines;		/* of those, not harmless: the tally's */
+	int64_t		 count;		/* their `count` captures, summed */
+	int64_t		 total;		/* their largest `total` capture */
+	struct rl_time	 first;		/* the first such line's time */
+	struct rl_time	 last;		/* the latest's */
+	struct rl_keep	*hnext;		/* hash chain */
+};
+
+/* How often one signature was seen in all (harmless ones not counted). */
+struct rl_tally {
+	uint64_t	 lines;		/* lines it matched */
+	int64_t		 count;		/* sum of `count` captures */
+	int64_t		 total;		/* largest `total` capture */
+	int64_t		 first;		/* utc ms of the first timed, or INT64_MAX */
+	int64_t		 last;		/* and of the last, or INT64_MIN */
 };
 
 enum ckpt_status { CKPT_NONE = 0, CKPT_SAFE, CKPT_UNSAFE, CKPT_UNKNOWN };
@@ -417,9 +467,18 @@ struct rl_incident {
 	size_t		 nprocs;
 	struct rl_rank	*ranks;		/* sorted by rank, unranked last */
 	size_t		 nranks;
-	struct rl_event	*events;	/* in time order once diagnosed */
+	struct rl_event	*events;	/* gathered from the keeps, in time order
+					   once diagnosed; texts borrowed */
 	size_t		 nevents;
 	size_t		 cevents;
+	struct rl_keep	**keeps;	/* owned, in creation order */
+	size_t		 nkeeps;
+	struct rl_keep	**khash;	/* by (rule, process, source) */
+	size_t		 khsize;	/* buckets, a power of two */
+	struct rl_tally	*tally;		/* per rule index, or NULL */
+	size_t		 ntally;
+	uint64_t	 matched;	/* lines a rule named, kept or not */
+	char		*hang_text;	/* the hang event's line, owned */
 	struct rl_answer answer;
 	struct rl_time	 start;		/* earliest time seen */
 	struct rl_time	 end;		/* latest time seen */
@@ -439,6 +498,12 @@ struct rl_source *incident_add_source(struct rl_incident *, const char *,
 struct rl_process *incident_process(struct rl_incident *, const char *,
 		     const char *, int, int);
 struct rl_event	*incident_add_event(struct rl_incident *);
+struct rl_keep	*incident_keep(struct rl_incident *, const struct rl_rule *,
+		     int, unsigned);
+struct rl_event	*keep_add(struct rl_incident *, struct rl_keep *, uint64_t);
+struct rl_event	*keep_find(struct rl_keep *, uint64_t);
+void		 incident_gather(struct rl_incident *);
+struct rl_tally	*incident_tally(struct rl_incident *, const struct rl_rule *);
 const struct rl_rank *incident_rank(const struct rl_incident *, int);
 const char	*rank_state_name(enum rank_state);
 const char	*ckpt_status_name(enum ckpt_status);

@@ -546,7 +546,7 @@ diagnose_hang(struct rl_incident *inc, struct judge *v, size_t n)
 	e->process = (int)p->index;
 	e->rank = quiet->rank;
 	e->role = ROLE_HANG;
-	e->text = process_last_text(inc, p);
+	e->text = inc->hang_text = process_last_text(inc, p);
 	quiet->cls = CLASS_ROOT;
 	quiet->root = (int)(inc->nevents - 1);
 	quiet->root_time = p->last;
@@ -850,28 +850,14 @@ diagnose_words(struct rl_incident *inc, const struct judge *first)
 /*
  * Undo what a diagnosis added, so that diagnose() can run again when more
  * lines have come (analyze --follow): the answer, the ranks table, the
- * hang's synthetic event, and the ranks diagnose gave processes and events.
- * The events stay in time order; new ones are sorted in by the next run.
+ * ranks it guessed for processes; and gather the events afresh from their
+ * keeps, since the last run changed its copies (ranks, times, the hang).
  */
 void
 diagnose_reset(struct rl_incident *inc)
 {
-	struct rl_event	*e;
-	size_t		 i, k;
+	size_t	i;
 
-	for (i = k = 0; i < inc->nevents; i++) {
-		e = &inc->events[i];
-		if (e->role == ROLE_HANG && e->rule == NULL) {
-			free(e->text);
-			continue;
-		}
-		if (e->rank_resolved) {
-			e->rank = RL_NONE;
-			e->rank_resolved = false;
-		}
-		inc->events[k++] = *e;
-	}
-	inc->nevents = k;
 	for (i = 0; i < inc->nprocs; i++) {
 		if (inc->procs[i]->rank_guessed) {
 			inc->procs[i]->rank = RL_NONE;
@@ -891,6 +877,9 @@ diagnose_reset(struct rl_incident *inc)
 	memset(&inc->answer, 0, sizeof inc->answer);
 	inc->answer.first = RL_NONE;
 	inc->answer.last_safe_step = RL_NONE;
+	free(inc->hang_text);
+	inc->hang_text = NULL;
+	incident_gather(inc);
 }
 
 /* Compute the three answers; again after more lines, it starts afresh. */

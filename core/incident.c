@@ -15,6 +15,24 @@ static const char *rank_state_names[RANK_NSTATES] = {
 static const char *ckpt_status_names[] = { "none", "safe", "unsafe", "unknown" };
 static const char *scope_names[] = { NULL, "one", "some", "all" };
 
+#define KEEP_FAILURES	64	/* first failures per signature and writer */
+#define KEEP_EVIDENCE	16	/* first evidence lines */
+#define KEEP_MARKS	256	/* latest checkpoint marks */
+#define KEEP_STEPS	32	/* sampled step and periodic lines */
+
+/* Free a keep and the texts of its events. */
+static void
+keep_free(struct rl_keep *k)
+{
+	uint32_t	i;
+
+	for (i = 0; i < k->n; i++)
+		free(k->v[i].text);
+	free(k->v);
+	free(k->tail.text);
+	free(k);
+}
+
 struct rl_incident *
 incident_create(const struct ruleset *rules)
 {
@@ -61,8 +79,12 @@ incident_free(struct rl_incident *inc)
 		free(inc->ranks[i].sources);
 	}
 	free(inc->ranks);
-	for (i = 0; i < inc->nevents; i++)
-		free(inc->events[i].text);
+	for (i = 0; i < inc->nkeeps; i++)
+		keep_free(inc->keeps[i]);
+	free(inc->keeps);
+	free(inc->khash);
+	free(inc->tally);
+	free(inc->hang_text);
 	free(inc->events);
 	free(inc->answer.summary);
 	free(inc->answer.explanation);
@@ -127,25 +149,296 @@ found:
 	return p;
 }
 
-/* Append an empty event; the pointer is valid until the next append. */
-struct rl_event *
-incident_add_event(struct rl_incident *inc)
+/* Make an event empty, with the next arrival number. */
+static void
+event_init(struct rl_incident *inc, struct rl_event *e)
 {
-	struct rl_event	*e;
-	int		 i;
+	int	i;
 
-	if (inc->nevents == inc->cevents) {
-		inc->cevents = inc->cevents == 0 ? 64 : inc->cevents * 2;
-		inc->events = xreallocarray(inc->events, inc->cevents,
-		    sizeof *inc->events);
-	}
-	e = &inc->events[inc->nevents++];
 	memset(e, 0, sizeof *e);
 	e->process = e->rank = RL_NONE;
 	for (i = 0; i < CAP_NCAPS; i++)
 		e->cap[i] = RL_CAP_UNSET;
 	e->seq = inc->next_seq++;
+}
+
+/* Room for one more gathered event; the pointer is valid until the next. */
+static struct rl_event *
+incident_push(struct rl_incident *inc)
+{
+	if (inc->nevents == inc->cevents) {
+		inc->cevents = inc->cevents == 0 ? 64 : inc->cevents * 2;
+		inc->events = xreallocarray(inc->events, inc->cevents,
+		    sizeof *inc->events);
+	}
+	return &inc->events[inc->nevents++];
+}
+
+/*
+ * Append an empty event to the gathered ones (the diagnosis's own, such as
+ * a hang's culprit); the pointer is valid until the next append.
+ */
+struct rl_event *
+incident_add_event(struct rl_incident *inc)
+{
+	struct rl_event	*e = incident_push(inc);
+
+	event_init(inc, e);
 	return e;
+}
+
+/* How a rule's events are kept: see struct rl_keep. */
+static void
+keep_policy(struct rl_keep *k, const struct rl_rule *r)
+{
+	if (r->mark == MARK_CKPT_BEGIN || r->mark == MARK_CKPT_END) {
+		k->policy = KEEP_LAST;
+		k->limit = KEEP_MARKS;
+	} else if (r->role == ROLE_PROGRESS && (r->mark == MARK_STEP ||
+	    r->mark == MARK_NONE)) {
+		k->policy = KEEP_SAMPLE;
+		k->limit = KEEP_STEPS;
+	} else if (r->role == ROLE_PROGRESS || r->role == ROLE_EVIDENCE) {
+		k->policy = KEEP_FIRST;
+		k->limit = KEEP_EVIDENCE;
+	} else {
+		k->policy = KEEP_FIRST;
+		k->limit = KEEP_FAILURES;
+	}
+	k->ring = 1;
+	k->stride = 1;
+}
+
+/* The hash bucket of a keep's identity. */
+static size_t
+keep_bucket(const struct rl_incident *inc, const struct rl_rule *r, int proc,
+    unsigned src)
+{
+	uint64_t	h = (uint64_t)(uintptr_t)r;
+
+	h = (h ^ (uint64_t)(uint32_t)proc) * 0x9e3779b97f4a7c15ULL;
+	h = (h ^ src) * 0x9e3779b97f4a7c15ULL;
+	return (size_t)(h >> 32) & (inc->khsize - 1);
+}
+
+/* Double the keep hash table. */
+static void
+keep_rehash(struct rl_incident *inc)
+{
+	struct rl_keep	*k;
+	size_t		 i, b;
+
+	free(inc->khash);
+	inc->khsize = inc->khsize == 0 ? 256 : inc->khsize * 2;
+	inc->khash = xcalloc(inc->khsize, sizeof *inc->khash);
+	for (i = 0; i < inc->nkeeps; i++) {
+		k = inc->keeps[i];
+		b = keep_bucket(inc, k->rule, k->process, k->source);
+		k->hnext = inc->khash[b];
+		inc->khash[b] = k;
+	}
+}
+
+/* Find or make the keep of a rule's events from one process in one source. */
+struct rl_keep *
+incident_keep(struct rl_incident *inc, const struct rl_rule *r, int proc,
+    unsigned src)
+{
+	struct rl_keep	*k;
+	size_t		 b;
+
+	if (inc->khsize != 0) {
+		b = keep_bucket(inc, r, proc, src);
+		for (k = inc->khash[b]; k != NULL; k = k->hnext) {
+			if (k->rule == r && k->process == proc &&
+			    k->source == src)
+				return k;
+		}
+	}
+	if (inc->nkeeps >= inc->khsize)
+		keep_rehash(inc);
+	k = xcalloc(1, sizeof *k);
+	k->rule = r;
+	k->process = proc;
+	k->source = src;
+	keep_policy(k, r);
+	inc->keeps = xreallocarray(inc->keeps, inc->nkeeps + 1,
+	    sizeof *inc->keeps);
+	inc->keeps[inc->nkeeps++] = k;
+	b = keep_bucket(inc, r, proc, src);
+	k->hnext = inc->khash[b];
+	inc->khash[b] = k;
+	return k;
+}
+
+/* Append a slot to a keep. */
+static struct rl_event *
+keep_append(struct rl_keep *k)
+{
+	if (k->v == NULL)
+		k->v = xreallocarray(NULL, k->limit, sizeof *k->v);
+	return &k->v[k->n++];
+}
+
+/*
+ * A full sample keeps every other event it held, by their numbers, so that
+ * what stays is spread evenly over the run (and, numbered by step, is the
+ * same steps on every rank).  False if nothing could go.
+ */
+static bool
+keep_thin(struct rl_keep *k)
+{
+	uint32_t	i, n = 0;
+
+	while (k->n == k->limit && k->stride < (UINT64_C(1) << 62)) {
+		k->stride *= 2;
+		for (i = n = 0; i < k->n; i++) {
+			if (k->v[i].ord % k->stride == 0)
+				k->v[n++] = k->v[i];
+			else
+				free(k->v[i].text);
+		}
+		k->n = n;
+	}
+	return k->n < k->limit;
+}
+
+/*
+ * The slot for a rule's next matched line, emptied: a place of its own, or
+ * the keep's tail, which holds the latest line the keep did not keep.  `ord` numbers it for a sample:
+ * the step it reports, else its match number.
+ */
+struct rl_event *
+keep_add(struct rl_incident *inc, struct rl_keep *k, uint64_t ord)
+{
+	struct rl_event	*e;
+
+	k->matched++;
+	switch (k->policy) {
+	case KEEP_FIRST:
+		if (k->n < k->limit) {
+			e = keep_append(k);
+			break;
+		}
+		/* Only the latest of the rest, so that the last one shows. */
+		e = &k->tail;
+		free(e->text);
+		break;
+	case KEEP_LAST:
+		if (k->n < k->limit) {
+			e = keep_append(k);
+			break;
+		}
+		/* The first mark stays; the latest take turns in the rest. */
+		e = &k->v[k->ring];
+		free(e->text);
+		k->ring = k->ring + 1 < k->limit ? k->ring + 1 : 1;
+		break;
+	default:
+		if (ord % k->stride == 0 && (k->n < k->limit ||
+		    (keep_thin(k) && ord % k->stride == 0))) {
+			e = keep_append(k);
+			free(k->tail.text);
+			memset(&k->tail, 0, sizeof k->tail);
+		} else {
+			e = &k->tail;
+			free(e->text);
+		}
+		break;
+	}
+	event_init(inc, e);
+	e->ord = ord;
+	return e;
+}
+
+/* A kept event by its arrival number, or NULL if it is no longer kept. */
+struct rl_event *
+keep_find(struct rl_keep *k, uint64_t seq)
+{
+	uint32_t	i;
+
+	if (k->tail.rule != NULL && k->tail.seq == seq)
+		return &k->tail;
+	for (i = 0; i < k->n; i++) {
+		if (k->v[i].seq == seq)
+			return &k->v[i];
+	}
+	return NULL;
+}
+
+/* Events in arrival order. */
+static int
+event_seq_cmp(const void *a, const void *b)
+{
+	const struct rl_event	*x = a, *y = b;
+
+	return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/*
+ * Gather every kept event into inc->events, in arrival order, afresh: the diagnosis works on
+ * copies, so running it again after more lines starts from what was read.
+ */
+void
+incident_gather(struct rl_incident *inc)
+{
+	struct rl_keep	*k;
+	size_t		 i;
+	uint32_t	 j;
+
+	struct rl_tally	*t;
+	int64_t		 ms;
+
+	inc->nevents = 0;
+	for (i = 0; i < inc->ntally; i++) {
+		memset(&inc->tally[i], 0, sizeof inc->tally[i]);
+		inc->tally[i].first = INT64_MAX;
+		inc->tally[i].last = INT64_MIN;
+	}
+	for (i = 0; i < inc->nkeeps; i++) {
+		k = inc->keeps[i];
+		if (k->lines > 0) {
+			t = incident_tally(inc, k->rule);
+			t->lines += k->lines;
+			t->count += k->count;
+			if (k->total > t->total)
+				t->total = k->total;
+			if ((k->first.flags & RL_TIME_VALID) &&
+			    !(k->first.flags & RL_TIME_BOOT) &&
+			    (ms = clock_utc_ms(&k->first)) < t->first)
+				t->first = ms;
+			if ((k->last.flags & RL_TIME_VALID) &&
+			    !(k->last.flags & RL_TIME_BOOT) &&
+			    (ms = clock_utc_ms(&k->last)) > t->last)
+				t->last = ms;
+		}
+		for (j = 0; j < k->n; j++)
+			*incident_push(inc) = k->v[j];
+		if (k->tail.rule != NULL)
+			*incident_push(inc) = k->tail;
+	}
+	if (inc->nevents > 1)
+		qsort(inc->events, inc->nevents, sizeof *inc->events,
+		    event_seq_cmp);
+}
+
+/* The tally of a rule, made on first use. */
+struct rl_tally *
+incident_tally(struct rl_incident *inc, const struct rl_rule *r)
+{
+	size_t	i;
+
+	if (r->index >= inc->ntally) {
+		inc->tally = xreallocarray(inc->tally, r->index + 1,
+		    sizeof *inc->tally);
+		for (i = inc->ntally; i <= r->index; i++) {
+			memset(&inc->tally[i], 0, sizeof inc->tally[i]);
+			inc->tally[i].first = INT64_MAX;
+			inc->tally[i].last = INT64_MIN;
+		}
+		inc->ntally = r->index + 1;
+	}
+	return &inc->tally[r->index];
 }
 
 /* The rank entry for a global rank, or NULL. */

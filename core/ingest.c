@@ -4,20 +4,33 @@
  * A source's bytes arrive in chunks of any size.  They are cut into lines
  * (a partial line is held until its newline comes; CR before LF is dropped;
  * a line longer than LINE_MAX_BYTES is kept cut, with a marker), and each
- * line goes through the same steps:
+ * line that is read goes through the same steps:
  *
  *   1. colour codes are stripped and line prefixes peeled, one after
  *      another ([default3]:, [rank3]:, (VllmWorker rank=3 pid=N), node07: );
- *      what they name decides the line's stream and process;
- *   2. the stream's clock parses the line's time, or the line inherits the
- *      stream's last one;
+ *      what they name decides the line's writer and process;
+ *   2. the process's clock parses the line's time, or the line inherits
+ *      its stream's last one;
  *   3. the prefilter and the rules name the line, if any rule does;
  *   4. link and record attributions tie pids and local ranks to global ranks.
  *
- * A stream is one writer within a source: the whole file for a per-rank
- * log, or one [defaultN] of a tee'd console.  Each keeps its own last time,
- * so lines are never reordered inside a source.
+ * Most lines of a training log are of no interest, and reading each one
+ * costs what the regexes cost.  So the complete lines of a chunk are first
+ * scanned as one block for every rule's literal (prefilter_scan), and a
+ * source written by one process skips the lines without a literal: it only
+ * counts their newlines, and when a line that is read needs the time before
+ * it, it reads the skipped lines backwards to the last one with a time.
+ * Every skipped line is walked back over at most once, so the clock costs
+ * at most what reading every line would.  A source is read line by line
+ * (slow) while it is young (WARMUP_BYTES: is it one writer?), while an
+ * early line waits for its first time, while a launcher's record is open,
+ * when `cat` wants every line, and for good once a second writer shows up.
+ *
+ * A stream is one process's lines within a source: the whole file for a
+ * per-rank log, or one [defaultN] of a tee'd console.  Each keeps its own
+ * last time, so lines are never reordered inside a source.
  */
+#define _GNU_SOURCE		/* memrchr */
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,20 +41,33 @@
 #define LINE_MAX_BYTES	(1024 * 1024)	/* longer lines are cut */
 #define PEEL_MAX	8		/* prefixes peeled from one line */
 #define LONG_MARK	" [rankline: line cut at 1 MiB]"
+#define TEXT_MARK	" [rankline: cut]"
+#define WARMUP_BYTES	(64 * 1024)	/* read line by line at first */
 
-/* One writer within a source. */
+/* An event that waits for its stream's first time. */
+struct pending {
+	struct rl_keep	*keep;		/* where it is kept, borrowed */
+	uint64_t	 seq;		/* which one */
+};
+
+/* One process's lines within this source. */
 struct stream {
-	int		 local_rank;	/* from a prefix, or RL_NONE */
-	int		 rank;		/* from a prefix, or RL_NONE */
-	int		 pid;		/* from a prefix, or RL_NONE */
-	char		*host;		/* from a prefix, or NULL */
-	struct rl_process *proc;	/* the process it belongs to */
+	struct rl_process *proc;	/* borrowed from the incident */
 	struct rl_time	 last;		/* its last timestamp */
 	int		 rec_rank;	/* inside a launcher record: its rank */
 	int		 rec_local;	/* and local rank */
 	const struct rl_attrib *rec;	/* the open record, or NULL */
-	uint64_t	*pending;	/* seq of events waiting for the stream's first time */
+	struct pending	*pending;	/* events waiting for its first time */
 	size_t		 npending;
+};
+
+/* What the prefixes of a line named, and the stream that names. */
+struct writer {
+	int		 local_rank;	/* from a prefix, or RL_NONE */
+	int		 rank;
+	int		 pid;
+	char		*host;		/* or NULL */
+	struct stream	*st;		/* borrowed from the ingest */
 };
 
 struct ingest {
@@ -54,14 +80,31 @@ struct ingest {
 	struct buf	 work;		/* scratch for a line with escapes */
 	struct stream	**streams;	/* owned */
 	size_t		 nstreams;
-	struct stream	*last_stream;	/* the one the previous line used */
+	struct writer	**writers;	/* owned */
+	size_t		 nwriters;
+	struct writer	*last_writer;	/* the one the previous line named */
 	uint32_t	 marks;		/* 1 << mark seen in this source */
 	uint64_t	*seen;		/* per rule: last line it matched, 0 never */
+	struct rl_keep	**keep;		/* per rule: the keep it used last */
 	ingest_line_cb	 line_cb;	/* for `cat`, or NULL */
 	void		*line_arg;
 	uint64_t	 offset;	/* bytes consumed so far */
 	struct rl_time	 recent;	/* the last time parsed in this source */
+	struct pf_hits	 hits;		/* the block scan's, reused */
+	bool		 slow;		/* every line is read from now on */
+	uint64_t	 warmup;	/* bytes read line by line first */
+	const char	*blk;		/* the block being read, or NULL */
+	uint64_t	 blk_abs;	/* its offset in the source */
+	uint64_t	 tknown;	/* the stream's time is that of the lines
+					   before this offset */
+	struct rl_keep	**dirty;	/* keeps whose tail waits for the block's end */
+	size_t		 ndirty;
 };
+
+struct peeled;
+static void	ingest_settle(struct ingest *, const char *, size_t);
+static bool	ingest_writer_known(const struct ingest *,
+		    const struct peeled *);
 
 /* What the prefixes of one line named. */
 struct peeled {
@@ -72,6 +115,37 @@ struct peeled {
 	bool		 any;		/* some prefix named a writer */
 };
 
+/* A link or record attribution matched the line. */
+struct link_ctx {
+	struct ingest	*in;
+	struct stream	*st;
+	int		 rank;		/* the line's own rank, if a link named it */
+	int		 local_rank;
+	int		 pid;
+};
+
+/*
+ * How many bytes of a source are read line by line before skipping may
+ * start; RANKLINE_WARMUP sets it, and RANKLINE_READ_ALL reads every line,
+ * so that tests can hold the two ways of reading to the same answers.
+ */
+static uint64_t
+ingest_warmup(void)
+{
+	static uint64_t	 warmup = UINT64_MAX - 1;
+	const char	*s;
+
+	if (warmup == UINT64_MAX - 1) {
+		if (getenv("RANKLINE_READ_ALL") != NULL)
+			warmup = UINT64_MAX;
+		else if ((s = getenv("RANKLINE_WARMUP")) != NULL)
+			warmup = strtoull(s, NULL, 10);
+		else
+			warmup = WARMUP_BYTES;
+	}
+	return warmup;
+}
+
 struct ingest *
 ingest_create(struct rl_incident *inc, struct rl_source *src)
 {
@@ -81,8 +155,11 @@ ingest_create(struct rl_incident *inc, struct rl_source *src)
 	in->inc = inc;
 	in->src = src;
 	in->rs = (struct ruleset *)inc->rules;
-	if (in->rs != NULL)
+	if (in->rs != NULL) {
 		in->seen = xcalloc(in->rs->nrules + 1, sizeof *in->seen);
+		in->keep = xcalloc(in->rs->nrules + 1, sizeof *in->keep);
+	}
+	in->warmup = ingest_warmup();
 	return in;
 }
 
@@ -94,14 +171,21 @@ ingest_free(struct ingest *in)
 	if (in == NULL)
 		return;
 	for (i = 0; i < in->nstreams; i++) {
-		free(in->streams[i]->host);
 		free(in->streams[i]->pending);
 		free(in->streams[i]);
 	}
 	free(in->streams);
+	for (i = 0; i < in->nwriters; i++) {
+		free(in->writers[i]->host);
+		free(in->writers[i]);
+	}
+	free(in->writers);
 	buf_free(&in->partial);
 	buf_free(&in->work);
+	pf_hits_free(&in->hits);
 	free(in->seen);
+	free(in->keep);
+	free(in->dirty);
 	free(in);
 }
 
@@ -138,10 +222,111 @@ capture_id(const struct rl_match *m, enum rl_cap c)
 	return v == RL_CAP_UNSET || v < 0 || v > INT_MAX ? RL_NONE : (int)v;
 }
 
+/* Take what a matched prefix names into the peeled line. */
+static void
+peel_apply(const struct rl_match *m, struct peeled *pl)
+{
+	int	v;
+
+	if ((v = capture_id(m, CAP_LOCAL_RANK)) != RL_NONE)
+		pl->local_rank = v, pl->any = true;
+	if ((v = capture_id(m, CAP_RANK)) != RL_NONE)
+		pl->rank = v, pl->any = true;
+	if ((v = capture_id(m, CAP_PID)) != RL_NONE)
+		pl->pid = v, pl->any = true;
+	if (capture_copy(m, CAP_HOST, pl->host, sizeof pl->host))
+		pl->any = true;
+}
+
+/* One attempt of the full peel, for the memo's check. */
+struct peel_try {
+	uint16_t	 attrib;
+	uint8_t		 pat;
+	bool		 matched;
+	size_t		 pos;		/* where it was tried */
+	size_t		 len;		/* what it peeled */
+};
+
+/*
+ * Were all of a full peel's decisions made by the first k bytes, so that
+ * every line whose first k bytes are these (digits aside) peels alike?
+ */
+static bool
+peel_memoizable(struct ruleset *rs, const char *s, size_t n, size_t k,
+    const struct peel_try *t, size_t nt, size_t end)
+{
+	const struct rl_attrib	*a;
+	size_t			 i, len;
+	int			 rc;
+
+	if (k == n)
+		return true;
+	if (end >= k)
+		return false;	/* it went on past the key */
+	for (i = 0; i < nt; i++) {
+		if (t[i].pos >= k)
+			return false;
+		a = rs->attribs[t[i].attrib];
+		rc = ruleset_match_partial(rs, &a->pat[t[i].pat], s + t[i].pos,
+		    k - t[i].pos, &len);
+		if (rc < 0)
+			return false;
+		if (t[i].matched ? rc != 1 || len != t[i].len :
+		    rc == 1 && len != 0)
+			return false;
+	}
+	return true;
+}
+
+/* The memo's key for a line: its first bytes, digits as '0'; and its slot. */
+static size_t
+peel_key(const char *s, size_t n, uint8_t *key, uint32_t *slot)
+{
+	size_t		k = n < PEEL_MEMO_KEY ? n : PEEL_MEMO_KEY, i;
+	uint32_t	h = 2166136261u;
+
+	for (i = 0; i < k; i++) {
+		key[i] = s[i] >= '0' && s[i] <= '9' ? '0' : (uint8_t)s[i];
+		h = (h ^ key[i]) * 16777619u;
+	}
+	*slot = (h ^ (h >> 16)) & (PEEL_MEMO_SLOTS / PEEL_MEMO_WAYS - 1);
+	return k;
+}
+
+/*
+ * The entry of the memo's set of PEEL_MEMO_WAYS that holds a key, or else
+ * the one to replace: an empty one, or the least recently used.
+ */
+static struct peel_memo *
+peel_memo_find(struct ruleset *rs, uint32_t slot, const uint8_t *key,
+    size_t k)
+{
+	struct peel_memo	*set = &rs->memo[slot * PEEL_MEMO_WAYS], *old;
+	size_t			 i;
+
+	old = &set[0];
+	for (i = 0; i < PEEL_MEMO_WAYS; i++) {
+		if (set[i].used && set[i].klen == k &&
+		    memcmp(set[i].key, key, k) == 0)
+			return &set[i];
+		if (!set[i].used || (old->used && set[i].stamp < old->stamp))
+			old = &set[i];
+	}
+	return old;
+}
+
 /*
  * Peel the line's prefixes; returns the offset where the message starts.
  * Each prefix pattern is tried at the current position; after a match the
  * search starts over, since prefixes stack in any order the tools chose.
+ *
+ * Most lines of a log start alike but for their digits (a timestamp, then
+ * the same level and logger), and most prefix patterns fail on them; so
+ * what a peel came to is remembered by the line's first bytes, digits
+ * masked, and a line that starts alike only runs the patterns that matched
+ * (for what they capture).  Only a peel whose every decision was made
+ * within those bytes is remembered, and only when no prefix pattern tells
+ * one digit from another (ruleset_memo).
  */
 static size_t
 ingest_peel(struct ingest *in, const char *s, size_t n, struct peeled *pl)
@@ -149,13 +334,41 @@ ingest_peel(struct ingest *in, const char *s, size_t n, struct peeled *pl)
 	struct ruleset		*rs = in->rs;
 	struct rl_match		 m;
 	const struct rl_attrib	*a;
-	size_t			 pos = 0, i, j;
-	int			 peels = 0, v;
-	bool			 again = true;
+	struct peel_memo	*me = NULL;
+	struct peel_try		 t[64];
+	uint8_t			 key[PEEL_MEMO_KEY];
+	uint32_t		 slot;
+	size_t			 pos = 0, i, j, k = 0, nt = 0;
+	int			 peels = 0;
+	bool			 again = true, track = true;
 
 	pl->local_rank = pl->rank = pl->pid = RL_NONE;
 	pl->host[0] = '\0';
 	pl->any = false;
+	if (rs->memo != NULL && n > 0) {
+		k = peel_key(s, n, key, &slot);
+		me = peel_memo_find(rs, slot, key, k);
+		if (me->used && me->klen == k && memcmp(me->key, key, k) == 0) {
+			me->stamp = ++rs->memo_clock;
+			for (i = 0; i < me->nstep; i++) {
+				a = rs->attribs[me->step[i].attrib];
+				if (!ruleset_match_pattern(rs,
+				    &a->pat[me->step[i].pat], s + pos, n - pos,
+				    &m) || m.ovec[0] != 0 ||
+				    m.ovec[1] != me->step[i].len)
+					break;
+				peel_apply(&m, pl);
+				pos += m.ovec[1];
+			}
+			if (i == me->nstep)
+				return pos;
+			/* Not as remembered (it cannot be): peel in full. */
+			pl->local_rank = pl->rank = pl->pid = RL_NONE;
+			pl->host[0] = '\0';
+			pl->any = false;
+			pos = 0;
+		}
+	}
 	while (again && peels < PEEL_MAX && pos < n) {
 		again = false;
 		for (i = 0; i < rs->nattribs && !again; i++) {
@@ -164,28 +377,46 @@ ingest_peel(struct ingest *in, const char *s, size_t n, struct peeled *pl)
 				continue;
 			for (j = 0; j < a->npat; j++) {
 				uint8_t	c = (uint8_t)s[pos];
+				bool	ok;
 
 				if (!(a->pat[j].first[c >> 3] & (1u << (c & 7))))
 					continue;
-				if (!ruleset_match_pattern(rs, &a->pat[j], s + pos,
-				    n - pos, &m) || m.ovec[0] != 0 ||
-				    m.ovec[1] == 0)
+				ok = ruleset_match_pattern(rs, &a->pat[j], s + pos,
+				    n - pos, &m) && m.ovec[0] == 0 &&
+				    m.ovec[1] != 0;
+				if (nt < sizeof t / sizeof t[0]) {
+					t[nt].attrib = (uint16_t)i;
+					t[nt].pat = (uint8_t)j;
+					t[nt].matched = ok;
+					t[nt].pos = pos;
+					t[nt++].len = ok ? m.ovec[1] : 0;
+				} else
+					track = false;
+				if (!ok)
 					continue;
-				if ((v = capture_id(&m, CAP_LOCAL_RANK)) != RL_NONE)
-					pl->local_rank = v, pl->any = true;
-				if ((v = capture_id(&m, CAP_RANK)) != RL_NONE)
-					pl->rank = v, pl->any = true;
-				if ((v = capture_id(&m, CAP_PID)) != RL_NONE)
-					pl->pid = v, pl->any = true;
-				if (capture_copy(&m, CAP_HOST, pl->host,
-				    sizeof pl->host))
-					pl->any = true;
+				peel_apply(&m, pl);
 				pos += m.ovec[1];
 				peels++;
 				again = true;
 				break;
 			}
 		}
+	}
+	if (me != NULL && track && peels <= PEEL_MEMO_STEPS &&
+	    (pos >= n || peels < PEEL_MAX) &&
+	    peel_memoizable(rs, s, n, k, t, nt, pos)) {
+		me->used = true;
+		me->stamp = ++rs->memo_clock;
+		me->klen = (uint8_t)k;
+		memcpy(me->key, key, k);
+		for (i = j = 0; i < nt; i++) {
+			if (!t[i].matched)
+				continue;
+			me->step[j].attrib = t[i].attrib;
+			me->step[j].pat = t[i].pat;
+			me->step[j++].len = (uint8_t)t[i].len;
+		}
+		me->nstep = (uint8_t)j;
 	}
 	return pos;
 }
@@ -235,82 +466,108 @@ ingest_source_process(struct ingest *in)
 	return p;
 }
 
-/* Find or make the stream for what the prefixes named. */
+/* The stream of a process in this source, made on first use. */
 static struct stream *
-ingest_stream(struct ingest *in, const struct peeled *pl)
+ingest_stream_of(struct ingest *in, struct rl_process *p)
 {
-	struct rl_source	*src = in->src;
-	struct stream		*st;
-	struct buf		 key = { 0 };
-	const char		*host;
-	size_t			 i;
+	struct stream	*st;
+	size_t		 i;
 
-	st = in->last_stream;
-	if (st != NULL && st->local_rank == pl->local_rank &&
-	    st->rank == pl->rank && st->pid == pl->pid &&
-	    strcmp(st->host ? st->host : "", pl->host) == 0)
-		return st;
 	for (i = 0; i < in->nstreams; i++) {
-		st = in->streams[i];
-		if (st->local_rank == pl->local_rank && st->rank == pl->rank &&
-		    st->pid == pl->pid &&
-		    strcmp(st->host ? st->host : "", pl->host) == 0)
-			return in->last_stream = st;
+		if (in->streams[i]->proc == p)
+			return in->streams[i];
 	}
 	st = xcalloc(1, sizeof *st);
-	st->local_rank = pl->local_rank;
-	st->rank = pl->rank;
-	st->pid = pl->pid;
-	st->host = pl->host[0] != '\0' ? xstrdup(pl->host) : NULL;
+	st->proc = p;
 	st->rec_rank = st->rec_local = RL_NONE;
-	host = st->host != NULL ? st->host : src->host;
+	/* A new writer starts from the source's time, not from nothing. */
+	st->last = in->recent;
+	in->streams = xreallocarray(in->streams, in->nstreams + 1,
+	    sizeof *in->streams);
+	in->streams[in->nstreams++] = st;
+	/* Two writers share this source: their lines must all be read. */
+	if (in->nstreams > 1)
+		in->slow = true;
+	return st;
+}
+
+/* The process a writer's prefixes name. */
+static struct rl_process *
+ingest_writer_process(struct ingest *in, const struct peeled *pl)
+{
+	struct rl_source	*src = in->src;
+	struct rl_process	*p;
+	struct buf		 key = { 0 };
+	const char		*host;
+
 	/*
 	 * A prefix that names only a pid or host (NCCL's host:pid:tid) in a
 	 * file that is already one rank's names that rank's process, not
 	 * another one.
 	 */
-	if (pl->any && pl->rank == RL_NONE && pl->local_rank == RL_NONE &&
-	    source_identified(src)) {
-		st->proc = ingest_source_process(in);
-		if (pl->pid != RL_NONE && st->proc->pid == RL_NONE)
-			st->proc->pid = pl->pid;
-		goto done;
-	}
-	if (pl->any) {
+	if (!pl->any || (pl->rank == RL_NONE && pl->local_rank == RL_NONE &&
+	    source_identified(src)))
+		p = ingest_source_process(in);
+	else {
 		src->multiplexed = true;
+		host = pl->host[0] != '\0' ? pl->host : src->host;
 		process_key(&key, host, pl->local_rank, pl->rank, pl->pid,
 		    src->index);
-		st->proc = incident_process(in->inc, key.p, host, pl->rank,
+		p = incident_process(in->inc, key.p, host, pl->rank,
 		    pl->local_rank);
-	} else
-		st->proc = ingest_source_process(in);
-	if (pl->pid != RL_NONE && st->proc->pid == RL_NONE)
-		st->proc->pid = pl->pid;
-done:
-	buf_free(&key);
-	in->streams = xreallocarray(in->streams, in->nstreams + 1,
-	    sizeof *in->streams);
-	in->streams[in->nstreams++] = st;
-	return in->last_stream = st;
+		buf_free(&key);
+	}
+	if (pl->pid != RL_NONE && p->pid == RL_NONE)
+		p->pid = pl->pid;
+	return p;
+}
+
+/* Does a writer stand for what the prefixes named? */
+static bool
+writer_is(const struct writer *w, const struct peeled *pl)
+{
+	return w->local_rank == pl->local_rank && w->rank == pl->rank &&
+	    w->pid == pl->pid && strcmp(w->host ? w->host : "", pl->host) == 0;
+}
+
+/* Find or make the stream for what the prefixes named. */
+static struct stream *
+ingest_stream(struct ingest *in, const struct peeled *pl)
+{
+	struct writer	*w = in->last_writer;
+	size_t		 i;
+
+	if (w != NULL && writer_is(w, pl))
+		return w->st;
+	for (i = 0; i < in->nwriters; i++) {
+		if (writer_is(in->writers[i], pl)) {
+			in->last_writer = in->writers[i];
+			return in->last_writer->st;
+		}
+	}
+	w = xcalloc(1, sizeof *w);
+	w->local_rank = pl->local_rank;
+	w->rank = pl->rank;
+	w->pid = pl->pid;
+	w->host = pl->host[0] != '\0' ? xstrdup(pl->host) : NULL;
+	w->st = ingest_stream_of(in, ingest_writer_process(in, pl));
+	in->writers = xreallocarray(in->writers, in->nwriters + 1,
+	    sizeof *in->writers);
+	in->writers[in->nwriters++] = w;
+	in->last_writer = w;
+	return w->st;
 }
 
 /* Does this stream write for one process (so a link may name it)? */
 static bool
 stream_is_process(const struct ingest *in, const struct stream *st)
 {
-	return st->local_rank != RL_NONE || st->rank != RL_NONE ||
-	    st->pid != RL_NONE || in->src->proc_key != NULL ||
+	const struct rl_process	*p = st->proc;
+
+	return p->local_rank != RL_NONE || p->rank != RL_NONE ||
+	    p->pid != RL_NONE || in->src->proc_key != NULL ||
 	    in->src->rank != RL_NONE || in->src->local_rank != RL_NONE;
 }
-
-/* A record or link attribution matched the line. */
-struct link_ctx {
-	struct ingest	*in;
-	struct stream	*st;
-	int		 rank;		/* the line's own rank, if a link named it */
-	int		 local_rank;
-	int		 pid;
-};
 
 /* The process a local rank or pid names on this stream's host. */
 static struct rl_process *
@@ -423,99 +680,198 @@ ingest_link_pid(struct rl_incident *inc, int pid, int rank, int local)
 	}
 }
 
-/* Record a matched line as an event. */
+/* The keep for a rule's events from this process in this source. */
+static struct rl_keep *
+ingest_keep(struct ingest *in, const struct rl_rule *r, int proc)
+{
+	struct rl_keep	*k = in->keep[r->index];
+
+	if (k == NULL || k->process != proc)
+		k = in->keep[r->index] = incident_keep(in->inc, r, proc,
+		    in->src->index);
+	return k;
+}
+
+/* Keep a line's text in an event: cut, NUL bytes as spaces. */
+static char *
+event_text(const struct rl_rule *r, const char *line, size_t len)
+{
+	size_t	 max, n;
+	char	*t, *z;
+
+	max = r->role == ROLE_PROGRESS && r->mark != MARK_CKPT_BEGIN &&
+	    r->mark != MARK_CKPT_END ? EVENT_TEXT_PROGRESS : EVENT_TEXT_MAX;
+	n = len > max ? max : len;
+	t = xmalloc(n + sizeof TEXT_MARK);
+	memcpy(t, line, n);
+	for (z = memchr(t, '\0', n); z != NULL; z = memchr(z, '\0', n -
+	    (size_t)(z - t)))
+		*z = ' ';
+	if (n < len)
+		memcpy(t + n, TEXT_MARK, sizeof TEXT_MARK);
+	else
+		t[n] = '\0';
+	return t;
+}
+
+/*
+ * The time of a line of the block being read, at ls: its own, or the time
+ * of the last line before it that has one, read backwards as far as the
+ * stream's time is known (in->tknown), and beyond that the stream's.  Sets
+ * *own when the line carried it.  False when no time is known at all.
+ */
+static bool
+ingest_when(struct ingest *in, struct stream *st, const char *ls, size_t len,
+    struct rl_time *t, bool *own)
+{
+	struct clock_ctx	*ck = &in->src->clock;
+	const char		*lo, *le, *q;
+	size_t			 n;
+
+	*own = clock_parse(ck, ls, len, t);
+	if (*own)
+		return true;
+	lo = in->blk;
+	if (in->tknown > in->blk_abs)
+		lo += in->tknown - in->blk_abs;
+	for (le = ls - 1; le > lo; le = q - 1) {
+		q = memrchr(lo, '\n', (size_t)(le - lo));
+		q = q == NULL ? lo : q + 1;
+		n = (size_t)(le - q);
+		if (n > 0 && q[n - 1] == '\r')
+			n--;
+		if (clock_parse(ck, q, n, t))
+			return true;
+	}
+	*t = st->last;
+	return (t->flags & RL_TIME_VALID) != 0;
+}
+
+/* Fold a matched line's counts into its keep's tally. */
+static void
+keep_count(struct rl_keep *k, const int64_t *cap)
+{
+	k->lines++;
+	if (cap[CAP_COUNT] != RL_CAP_UNSET)
+		k->count += cap[CAP_COUNT];
+	if (cap[CAP_TOTAL] != RL_CAP_UNSET && cap[CAP_TOTAL] > k->total)
+		k->total = cap[CAP_TOTAL];
+}
+
+/*
+ * Record a matched line as an event (if its keep wants it).  With `lazy`
+ * (a line of a block read while skipping) the line's time was not parsed:
+ * an event kept for good has it found now, and the keep's latest event,
+ * which the next match may replace, waits for the end of the block.
+ */
 static void
 ingest_event(struct ingest *in, struct stream *st, const struct rl_match *m,
-    const char *line, size_t len, uint64_t lineno, bool timed,
+    const char *line, size_t len, uint64_t lineno, bool timed, bool lazy,
     const struct link_ctx *lc)
 {
 	const struct rl_rule	*r = m->rule;
 	struct rl_event		*e;
+	struct rl_keep		*k;
 	struct rl_process	*p = st->proc;
+	struct rl_time		 t = st->last;
+	int64_t			 cap[CAP_NCAPS];
 	int			 i, rank, local;
-	size_t			 off;
+	bool			 harmless = false, first;
 
-	e = incident_add_event(in->inc);
-	e->source = in->src->index;
-	e->line = lineno;
-	e->offset = in->offset;
-	e->time = st->last;
-	e->timed = timed;
-	e->guess = timed ? TIME_OWN : TIME_STREAM;
-	e->rule = r;
-	e->role = r->role;
+	in->inc->matched++;
 	for (i = 0; i < CAP_NCAPS; i++)
-		e->cap[i] = i == CAP_HOST || i == CAP_PCI ? RL_CAP_UNSET :
-		    match_int(m, i);
+		cap[i] = RL_CAP_UNSET;
+	for (i = 0; i < m->pat->ncapv; i++)
+		cap[m->pat->capv[i]] = match_int(m, m->pat->capv[i]);
 	if (r->only_after != NULL && !ingest_seen(in, r->only_after))
-		e->harmless = true;
+		harmless = true;
 	if (r->not_within != NULL && ingest_within(in, r->not_within,
 	    r->not_within_lines, lineno))
-		e->harmless = true;
+		harmless = true;
 	if (r->not_after != NULL && ingest_seen(in, r->not_after))
-		e->harmless = true;
+		harmless = true;
+	in->seen[r->index] = lineno;
+	if (r->mark != MARK_NONE)
+		in->marks |= 1u << r->mark;
 
 	/* Inside a launcher's record, the record names the rank. */
 	rank = st->rec != NULL ? st->rec_rank : RL_NONE;
 	local = st->rec != NULL ? st->rec_local : RL_NONE;
-	e->weak = st->rec != NULL;
-	if (st->rec != NULL && e->cap[CAP_PID] != RL_CAP_UNSET)
-		ingest_link_pid(in->inc, (int)e->cap[CAP_PID], rank, local);
+	if (st->rec != NULL && cap[CAP_PID] != RL_CAP_UNSET)
+		ingest_link_pid(in->inc, (int)cap[CAP_PID], rank, local);
 	if (rank == RL_NONE && local == RL_NONE && !stream_is_process(in, st)) {
 		/* A launcher line about one of its children. */
-		rank = e->cap[CAP_RANK] != RL_CAP_UNSET ? (int)e->cap[CAP_RANK] :
+		rank = cap[CAP_RANK] != RL_CAP_UNSET ? (int)cap[CAP_RANK] :
 		    lc->rank;
-		local = e->cap[CAP_LOCAL_RANK] != RL_CAP_UNSET ?
-		    (int)e->cap[CAP_LOCAL_RANK] : lc->local_rank;
+		local = cap[CAP_LOCAL_RANK] != RL_CAP_UNSET ?
+		    (int)cap[CAP_LOCAL_RANK] : lc->local_rank;
 	}
-	if (rank != RL_NONE || local != RL_NONE) {
-		if ((p = ingest_named_process(in, st, local, rank)) == NULL)
-			p = st->proc;
-		e->rank = rank;
+	if ((rank != RL_NONE || local != RL_NONE) &&
+	    (p = ingest_named_process(in, st, local, rank)) == NULL)
+		p = st->proc;
+
+	k = ingest_keep(in, r, (int)p->index);
+	first = !harmless && k->lines == 0;
+	if (!harmless)
+		keep_count(k, cap);
+	e = keep_add(in->inc, k, cap[CAP_STEP] >= 0 ?
+	    (uint64_t)cap[CAP_STEP] : k->matched);
+	if (lazy && (e != &k->tail || first)) {
+		/* Kept for good, or the tally's first: its time now. */
+		if (!ingest_when(in, st, line, len, &t, &timed))
+			t = st->last;
+		lazy = false;
 	}
+	if (first && !lazy)
+		k->first = t;
+	if (!harmless && !lazy)
+		k->last = t;
+	if (e == NULL)
+		return;
+	e->source = in->src->index;
+	e->line = lineno;
+	e->offset = in->offset;
+	e->time = t;
+	e->timed = timed;
+	e->guess = timed ? TIME_OWN : TIME_STREAM;
+	e->rule = r;
+	e->role = r->role;
+	e->harmless = harmless;
+	memcpy(e->cap, cap, sizeof e->cap);
+	e->weak = st->rec != NULL;
 	e->process = (int)p->index;
-	e->text = xstrndup(line, len);
-	for (off = 0; off < len; off++) {
-		if (e->text[off] == '\0')
-			e->text[off] = ' ';
+	if (rank != RL_NONE || local != RL_NONE)
+		e->rank = rank;
+	if (lazy) {
+		/* The tail: its time and text at the end of the block. */
+		k->tail_len = len;
+		if (!k->dirty) {
+			k->dirty = true;
+			in->dirty = xreallocarray(in->dirty, in->ndirty + 1,
+			    sizeof *in->dirty);
+			in->dirty[in->ndirty++] = k;
+		}
+		return;
 	}
+	e->text = event_text(r, line, len);
 	if (!(e->time.flags & RL_TIME_VALID)) {
 		st->pending = xreallocarray(st->pending, st->npending + 1,
 		    sizeof *st->pending);
-		st->pending[st->npending++] = e->seq;
+		st->pending[st->npending].keep = k;
+		st->pending[st->npending++].seq = e->seq;
 	}
-	in->seen[r->index] = lineno;
-	if (r->mark != MARK_NONE)
-		in->marks |= 1u << r->mark;
 }
 
 /*
- * The event with this arrival number.  Until the first diagnosis sorts the
- * events, an event's index is its seq; a followed source keeps adding lines
- * after that, so a pending event may have moved and is looked for.
+ * Update the times of a stream, its process and the source with a line's
+ * time; the line is number lineno, at offset, of len bytes.
  */
-static struct rl_event *
-ingest_event_by_seq(struct rl_incident *inc, uint64_t seq)
-{
-	size_t	i;
-
-	if (seq < inc->nevents && inc->events[seq].seq == seq)
-		return &inc->events[seq];
-	for (i = 0; i < inc->nevents; i++) {
-		if (inc->events[i].seq == seq)
-			return &inc->events[i];
-	}
-	return NULL;
-}
-
-/* Update the times of a stream, its process and the source. */
 static void
 ingest_time(struct ingest *in, struct stream *st, const struct rl_time *t,
-    const char *line, size_t len)
+    const char *line, size_t len, uint64_t lineno, uint64_t offset)
 {
 	struct rl_source	*src = in->src;
 	struct rl_incident	*inc = in->inc;
-
 	struct rl_process	*p = st->proc;
 	struct rl_event		*e;
 	size_t			 i;
@@ -525,18 +881,20 @@ ingest_time(struct ingest *in, struct stream *st, const struct rl_time *t,
 	 * stderr.log) were written just before the next timed line.
 	 */
 	for (i = 0; i < st->npending; i++) {
-		if ((e = ingest_event_by_seq(inc, st->pending[i])) == NULL)
+		if ((e = keep_find(st->pending[i].keep,
+		    st->pending[i].seq)) == NULL)
 			continue;
 		e->time = *t;
 		e->guess = TIME_NEXT;
 	}
 	st->npending = 0;
 	st->last = *t;
+	in->recent = *t;
 	if (!(p->last.flags & RL_TIME_VALID) || clock_cmp(t, &p->last) >= 0) {
 		p->last = *t;
 		p->last_source = (int)src->index;
-		p->last_line = src->lines;
-		p->last_offset = in->offset;
+		p->last_line = lineno;
+		p->last_offset = offset;
 		p->last_len = len;
 		if (src->kind != SOURCE_FILE || src->transient) {
 			free(p->last_text);
@@ -553,9 +911,47 @@ ingest_time(struct ingest *in, struct stream *st, const struct rl_time *t,
 		inc->end = *t;
 }
 
-/* One complete line, without its newline. */
+/*
+ * Of the link candidates of a line, drop those that can only fill in what
+ * the stream's process knows already: the [rank3] on every line of rank
+ * 3's log.
+ */
 static void
-ingest_line(struct ingest *in, const char *line, size_t len)
+ingest_drop_links(struct ingest *in, const struct stream *st)
+{
+	struct ruleset		*rs = in->rs;
+	const struct rl_process	*p = st->proc;
+	const struct rl_attrib	*a;
+	size_t			 i, n = 0;
+
+	if (!stream_is_process(in, st) || st->rec != NULL)
+		return;
+	for (i = 0; i < rs->ncand; i++) {
+		if ((rs->cand[i] & TARGET_ATTRIB) != 0) {
+			a = rs->attribs[rs->cand[i] & ~TARGET_ATTRIB];
+			if (a->kind == ATTRIB_LINK &&
+			    (!(a->caps & (1u << CAP_RANK)) ||
+			    (p->rank != RL_NONE && !p->rank_guessed)) &&
+			    (!(a->caps & (1u << CAP_LOCAL_RANK)) ||
+			    p->local_rank != RL_NONE) &&
+			    (!(a->caps & (1u << CAP_PID)) || p->pid != RL_NONE))
+				continue;
+		}
+		rs->cand[n++] = rs->cand[i];
+	}
+	rs->ncand = n;
+}
+
+/*
+ * One complete line, without its newline, at in->offset.  With `scanned`
+ * the ruleset's candidates are the line's already (from the block scan);
+ * a line with colour codes is scanned again once they are gone.  With
+ * `lazy` its time is not parsed: the block's reader keeps the stream's
+ * time (see ingest_event and ingest_settle).
+ */
+static void
+ingest_line(struct ingest *in, const char *line, size_t len, bool scanned,
+    bool lazy)
 {
 	struct rl_source	*src = in->src;
 	struct peeled		 pl;
@@ -566,41 +962,57 @@ ingest_line(struct ingest *in, const char *line, size_t len)
 	const char		*msg;
 	size_t			 off, mlen;
 	uint64_t		 lineno = ++src->lines;
-	bool			 timed, matched;
+	bool			 timed = false, matched, esc = false;
 
 	in->inc->lines++;
-	if (memchr(line, 0x1b, len) != NULL) {
+	if ((!scanned || in->rs->cand_esc) &&
+	    memchr(line, 0x1b, len) != NULL) {
 		buf_reset(&in->work);
 		buf_add(&in->work, line, len);
 		len = strip_ansi(in->work.p, in->work.len);
 		line = in->work.p;
+		esc = true;
+		lazy = false;	/* the block's bytes are not this line's */
 	}
 	off = ingest_peel(in, line, len, &pl);
 	msg = line + off;
 	mlen = len - off;
+	/*
+	 * A new writer while skipping: the lines skipped were the first
+	 * stream's, whose time is brought up to here before this line.
+	 */
+	if (lazy && in->blk != NULL && !ingest_writer_known(in, &pl))
+		ingest_settle(in, in->blk, (size_t)(line - in->blk));
 	st = ingest_stream(in, &pl);
 	st->proc->lines++;
-	timed = clock_parse(&src->clock, msg, mlen, &t);
-	if (timed) {
-		ingest_time(in, st, &t, line, len);
-		in->recent = t;
-	} else if (!(st->last.flags & RL_TIME_VALID) &&
-	    (in->recent.flags & RL_TIME_VALID))
-		st->last = in->recent;	/* a new writer: the source's time */
+	if (in->slow)
+		lazy = false;	/* a second writer: times line by line */
+	if (!lazy) {
+		timed = clock_parse(&src->clock, msg, mlen, &t);
+		if (timed)
+			ingest_time(in, st, &t, line, len, lineno, in->offset);
+		else if (!(st->last.flags & RL_TIME_VALID) &&
+		    (in->recent.flags & RL_TIME_VALID))
+			st->last = in->recent;	/* a new writer: the source's */
+	}
 
 	/* A record ends at its end pattern, before this line is named. */
 	if (st->rec != NULL && st->rec->end.code != NULL &&
 	    ruleset_match_pattern(in->rs, &st->rec->end, msg, mlen, NULL))
 		st->rec = NULL;
 
-	matched = ruleset_match(in->rs, msg, mlen, &m);
+	if (scanned && !esc)
+		matched = ruleset_match_cands(in->rs, msg, mlen, &m);
+	else
+		matched = ruleset_match(in->rs, msg, mlen, &m);
 	memset(&lc, 0, sizeof lc);
 	lc.in = in;
 	lc.st = st;
 	lc.rank = lc.local_rank = lc.pid = RL_NONE;
+	ingest_drop_links(in, st);
 	ruleset_links(in->rs, msg, mlen, ingest_link_cb, &lc);
 	if (matched)
-		ingest_event(in, st, &m, line, len, lineno, timed, &lc);
+		ingest_event(in, st, &m, line, len, lineno, timed, lazy, &lc);
 	if (in->line_cb != NULL)
 		in->line_cb(in->line_arg, src, lineno, &st->last, st->proc,
 		    line, len);
@@ -620,8 +1032,9 @@ ingest_partial(struct ingest *in)
 		len = in->partial.len;
 		in->src->long_lines++;
 	}
-	ingest_line(in, in->partial.p, len);
+	ingest_line(in, in->partial.p, len, false, false);
 	in->offset += in->partial_raw;
+	in->tknown = in->offset;
 	in->partial_raw = 0;
 	buf_reset(&in->partial);
 	in->cut = false;
@@ -646,31 +1059,269 @@ ingest_hold(struct ingest *in, const char *p, size_t n)
 	buf_add(&in->partial, p, n);
 }
 
+/*
+ * May the lines without a literal be skipped?  Only in a source one
+ * process writes, whose stream has nothing that needs every line.
+ */
+static bool
+ingest_skipping(const struct ingest *in)
+{
+	const struct stream	*st;
+
+	if (in->slow || in->line_cb != NULL || in->nstreams != 1 ||
+	    in->offset < in->warmup || in->rs->nalways != 0)
+		return false;
+	st = in->streams[0];
+	return st->npending == 0 && st->rec == NULL;
+}
+
+/*
+ * Would the candidates of a line do anything?  A link that can only fill
+ * in what the one process already knows (the [rank3] on every line of
+ * rank 3's log) is not worth reading the line for.
+ */
+static bool
+ingest_worth(const struct ingest *in)
+{
+	const struct ruleset	*rs = in->rs;
+	const struct rl_process	*p = in->streams[0]->proc;
+	const struct rl_attrib	*a;
+	size_t			 i;
+
+	if (rs->cand_esc)
+		return true;
+	for (i = 0; i < rs->ncand; i++) {
+		if ((rs->cand[i] & TARGET_ATTRIB) == 0)
+			return true;
+		a = rs->attribs[rs->cand[i] & ~TARGET_ATTRIB];
+		if (a->kind != ATTRIB_LINK)
+			return true;
+		if ((a->caps & (1u << CAP_RANK)) &&
+		    (p->rank == RL_NONE || p->rank_guessed))
+			return true;
+		if ((a->caps & (1u << CAP_LOCAL_RANK)) &&
+		    p->local_rank == RL_NONE)
+			return true;
+		if ((a->caps & (1u << CAP_PID)) && p->pid == RL_NONE)
+			return true;
+	}
+	return false;
+}
+
+/* Count the whole lines in b[from, to) without reading them. */
+static void
+ingest_skip(struct ingest *in, const char *b, size_t from, size_t to)
+{
+	uint64_t	k;
+
+	if (from >= to)
+		return;
+	k = mem_count_nl(b + from, to - from);
+	in->src->lines += k;
+	in->inc->lines += k;
+	in->streams[0]->proc->lines += k;
+	in->offset += to - from;
+}
+
+/*
+ * Bring the streams' times up to the block's byte `to` (a line start):
+ * the last line before it that has a time, read backwards to where the
+ * time was known, for the source's first stream and any other whose line
+ * is met on the way.  Whose lines those are says whether this source is
+ * still one writer's: a second one turns skipping off.
+ */
+static void
+ingest_settle(struct ingest *in, const char *b, size_t to)
+{
+	struct rl_source	*src = in->src;
+	struct stream		*st, *done[8];
+	struct peeled		 pl;
+	struct rl_time		 t;
+	const char		*lo, *ls, *le;
+	uint64_t		 back = 0, abs = in->blk_abs + to;
+	size_t			 len, ndone = 0, i;
+
+	if (in->tknown >= abs || in->nstreams == 0) {
+		in->tknown = abs > in->tknown ? abs : in->tknown;
+		return;
+	}
+	lo = b + (in->tknown > in->blk_abs ? in->tknown - in->blk_abs : 0);
+	for (le = b + to - 1; le >= lo && le > b; le = ls - 1, back++) {
+		ls = memrchr(lo, '\n', (size_t)(le - lo));
+		ls = ls == NULL ? lo : ls + 1;
+		len = (size_t)(le - ls);
+		if (len > 0 && ls[len - 1] == '\r')
+			len--;
+		if (clock_parse(&src->clock, ls, len, &t)) {
+			ingest_peel(in, ls, len, &pl);
+			st = ingest_stream(in, &pl);
+			for (i = 0; i < ndone && done[i] != st; i++)
+				;
+			if (i == ndone) {
+				ingest_time(in, st, &t, ls, len,
+				    src->lines - back,
+				    abs - (uint64_t)(b + to - ls));
+				if (ndone < sizeof done / sizeof done[0])
+					done[ndone++] = st;
+			}
+			if (st == in->streams[0] ||
+			    ndone == sizeof done / sizeof done[0])
+				break;
+		}
+		if (ls == lo)
+			break;
+	}
+	in->tknown = abs;
+}
+
+/* Is this writer one the source has had already? */
+static bool
+ingest_writer_known(const struct ingest *in, const struct peeled *pl)
+{
+	size_t	i;
+
+	for (i = 0; i < in->nwriters; i++) {
+		if (writer_is(in->writers[i], pl))
+			return true;
+	}
+	return false;
+}
+
+/* The keeps' latest events of this block get their times and texts. */
+static void
+ingest_tails(struct ingest *in)
+{
+	struct rl_keep	*k;
+	struct rl_event	*e;
+	const char	*ls;
+	size_t		 i;
+	bool		 own;
+
+	for (i = 0; i < in->ndirty; i++) {
+		k = in->dirty[i];
+		k->dirty = false;
+		e = &k->tail;
+		if (e->rule == NULL || e->text != NULL ||
+		    e->offset < in->blk_abs)
+			continue;
+		ls = in->blk + (e->offset - in->blk_abs);
+		if (!ingest_when(in, in->streams[0], ls, k->tail_len, &e->time,
+		    &own))
+			e->time = in->streams[0]->last;
+		e->timed = own;
+		e->guess = own ? TIME_OWN : TIME_STREAM;
+		e->text = event_text(e->rule, ls, k->tail_len);
+		if (!e->harmless)
+			k->last = e->time;
+	}
+	in->ndirty = 0;
+}
+
+/* Read one whole line of a block, at b[from, nl). */
+static void
+ingest_block_line(struct ingest *in, const char *b, size_t from, size_t nl,
+    bool lazy)
+{
+	size_t	len = nl - from;
+
+	ingest_line(in, b + from, len > 0 && b[nl - 1] == '\r' ? len - 1 : len,
+	    true, lazy);
+	in->offset += len + 1;
+	if (!lazy || in->slow)
+		in->tknown = in->offset;
+}
+
+/*
+ * A block of whole lines, each shorter than LINE_MAX_BYTES, the last
+ * ending in b[n - 1] == '\n'.  Scanned once for every literal; then read
+ * line by line, or skipping from one line with a useful literal to the
+ * next while the source allows it.  While skipping, times are parsed only
+ * where an event needs one; the stream's time is brought up to date
+ * before a line is read one by one, and at the end of the block.
+ */
+static void
+ingest_block(struct ingest *in, const char *b, size_t n)
+{
+	struct ruleset		*rs = in->rs;
+	const struct pf_list	*h = &in->hits.all;
+	const char		*q;
+	size_t			 pos = 0, hi = 0, ls, nl;
+
+	in->blk = b;
+	in->blk_abs = in->offset;
+	ruleset_scan_block(rs, b, n, &in->hits);
+	while (pos < n) {
+		if (!ingest_skipping(in)) {
+			ingest_settle(in, b, pos);
+			nl = (size_t)((const char *)memchr(b + pos, '\n',
+			    n - pos) - b);
+			ruleset_scan_begin(rs);
+			for (; hi < h->n && h->v[hi].pos < nl; hi++)
+				ruleset_scan_lit(rs, h->v[hi].lit);
+			ingest_block_line(in, b, pos, nl, false);
+			pos = nl + 1;
+			continue;
+		}
+		if (hi == h->n) {
+			ingest_skip(in, b, pos, n);
+			pos = n;
+			break;
+		}
+		q = memrchr(b + pos, '\n', h->v[hi].pos - pos);
+		ls = q == NULL ? pos : (size_t)(q - b) + 1;
+		nl = (size_t)((const char *)memchr(b + h->v[hi].pos, '\n',
+		    n - h->v[hi].pos) - b);
+		ruleset_scan_begin(rs);
+		for (; hi < h->n && h->v[hi].pos < nl; hi++)
+			ruleset_scan_lit(rs, h->v[hi].lit);
+		if (!ingest_worth(in))
+			continue;
+		ingest_skip(in, b, pos, ls);
+		ingest_block_line(in, b, ls, nl, true);
+		pos = nl + 1;
+	}
+	ingest_settle(in, b, n);
+	ingest_tails(in);
+	in->blk = NULL;
+}
+
 /* Feed a chunk of a source's bytes. */
 void
 ingest_feed(struct ingest *in, const char *p, size_t n)
 {
 	const char	*end = p + n, *nl;
-	size_t		 len;
+	size_t		 len, span;
 
 	in->src->bytes += n;
 	in->inc->bytes += n;
 	while (p < end) {
-		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL) {
-			ingest_hold(in, p, (size_t)(end - p));
-			return;
-		}
-		len = (size_t)(nl - p);
-		if (in->partial.len > 0 || in->cut || len > LINE_MAX_BYTES) {
-			ingest_hold(in, p, len);
+		if (in->partial.len > 0 || in->cut) {
+			/* The rest of a held line comes first. */
+			if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL) {
+				ingest_hold(in, p, (size_t)(end - p));
+				return;
+			}
+			ingest_hold(in, p, (size_t)(nl - p));
 			ingest_partial(in);
-			in->offset++;
-		} else {
-			ingest_line(in, p, len > 0 && p[len - 1] == '\r' ?
-			    len - 1 : len);
-			in->offset += len + 1;
+			in->tknown = ++in->offset;
+			p = nl + 1;
+			continue;
 		}
-		p = nl + 1;
+		/*
+		 * A block is whole lines of at most LINE_MAX_BYTES; a line
+		 * longer than that is held and cut.
+		 */
+		span = (size_t)(end - p);
+		if (span > LINE_MAX_BYTES + 1)
+			span = LINE_MAX_BYTES + 1;
+		if ((nl = memrchr(p, '\n', span)) == NULL) {
+			ingest_hold(in, p, span);
+			p += span;
+			continue;
+		}
+		len = (size_t)(nl - p) + 1;
+		ingest_block(in, p, len);
+		p += len;
 	}
 }
 

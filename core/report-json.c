@@ -204,7 +204,7 @@ json_sources(struct buf *b, const struct rl_incident *inc)
 		buf_printf(b, ", \"lines\": %llu, \"bytes\": %llu",
 		    (unsigned long long)s->lines, (unsigned long long)s->bytes);
 		buf_adds(b, ", \"time_form\": ");
-		json_string(b, clock_form_name(s->clock.form));
+		json_string(b, clock_form_name(clock_form_main(&s->clock)));
 		if (s->binary)
 			buf_adds(b, ", \"skipped\": \"binary\"");
 		if (s->long_lines)
@@ -222,61 +222,52 @@ json_sources(struct buf *b, const struct rl_incident *inc)
 /* How often one signature was seen, for counts and rates. */
 struct tally {
 	const struct rl_rule *rule;
-	uint64_t	 lines;		/* lines it matched (not harmless) */
-	int64_t		 count;		/* sum of `count` captures */
-	int64_t		 total;		/* largest `total` capture */
-	int64_t		 first;		/* utc ms of the first, or INT64_MAX */
-	int64_t		 last;		/* and of the last */
+	const struct rl_tally *t;	/* borrowed from the incident */
 };
 
+/* Tallies in the order their signatures were first seen. */
+static int
+tally_cmp(const void *a, const void *b)
+{
+	const struct tally	*x = a, *y = b;
+
+	if (x->t->first != y->t->first)
+		return x->t->first < y->t->first ? -1 : 1;
+	return (x->rule->index > y->rule->index) -
+	    (x->rule->index < y->rule->index);
+}
+
 /*
- * Tally the failure, symptom and evidence signatures (not step lines):
- * what a repeated warning such as vLLM's preemption amounts to.
+ * The failure, symptom and evidence signatures seen (not step lines), in
+ * the order they were first seen: what a repeated warning such as vLLM's
+ * preemption amounts to.  Counted as the lines were read, so a signature
+ * counts every line even where only some of its events are kept.
  */
 static struct tally *
 report_tally(const struct rl_incident *inc, size_t *np)
 {
-	struct tally		*v = NULL, *t;
-	const struct rl_event	*e;
-	size_t			 n = 0, i, k;
-	int64_t			 ms;
+	struct tally		*v;
+	const struct rl_rule	*r;
+	size_t			 n = 0, i;
 
-	for (i = 0; i < inc->nevents; i++) {
-		e = &inc->events[i];
-		if (e->rule == NULL || e->rule->mark == MARK_STEP || e->harmless)
+	v = xcalloc(inc->ntally + 1, sizeof *v);
+	for (i = 0; i < inc->ntally; i++) {
+		if (inc->tally[i].lines == 0)
 			continue;
-		for (k = 0; k < n && v[k].rule != e->rule; k++)
-			;
-		if (k == n) {
-			v = xreallocarray(v, n + 1, sizeof *v);
-			memset(&v[n], 0, sizeof *v);
-			v[n].rule = e->rule;
-			v[n].first = INT64_MAX;
-			v[n].last = INT64_MIN;
-			n++;
-		}
-		t = &v[k];
-		t->lines++;
-		if (e->cap[CAP_COUNT] != RL_CAP_UNSET)
-			t->count += e->cap[CAP_COUNT];
-		if (e->cap[CAP_TOTAL] != RL_CAP_UNSET && e->cap[CAP_TOTAL] > t->total)
-			t->total = e->cap[CAP_TOTAL];
-		if ((e->time.flags & RL_TIME_VALID) &&
-		    !(e->time.flags & RL_TIME_BOOT)) {
-			ms = clock_utc_ms(&e->time);
-			if (ms < t->first)
-				t->first = ms;
-			if (ms > t->last)
-				t->last = ms;
-		}
+		r = ruleset_rule(inc->rules, i);
+		if (r->mark == MARK_STEP)
+			continue;
+		v[n].rule = r;
+		v[n++].t = &inc->tally[i];
 	}
+	qsort(v, n, sizeof *v, tally_cmp);
 	*np = n;
 	return v;
 }
 
 /* What a tally amounts to: reported counts beat counted lines. */
 static int64_t
-tally_amount(const struct tally *t)
+tally_amount(const struct rl_tally *t)
 {
 	if (t->count > 0)
 		return t->count;
@@ -287,7 +278,7 @@ tally_amount(const struct tally *t)
 
 /* Occurrences per minute over the span they were seen in, or -1. */
 static double
-tally_rate(const struct tally *t)
+tally_rate(const struct rl_tally *t)
 {
 	/* Over less than a minute a rate says nothing. */
 	if (t->first == INT64_MAX || t->last - t->first < 60000)
@@ -310,8 +301,8 @@ json_signatures(struct buf *b, const struct rl_incident *inc)
 		buf_adds(b, ", \"role\": ");
 		json_string(b, role_name(v[i].rule->role));
 		buf_printf(b, ", \"lines\": %llu, \"count\": %lld",
-		    (unsigned long long)v[i].lines, (long long)tally_amount(&v[i]));
-		if ((r = tally_rate(&v[i])) >= 0)
+		    (unsigned long long)v[i].t->lines, (long long)tally_amount(v[i].t));
+		if ((r = tally_rate(v[i].t)) >= 0)
 			buf_printf(b, ", \"per_minute\": %.2f", r);
 		buf_adds(b, "}");
 	}
@@ -341,8 +332,9 @@ report_json(const struct rl_incident *inc, struct buf *b)
 	buf_adds(b, ",\n  \"sources\": ");
 	json_sources(b, inc);
 	buf_printf(b, ",\n  \"stats\": {\"lines\": %llu, \"bytes\": %llu, "
-	    "\"events\": %zu}", (unsigned long long)inc->lines,
-	    (unsigned long long)inc->bytes, inc->nevents);
+	    "\"events\": %zu, \"matched\": %llu}", (unsigned long long)inc->lines,
+	    (unsigned long long)inc->bytes, inc->nevents,
+	    (unsigned long long)inc->matched);
 	buf_adds(b, ",\n  \"errors\": [");
 	for (i = 0; i < inc->errors.n; i++) {
 		if (i)
@@ -370,7 +362,8 @@ report_text_tally(const struct rl_incident *inc, struct buf *b)
 	v = report_tally(inc, &n);
 	for (i = 1; i < n; i++) {
 		t = v[i];
-		for (k = i; k > 0 && tally_amount(&v[k - 1]) < tally_amount(&t); k--)
+		for (k = i; k > 0 && tally_amount(v[k - 1].t) < tally_amount(t.t);
+		    k--)
 			v[k] = v[k - 1];
 		v[k] = t;
 	}
@@ -380,9 +373,9 @@ report_text_tally(const struct rl_incident *inc, struct buf *b)
 			continue;
 		if (k++ == 0)
 			buf_adds(b, "Signatures seen:\n");
-		buf_printf(b, "  %6lld  %-40s %s", (long long)tally_amount(&v[i]),
+		buf_printf(b, "  %6lld  %-40s %s", (long long)tally_amount(v[i].t),
 		    v[i].rule->id, role_name(v[i].rule->role));
-		if ((r = tally_rate(&v[i])) >= 0 && tally_amount(&v[i]) > 1)
+		if ((r = tally_rate(v[i].t)) >= 0 && tally_amount(v[i].t) > 1)
 			buf_printf(b, ", %.1f/min", r);
 		buf_adds(b, "\n");
 	}

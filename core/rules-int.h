@@ -13,19 +13,70 @@
 
 /* What a literal found by the prefilter points at. */
 #define TARGET_ATTRIB	0x80000000u	/* else a rule index */
+#define TARGET_ESC	0x7fffffffu	/* the escape byte: a colour code */
 
-#define PF_OUT	0x80000000u	/* in delta: the state ends a literal */
-
-/* The multi-literal prefilter: an Aho-Corasick automaton as a dense DFA. */
+/*
+ * The multi-literal prefilter: a hashed set of every literal's first four
+ * bytes, and the literals bucketed by that hash (see prefilter.c).
+ */
+#define PF_BITS		16		/* bits of the hash */
+#define PF_SLOTS	(1u << PF_BITS)
 struct prefilter {
-	uint8_t		 cls[256];	/* byte -> equivalence class */
-	unsigned	 ncls;		/* classes, 0 is "not in any literal" */
-	uint32_t	*delta;		/* nstates x ncls: next row offset | PF_OUT */
-	uint32_t	*out;		/* per state: first output index + 1, or 0 */
+	uint32_t	 bits[PF_SLOTS / 32];/* hashes some literal's anchor has */
+	uint32_t	*start;		/* per hash: first of its items (CSR) */
+	uint32_t	*items;		/* literal indexes, bucketed by hash */
+	char		**lit;		/* the distinct literals, owned */
+	uint32_t	*len;		/* their lengths */
+	uint32_t	*anchor;	/* offset of the four bytes hashed */
+	uint32_t	*first;		/* per literal: first output + 1, or 0 */
+	size_t		 nlit;
+	uint32_t	*short_lit;	/* literals under three bytes */
+	size_t		 nshort;
 	uint32_t	*outnext;	/* outputs chained: next index + 1, or 0 */
 	uint32_t	*outtarget;	/* output -> target */
-	size_t		 nstates;
 	size_t		 nout;
+	bool		 built;		/* there is a literal to find */
+	bool		 avx2;		/* scan eight positions at a time */
+	uint16_t	*seen;		/* per hash: words of input seen, learning */
+	size_t		 learnt;	/* bytes of input learnt from */
+};
+
+/* Hits of a scan: where a literal starts, and which literal. */
+struct pf_hit {
+	uint32_t	 pos;		/* offset of the literal's first byte */
+	uint32_t	 lit;		/* index among pf->lit */
+};
+struct pf_list {
+	struct pf_hit	*v;
+	size_t		 n;
+	size_t		 cap;
+};
+struct pf_hits {
+	struct pf_list	 all;		/* the scan's hits, in order */
+	struct pf_list	 tmp;		/* scratch */
+};
+
+/*
+ * What peeling a line's prefixes came to, remembered by the line's first
+ * bytes with its digits masked (see ingest_peel): the prefixes that matched,
+ * in order, after which none did.
+ */
+#define PEEL_MEMO_KEY	32		/* bytes of a line the memo keys on */
+#define PEEL_MEMO_SLOTS	256
+#define PEEL_MEMO_WAYS	4		/* entries a key may be in */
+#define PEEL_MEMO_STEPS	8
+struct peel_step {
+	uint16_t	 attrib;	/* index in the ruleset */
+	uint8_t		 pat;		/* which of its patterns */
+	uint8_t		 len;		/* bytes it peeled */
+};
+struct peel_memo {
+	bool		 used;
+	uint32_t	 stamp;		/* when last used, for replacing */
+	uint8_t		 klen;		/* bytes keyed: the line's, up to the key */
+	uint8_t		 nstep;
+	uint8_t		 key[PEEL_MEMO_KEY];/* the bytes, digits as '0' */
+	struct peel_step step[PEEL_MEMO_STEPS];
 };
 
 struct ruleset {
@@ -46,7 +97,11 @@ struct ruleset {
 	uint32_t	 gen;		/* current scan number */
 	uint32_t	*cand;		/* candidates of the current scan */
 	size_t		 ncand;
+	bool		 cand_esc;	/* the scanned bytes hold an escape */
 	uint64_t	 limit_hits;	/* matches cut short by a pcre2 limit */
+	struct pf_hits	 line_hits;	/* scratch of a one-line scan */
+	struct peel_memo *memo;		/* PEEL_MEMO_SLOTS, or NULL: no memo */
+	uint32_t	 memo_clock;	/* stamps memo entries */
 };
 
 /* rules.c */
@@ -56,9 +111,22 @@ size_t		 pattern_literals(const char *, char ***);
 void		 rule_free(struct rl_rule *);
 void		 attrib_free(struct rl_attrib *);
 
+void		 ruleset_scan_begin(struct ruleset *);
+void		 ruleset_scan_lit(struct ruleset *, uint32_t);
+void		 ruleset_scan_block(struct ruleset *, const char *, size_t,
+		     struct pf_hits *);
+bool		 ruleset_match_cands(struct ruleset *, const char *, size_t,
+		     struct rl_match *);
+int		 ruleset_match_partial(struct ruleset *,
+		     const struct rl_pattern *, const char *, size_t, size_t *);
+
 /* prefilter.c */
 void		 prefilter_build(struct prefilter *, char **, uint32_t *,
 		     size_t);
 void		 prefilter_free(struct prefilter *);
+void		 prefilter_learn(struct prefilter *, const uint8_t *, size_t);
+void		 prefilter_scan(const struct prefilter *, const uint8_t *,
+		     size_t, struct pf_hits *);
+void		 pf_hits_free(struct pf_hits *);
 
 #endif

@@ -19,6 +19,8 @@
 #define DEPTH_LIMIT	2000		/* nested backtracking frames */
 #define JIT_STACK_MAX	(512 * 1024)
 
+static void	ruleset_memo(struct ruleset *);
+
 static const char *role_names[ROLE_NROLES] = {
 	"none", "root", "symptom", "collateral", "wrapper", "progress",
 	"evidence", "hang"
@@ -95,8 +97,9 @@ pattern_compile(struct rl_pattern *p, const char *src, char **cause)
 		    (char *)msg);
 		return -1;
 	}
-	if (getenv("RANKLINE_NO_JIT") == NULL)
-		pcre2_jit_compile(code, PCRE2_JIT_COMPLETE);
+	if (getenv("RANKLINE_NO_JIT") == NULL &&
+	    pcre2_jit_compile(code, PCRE2_JIT_COMPLETE) == 0)
+		p->jit = true;
 	p->code = code;
 	p->source = xstrdup(src);
 	pattern_first(p);
@@ -104,6 +107,8 @@ pattern_compile(struct rl_pattern *p, const char *src, char **cause)
 		n = pcre2_substring_number_from_name(code,
 		    (PCRE2_SPTR)cap_names[i]);
 		p->cap[i] = n > 0 && n < RL_MAXGROUPS ? n : 0;
+		if (p->cap[i] != 0 && i != CAP_HOST && i != CAP_PCI)
+			p->capv[p->ncapv++] = (uint8_t)i;
 	}
 	return 0;
 }
@@ -211,6 +216,8 @@ ruleset_free(struct ruleset *rs)
 	free(rs->stamp);
 	free(rs->cand);
 	prefilter_free(&rs->pf);
+	pf_hits_free(&rs->line_hits);
+	free(rs->memo);
 	pcre2_match_data_free(rs->md);
 	pcre2_match_context_free(rs->mctx);
 	pcre2_jit_stack_free(rs->jit);
@@ -353,7 +360,8 @@ ruleset_finish(struct ruleset *rs)
 {
 	char		**all = NULL;
 	uint32_t	 *tg = NULL;
-	size_t		  n = 0, i;
+	size_t		  n = 0, i, j;
+	int		  c;
 	struct rl_attrib *a;
 
 	free(rs->always);
@@ -366,11 +374,23 @@ ruleset_finish(struct ruleset *rs)
 	}
 	for (i = 0; i < rs->nattribs; i++) {
 		a = rs->attribs[i];
+		a->caps = 0;
+		for (j = 0; j < a->npat; j++) {
+			for (c = 0; c < CAP_NCAPS; c++) {
+				if (a->pat[j].cap[c] != 0)
+					a->caps |= 1u << c;
+			}
+		}
 		if (a->kind != ATTRIB_LINK && a->kind != ATTRIB_RECORD)
 			continue;
 		ruleset_collect(rs, (uint32_t)i | TARGET_ATTRIB, a->literal,
 		    a->nliteral, &all, &tg, &n);
 	}
+	/* A colour code may split a literal: such lines are read one by one. */
+	all = xreallocarray(all, n + 1, sizeof *all);
+	tg = xreallocarray(tg, n + 1, sizeof *tg);
+	all[n] = (char *)"\033";
+	tg[n++] = TARGET_ESC;
 	prefilter_build(&rs->pf, all, tg, n);
 	free(all);
 	free(tg);
@@ -379,7 +399,77 @@ ruleset_finish(struct ruleset *rs)
 	free(rs->cand);
 	rs->cand = xcalloc(rs->nrules + rs->nattribs + 1, sizeof *rs->cand);
 	rs->gen = 0;
+	ruleset_memo(rs);
 	rs->finished = true;
+}
+
+/*
+ * Does a pattern treat every digit alike?  Then lines that differ only in
+ * their digits peel alike, and the peel memo may key on lines with their
+ * digits masked.  A digit written out (outside a quantifier's braces and
+ * the class 0-9), a back reference or a hex escape says no.
+ */
+static bool
+pattern_digit_blind(const char *p)
+{
+	size_t	i;
+	bool	cls = false;
+
+	for (i = 0; p[i] != '\0'; i++) {
+		if (p[i] == '\\') {
+			if (p[i + 1] == '\0')
+				return true;
+			if ((p[i + 1] >= '0' && p[i + 1] <= '9') ||
+			    p[i + 1] == 'x' || p[i + 1] == 'o' || p[i + 1] == 'g')
+				return false;
+			i++;
+			continue;
+		}
+		if (cls) {
+			if (p[i] == ']')
+				cls = false;
+			else if (strncmp(p + i, "0-9", 3) == 0)
+				i += 2;
+			else if (p[i] >= '0' && p[i] <= '9')
+				return false;
+			continue;
+		}
+		if (p[i] == '[')
+			cls = true;
+		else if (p[i] == '{') {
+			while (p[i] != '\0' && p[i] != '}')
+				i++;
+			if (p[i] == '\0')
+				return true;
+		} else if (p[i] >= '0' && p[i] <= '9')
+			return false;
+	}
+	return true;
+}
+
+/* The peel memo, when every prefix pattern treats digits alike. */
+static void
+ruleset_memo(struct ruleset *rs)
+{
+	const struct rl_attrib	*a;
+	size_t			 i, j;
+
+	free(rs->memo);
+	rs->memo = NULL;
+	if (rs->nattribs > UINT16_MAX)
+		return;
+	for (i = 0; i < rs->nattribs; i++) {
+		a = rs->attribs[i];
+		if (a->kind != ATTRIB_PREFIX)
+			continue;
+		if (a->npat > UINT8_MAX)
+			return;
+		for (j = 0; j < a->npat; j++) {
+			if (!pattern_digit_blind(a->pat[j].source))
+				return;
+		}
+	}
+	rs->memo = xcalloc(PEEL_MEMO_SLOTS, sizeof *rs->memo);
 }
 
 /* Slot of a target in the stamp array. */
@@ -393,47 +483,70 @@ target_slot(const struct ruleset *rs, uint32_t t)
 static void
 ruleset_candidate(struct ruleset *rs, uint32_t t)
 {
-	size_t	slot = target_slot(rs, t);
+	size_t	slot;
 
+	if (t == TARGET_ESC) {
+		rs->cand_esc = true;
+		return;
+	}
+	slot = target_slot(rs, t);
 	if (rs->stamp[slot] == rs->gen)
 		return;
 	rs->stamp[slot] = rs->gen;
 	rs->cand[rs->ncand++] = t;
 }
 
-/* One pass of the automaton over a line: fills rs->cand. */
-static void
-ruleset_scan(struct ruleset *rs, const char *s, size_t n)
+/* Start a line's candidate set: the targets with no literal are always in. */
+void
+ruleset_scan_begin(struct ruleset *rs)
 {
-	const struct prefilter	*pf = &rs->pf;
-	const uint32_t		*delta = pf->delta;
-	const uint8_t		*p = (const uint8_t *)s, *end = p + n;
-	uint32_t		 st = 0, o;
-	size_t			 i;
+	size_t	i;
 
+	if (!rs->finished)
+		ruleset_finish(rs);
 	if (++rs->gen == 0) {
 		memset(rs->stamp, 0, (rs->nrules + rs->nattribs + 1) *
 		    sizeof *rs->stamp);
 		rs->gen = 1;
 	}
 	rs->ncand = 0;
+	rs->cand_esc = false;
 	for (i = 0; i < rs->nalways; i++)
 		ruleset_candidate(rs, rs->always[i]);
-	if (pf->nstates == 0)
-		return;
-	/*
-	 * delta holds row offsets (state x ncls) with PF_OUT set on states
-	 * that end a literal, so the common byte costs one load and no
-	 * multiply.
-	 */
-	for (; p < end; p++) {
-		st = delta[(st & ~PF_OUT) + pf->cls[*p]];
-		if (st & PF_OUT) {
-			for (o = pf->out[(st & ~PF_OUT) / pf->ncls]; o != 0;
-			    o = pf->outnext[o - 1])
-				ruleset_candidate(rs, pf->outtarget[o - 1]);
-		}
-	}
+}
+
+/* Add the targets of a literal a scan found. */
+void
+ruleset_scan_lit(struct ruleset *rs, uint32_t li)
+{
+	const struct prefilter	*pf = &rs->pf;
+	uint32_t		 o;
+
+	for (o = pf->first[li]; o != 0; o = pf->outnext[o - 1])
+		ruleset_candidate(rs, pf->outtarget[o - 1]);
+}
+
+/* Scan one line for the literals: fills rs->cand. */
+static void
+ruleset_scan(struct ruleset *rs, const char *s, size_t n)
+{
+	size_t	i;
+
+	ruleset_scan_begin(rs);		/* builds the prefilter if need be */
+	prefilter_scan(&rs->pf, (const uint8_t *)s, n, &rs->line_hits);
+	for (i = 0; i < rs->line_hits.all.n; i++)
+		ruleset_scan_lit(rs, rs->line_hits.all.v[i].lit);
+}
+
+/* Scan a block of whole lines for every literal (see prefilter_scan). */
+void
+ruleset_scan_block(struct ruleset *rs, const char *p, size_t n,
+    struct pf_hits *h)
+{
+	if (!rs->finished)
+		ruleset_finish(rs);
+	prefilter_learn(&rs->pf, (const uint8_t *)p, n);
+	prefilter_scan(&rs->pf, (const uint8_t *)p, n, h);
 }
 
 /* Run one pattern; a pcre2 limit counts as no match, and is counted. */
@@ -444,7 +557,17 @@ ruleset_match_pattern(struct ruleset *rs, const struct rl_pattern *p,
 	PCRE2_SIZE	*ov;
 	int		 rc, i;
 
-	rc = pcre2_match(p->code, (PCRE2_SPTR)s, n, 0, 0, rs->md, rs->mctx);
+	/*
+	 * pcre2_jit_match skips pcre2_match's checks of its arguments, which
+	 * cost more than a prefix pattern failing on a line's first bytes;
+	 * the match limit and the JIT stack still apply.
+	 */
+	if (p->jit)
+		rc = pcre2_jit_match(p->code, (PCRE2_SPTR)s, n, 0, 0, rs->md,
+		    rs->mctx);
+	else
+		rc = pcre2_match(p->code, (PCRE2_SPTR)s, n, 0, 0, rs->md,
+		    rs->mctx);
 	if (rc < 0) {
 		if (rc != PCRE2_ERROR_NOMATCH)
 			rs->limit_hits++;
@@ -461,6 +584,32 @@ ruleset_match_pattern(struct ruleset *rs, const struct rl_pattern *p,
 	for (i = 0; i < 2 * m->ngroups; i++)
 		m->ovec[i] = ov[i];
 	return true;
+}
+
+/*
+ * Would a pattern's answer on s[0, n) hold whatever followed it?  With
+ * PCRE2_PARTIAL_HARD, a subject that could still become a match is
+ * "partial": 1 is a match that more bytes could not change (its length in
+ * *len), 0 no match whatever follows, -1 it depends on what follows.
+ */
+int
+ruleset_match_partial(struct ruleset *rs, const struct rl_pattern *p,
+    const char *s, size_t n, size_t *len)
+{
+	PCRE2_SIZE	*ov;
+	int		 rc;
+
+	rc = pcre2_match(p->code, (PCRE2_SPTR)s, n, 0, PCRE2_PARTIAL_HARD,
+	    rs->md, rs->mctx);
+	if (rc == PCRE2_ERROR_NOMATCH)
+		return 0;
+	if (rc < 0)
+		return -1;
+	ov = pcre2_get_ovector_pointer(rs->md);
+	if (ov[0] != 0)
+		return 0;	/* prefixes are anchored at the start */
+	*len = ov[1];
+	return 1;
 }
 
 /* Does this rule match the line (any of its patterns)? */
@@ -507,18 +656,16 @@ cand_sort(const struct ruleset *rs, uint32_t *v, size_t n)
 }
 
 /*
- * The best rule for a line: of the rules whose literal the line holds, the
+ * The best rule for a line, of the candidates the last scan found: the
  * highest-priority one whose pattern matches.
  */
 bool
-ruleset_match(struct ruleset *rs, const char *s, size_t n, struct rl_match *m)
+ruleset_match_cands(struct ruleset *rs, const char *s, size_t n,
+    struct rl_match *m)
 {
 	uint32_t	rules[64];
 	size_t		nr = 0, i;
 
-	if (!rs->finished)
-		ruleset_finish(rs);
-	ruleset_scan(rs, s, n);
 	for (i = 0; i < rs->ncand && nr < 64; i++) {
 		if ((rs->cand[i] & TARGET_ATTRIB) == 0)
 			rules[nr++] = rs->cand[i];
@@ -531,6 +678,17 @@ ruleset_match(struct ruleset *rs, const char *s, size_t n, struct rl_match *m)
 			return true;
 	}
 	return false;
+}
+
+/*
+ * The best rule for a line: of the rules whose literal the line holds, the
+ * highest-priority one whose pattern matches.
+ */
+bool
+ruleset_match(struct ruleset *rs, const char *s, size_t n, struct rl_match *m)
+{
+	ruleset_scan(rs, s, n);
+	return ruleset_match_cands(rs, s, n, m);
 }
 
 /*

@@ -225,3 +225,44 @@ errlist_free(struct errlist *e)
 	e->v = NULL;
 	e->n = 0;
 }
+
+/*
+ * Count the newlines in n bytes.  Skipping lines without reading them is
+ * the point of ingestion's fast path, so this runs at memory speed: SSE2
+ * compares 16 bytes at once and keeps up to 255 per-byte counts before
+ * summing them with psadbw.
+ */
+#if defined(__SSE2__)
+#include <emmintrin.h>
+
+size_t
+mem_count_nl(const char *s, size_t n)
+{
+	const __m128i	 nl = _mm_set1_epi8('\n'), zero = _mm_setzero_si128();
+	__m128i		 acc, sum = _mm_setzero_si128();
+	size_t		 i = 0, k, count = 0;
+
+	while (n - i >= 16) {
+		acc = _mm_setzero_si128();
+		for (k = 0; k < 255 && n - i >= 16; k++, i += 16)
+			acc = _mm_sub_epi8(acc, _mm_cmpeq_epi8(nl,
+			    _mm_loadu_si128((const __m128i *)(s + i))));
+		sum = _mm_add_epi64(sum, _mm_sad_epu8(acc, zero));
+	}
+	count = (size_t)_mm_cvtsi128_si64(sum) +
+	    (size_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(sum, sum));
+	for (; i < n; i++)
+		count += s[i] == '\n';
+	return count;
+}
+#else
+size_t
+mem_count_nl(const char *s, size_t n)
+{
+	size_t	i, count = 0;
+
+	for (i = 0; i < n; i++)
+		count += s[i] == '\n';
+	return count;
+}
+#endif

@@ -87,6 +87,7 @@ feed(struct rl_incident *inc, struct rl_source *src, const char *t, size_t n,
 		ingest_feed(in, t + i, n - i < step ? n - i : step);
 	ingest_flush(in);
 	ingest_free(in);
+	incident_gather(inc);	/* the kept events, as diagnose sees them */
 }
 
 static void

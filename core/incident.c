@@ -64,9 +64,7 @@ incident_free(struct rl_incident *inc)
 	for (i = 0; i < inc->nevents; i++)
 		free(inc->events[i].text);
 	free(inc->events);
-	free(inc->answer.summary);
-	free(inc->answer.explanation);
-	free(inc->answer.unsafe_steps);
+	answer_clear(&inc->answer);
 	free(inc->fingerprint);
 	errlist_free(&inc->errors);
 	free(inc);

@@ -296,12 +296,39 @@ cap_whatif_len(struct rl_capacity *c)
 		    c->max_model_len, seqs, c->concurrency);
 }
 
+/*
+ * No room at all for the KV cache: the utilization that would leave one
+ * GiB for it, when the GPU's total is known.
+ */
+static void
+cap_whatif_util_empty(struct rl_capacity *c)
+{
+	double	u;
+
+	u = c->util + (1.0 - c->kv_gib) / c->total_gib;
+	if (u <= CAP_UTIL_MAX)
+		cap_line(&c->whatif, &c->nwhatif, "--gpu-memory-utilization "
+		    "%.2f (from %.2f): leaves about 1 GiB for the KV cache "
+		    "instead of %.2f GiB", ceil(u * 100) / 100, c->util,
+		    c->kv_gib);
+	else
+		cap_line(&c->whatif, &c->nwhatif, "--gpu-memory-utilization "
+		    "alone cannot do it: a KV cache of 1 GiB would need %.2f of "
+		    "the GPU; lower the activation peak or add GPUs "
+		    "(--tensor-parallel-size)", u);
+}
+
 /* What a higher --gpu-memory-utilization would give. */
 static void
 cap_whatif_util(struct rl_capacity *c, double per_token)
 {
 	double	want, extra, u, floor_gib;
 
+	if (known(c->util) && known(c->kv_gib) && c->kv_gib <= 0 &&
+	    known(c->total_gib) && c->total_gib > 0 && !known(per_token)) {
+		cap_whatif_util_empty(c);
+		return;
+	}
 	if (!known(c->util) || !known(c->kv_gib) || !known(per_token) ||
 	    !known(c->max_model_len))
 		return;
@@ -346,6 +373,13 @@ cap_whatif_util(struct rl_capacity *c, double per_token)
 static void
 cap_whatif_seqs(struct rl_capacity *c)
 {
+	if (known(c->kv_gib) && c->kv_gib <= 0 && known(c->activation_gib)) {
+		cap_line(&c->whatif, &c->nwhatif, "--max-num-seqs or "
+		    "--max-num-batched-tokens lower: the profiling run's "
+		    "activation peak (%.2f GiB) shrinks with them and is taken "
+		    "off the budget before the KV cache", c->activation_gib);
+		return;
+	}
 	if (!known(c->concurrency))
 		return;
 	if (c->concurrency < 1)

@@ -306,6 +306,12 @@ ev_first_line(struct rl_incident *inc, const struct rl_event *f)
 	const struct rl_process	*p;
 	char			*last;
 
+	if (f->role == ROLE_HANG && a->hang.lag_rank == f->rank)
+		evlist_add(&a->first_evidence, inc, a->first, STANCE_SUPPORTS,
+		    "rank %d's last enqueued collective is %lld while the "
+		    "others reached %lld: it never entered the collective they "
+		    "wait in", f->rank, (long long)a->hang.lag_enqueued,
+		    (long long)a->hang.peers_enqueued);
 	if (f->role == ROLE_HANG) {
 		evlist_add(&a->first_evidence, inc, a->first, STANCE_SUPPORTS,
 		    "rank %d's last line: it went quiet here while the others "
@@ -328,9 +334,11 @@ ev_first_line(struct rl_incident *inc, const struct rl_event *f)
 		return;
 	}
 	evlist_add(&a->first_evidence, inc, a->first, STANCE_SUPPORTS,
-	    "the earliest root-capable event across all ranks (%s)",
+	    "the earliest root-capable event across all ranks (%s)%s",
 	    f->rule != NULL && f->rule->title != NULL ? f->rule->title :
-	    "a failure");
+	    "a failure", f->rank_resolved && (f->process == RL_NONE ||
+	    inc->procs[f->process]->rank != f->rank) ?
+	    ", tied to this rank by its GPU's PCI address or its pid" : "");
 }
 
 /* A kernel line about the killed rank: the OOM killer's, or another. */

@@ -342,11 +342,18 @@ cap_whatif_util(struct rl_capacity *c, double per_token)
 	if (!known(c->total_gib) && (floor_gib = cap_total_floor(c)) > 0) {
 		/* A larger GPU needs a smaller step: this bounds it from above. */
 		u = c->util + extra / floor_gib;
-		cap_line(&c->whatif, &c->nwhatif, "--gpu-memory-utilization "
-		    "%.2f at most (from %.2f): %.2f GiB more KV cache on a GPU "
-		    "of at least %.1f GiB%s", ceil(u * 100) / 100, c->util,
-		    extra, floor_gib, u > CAP_UTIL_MAX ? "; above 0.95 this "
-		    "leaves no slack, so it may not be enough alone" : "");
+		if (u > 1)
+			cap_line(&c->whatif, &c->nwhatif, "--gpu-memory-"
+			    "utilization alone cannot do it: %.2f GiB more KV "
+			    "cache may need more than the whole GPU (at least "
+			    "%.1f GiB)", extra, floor_gib);
+		else
+			cap_line(&c->whatif, &c->nwhatif, "--gpu-memory-"
+			    "utilization %.2f at most (from %.2f): %.2f GiB more "
+			    "KV cache on a GPU of at least %.1f GiB%s",
+			    ceil(u * 100) / 100, c->util, extra, floor_gib,
+			    u > CAP_UTIL_MAX ? "; above 0.95 this leaves no "
+			    "slack, so it may not be enough alone" : "");
 		return;
 	}
 	if (!known(c->total_gib)) {

@@ -128,20 +128,47 @@ checklist_fill(struct rl_incident *inc)
 	}
 }
 
-/* A failing rank's first traceback line, or RL_NONE. */
-static int
-checklist_traceback_of(const struct rl_incident *inc, int rank)
+/* The position of a rank in the sorted ranks table, or -1. */
+static long
+advice_rank_pos(const struct rl_incident *inc, int rank)
+{
+	size_t	lo = 0, hi = inc->nranks, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (inc->ranks[mid].rank < rank)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < inc->nranks && inc->ranks[lo].rank == rank ? (long)lo : -1;
+}
+
+/*
+ * Each rank's first traceback line, by position in the ranks table, in
+ * one pass over the events (there may be thousands of ranks).
+ */
+static int *
+checklist_tracebacks_of(const struct rl_incident *inc)
 {
 	const struct rl_event	*e;
+	int			*first;
 	size_t			 i;
+	long			 at;
 
+	first = xreallocarray(NULL, inc->nranks + 1, sizeof *first);
+	for (i = 0; i <= inc->nranks; i++)
+		first[i] = RL_NONE;
 	for (i = 0; i < inc->nevents; i++) {
 		e = &inc->events[i];
-		if (e->rank == rank && e->rule != NULL &&
-		    (e->rule->checklist & (1u << CHECK_TRACEBACK)))
-			return (int)i;
+		if (e->rank == RL_NONE || e->rule == NULL ||
+		    !(e->rule->checklist & (1u << CHECK_TRACEBACK)) ||
+		    (at = advice_rank_pos(inc, e->rank)) < 0 ||
+		    first[at] != RL_NONE)
+			continue;
+		first[at] = (int)i;
 	}
-	return RL_NONE;
+	return first;
 }
 
 /* What a failing rank without a traceback needs instead. */
@@ -169,14 +196,14 @@ checklist_tracebacks(struct rl_incident *inc)
 	const struct rl_rank	*r;
 	struct buf		 b = { 0 };
 	size_t			 i, failing = 0, without = 0;
-	int			 ev;
+	int			 ev, *first = checklist_tracebacks_of(inc);
 
 	for (i = 0; i < inc->nranks; i++) {
 		r = &inc->ranks[i];
 		if (r->state == RANK_OK)
 			continue;
 		failing++;
-		if ((ev = checklist_traceback_of(inc, r->rank)) != RL_NONE) {
+		if ((ev = first[i]) != RL_NONE) {
 			if (c->evidence.n < CHECK_EVIDENCE)
 				evlist_add(&c->evidence, inc, ev,
 				    STANCE_SUPPORTS, "rank %d's first "
@@ -187,6 +214,7 @@ checklist_tracebacks(struct rl_incident *inc)
 			buf_printf(&b, "%srank %d (%s)", without > 1 ? "; " : "",
 			    r->rank, checklist_instead(inc, r));
 	}
+	free(first);
 	if (without > CHECK_RANKS)
 		buf_printf(&b, "; and %zu more", without - CHECK_RANKS);
 	c->found = failing > 0 && without == 0;

@@ -410,10 +410,8 @@ ev_first_ties(struct rl_incident *inc, const struct rl_event *f,
 		    (r->state != RANK_COLLATERAL && r->state != RANK_EXITED &&
 		    r->state != RANK_FAILED))
 			continue;
-		ev = ev_direct(inc, r);
-		e = &inc->events[ev];
+		e = &inc->events[r->first_event];
 		dt = ev_delta(inc, f, e);
-		ev_delta_words(d, sizeof d, dt, e);
 		coll += r->state == RANK_COLLATERAL;
 		if (dt != INT64_MIN && dt >= 0 && clock_cmp(&e->time, &f->time) < 0)
 			flipped++;
@@ -421,6 +419,10 @@ ev_first_ties(struct rl_incident *inc, const struct rl_event *f,
 			inc->answer.first_evidence.dropped++;
 			continue;
 		}
+		/* Only the listed few look for their most direct line. */
+		ev = ev_direct(inc, r);
+		e = &inc->events[ev];
+		ev_delta_words(d, sizeof d, ev_delta(inc, f, e), e);
 		if (r->state == RANK_COLLATERAL)
 			evlist_add(&inc->answer.first_evidence, inc,
 			    ev, STANCE_SUPPORTS, "rank %d is "

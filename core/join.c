@@ -89,7 +89,9 @@ join_collect_pci(const struct rl_incident *inc, struct ties *t)
 
 	for (i = 0; i < inc->nevents; i++) {
 		e = &inc->events[i];
-		if (e->rank == RL_NONE || !rule_has_capture(e->rule, "busid"))
+		if (e->rank == RL_NONE || e->rule == NULL ||
+		    e->rule->role != ROLE_EVIDENCE ||
+		    !rule_has_capture(e->rule, "busid"))
 			continue;
 		busid = event_capture(e, "busid");
 		if (busid != NULL && pci_normalize(busid, key, sizeof key))

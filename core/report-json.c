@@ -679,23 +679,31 @@ report_text_meanings(const struct rl_incident *inc, struct buf *b)
 	struct tally	*v;
 	size_t		 n, i, k = 0;
 
+	/* Causes first, then what they cause, then what carries them. */
+	static const enum rl_role order[] = {
+		ROLE_ROOT, ROLE_SYMPTOM, ROLE_COLLATERAL, ROLE_WRAPPER
+	};
+	size_t		 o;
+
 	v = report_tally(inc, &n);
-	for (i = 0; i < n && k < TEXT_MEANINGS; i++) {
-		if (v[i].rule->role == ROLE_PROGRESS ||
-		    v[i].rule->role == ROLE_EVIDENCE ||
-		    (v[i].rule->explain == NULL && v[i].rule->action == NULL))
-			continue;
-		if (k++ == 0)
-			buf_adds(b, "What the signatures mean, and what to do "
-			    "first:\n");
-		buf_printf(b, "  %s", v[i].rule->id);
-		if (v[i].rule->title != NULL) {
-			buf_adds(b, ": ");
-			text_safe(b, v[i].rule->title);
+	for (o = 0; o < sizeof order / sizeof *order; o++) {
+		for (i = 0; i < n && k < TEXT_MEANINGS; i++) {
+			if (v[i].rule->role != order[o] ||
+			    (v[i].rule->explain == NULL &&
+			    v[i].rule->action == NULL))
+				continue;
+			if (k++ == 0)
+				buf_adds(b, "What the signatures mean, and what "
+				    "to do first:\n");
+			buf_printf(b, "  %s", v[i].rule->id);
+			if (v[i].rule->title != NULL) {
+				buf_adds(b, ": ");
+				text_safe(b, v[i].rule->title);
+			}
+			buf_adds(b, "\n");
+			text_para(b, "  means: ", v[i].rule->explain);
+			text_para(b, "  do:    ", v[i].rule->action);
 		}
-		buf_adds(b, "\n");
-		text_para(b, "  means: ", v[i].rule->explain);
-		text_para(b, "  do:    ", v[i].rule->action);
 	}
 	free(v);
 }

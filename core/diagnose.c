@@ -676,16 +676,19 @@ judge_common(const struct rl_incident *inc, struct judge *v, size_t n,
 	const struct rl_event	*fe = &inc->events[judge_event(first)];
 	const struct rl_event	*e;
 	struct judge		*best = first;
-	int64_t			 t0 = clock_utc_ms(judge_time(inc, first)) / 1000;
+	int64_t			 t0;
 	size_t			 i;
 
+	/* By the reference host's clock: a skewed host's copies count too. */
+	t0 = skew_utc_ms(inc, judge_time(inc, first), judge_host(inc, first)) /
+	    1000;
 	for (i = 0; i < n; i++) {
 		if (v[i].rank == RL_NONE || v[i].cls != first->cls ||
 		    judge_event(&v[i]) == RL_NONE)
 			continue;
 		e = &inc->events[judge_event(&v[i])];
-		if (e->rule != fe->rule ||
-		    clock_utc_ms(judge_time(inc, &v[i])) / 1000 > t0)
+		if (e->rule != fe->rule || skew_utc_ms(inc, judge_time(inc,
+		    &v[i]), judge_host(inc, &v[i])) / 1000 > t0)
 			continue;
 		if (v[i].rank < best->rank)
 			best = &v[i];

@@ -242,6 +242,46 @@ test_skew(void)
 	clean();
 }
 
+/*
+ * Every rank of two hosts fails alike at start-up; node1's clock runs 4 s
+ * behind, so its copies look earliest.  Common to all: the rank shown
+ * stands for all and is the lowest that failed in the first second, by the
+ * reference host's clock.
+ */
+static void
+test_skew_common(void)
+{
+	struct rl_incident	*inc;
+	const struct rl_event	*e;
+	struct buf		 b = { 0 };
+	char			 name[64], hms[32];
+	int			 r, s;
+
+	for (r = 0; r < 4; r++) {
+		buf_reset(&b);
+		for (s = 1; s <= 5; s++) {
+			snprintf(hms, sizeof hms, "13:50:%02d,%03d",
+			    10 + s - (r >= 2 ? 4 : 0), 100 + r);
+			step_line(&b, hms, r, s);
+		}
+		buf_printf(&b, "2026-12-02 13:50:%02d,200 ERROR    [rank%d] train: "
+		    "cannot read the dataset\nFileNotFoundError: [Errno 2] No "
+		    "such file or directory: '/datasets/owt/train.bin'\n",
+		    r >= 2 ? 12 : 16, r);
+		snprintf(name, sizeof name, "node%d/rank%d.log", r / 2, r);
+		put(name, b.p, 0);
+	}
+	buf_free(&b);
+	inc = analyze();
+	e = first(inc);
+	is_int(inc->answer.scope, SCOPE_ALL, "1: common to all ranks");
+	ok(e != NULL && e->rank == 0, "1: the rank that stands for all is the "
+	    "lowest, once node1's 4 s are taken off (got %d)",
+	    e != NULL ? e->rank : -1);
+	incident_free(inc);
+	clean();
+}
+
 /* A rank killed by SIGKILL that printed no traceback; then dmesg's OOM line. */
 static void
 test_killed(bool with_dmesg)
@@ -857,6 +897,7 @@ main(void)
 	ruleset_finish(rules);
 	test_first_evidence();
 	test_skew();
+	test_skew_common();
 	test_killed(false);
 	test_killed(true);
 	test_hang_silent();

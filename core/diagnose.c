@@ -26,7 +26,6 @@
 
 #include "core.h"
 
-#define HANG_ID		"rankline.hang.quiet"
 #define KILL_ID		"rankline.killed"
 
 /* How a rank's own events judge it. */

@@ -48,13 +48,24 @@ json_num(struct buf *b, double v)
 		buf_printf(b, "%.6g", v);
 }
 
-/* The rule id of an event (the diagnosis's own for a hang). */
+/*
+ * The rule id of an event; for a hang's culprit the diagnosis's own, named
+ * for what found it: a lagging collective, a dump signal, or silence.
+ */
 static const char *
-event_signature(const struct rl_event *e)
+event_signature(const struct rl_incident *inc, const struct rl_event *e)
 {
+	const char	*basis = inc->answer.hang.basis;
+
 	if (e->rule != NULL)
 		return e->rule->id;
-	return e->role == ROLE_HANG ? "rankline.hang.quiet" : "rankline.unknown";
+	if (e->role != ROLE_HANG)
+		return "rankline.unknown";
+	if (basis != NULL && strcmp(basis, "lagging") == 0)
+		return "rankline.hang.lagging";
+	if (basis != NULL && strcmp(basis, "dump") == 0)
+		return "rankline.hang.dump";
+	return "rankline.hang.quiet";
 }
 
 /* One list of evidence: where each line is, what it says and shows. */
@@ -141,7 +152,7 @@ json_first(struct buf *b, const struct rl_incident *inc)
 	buf_printf(b, ", \"line\": %llu, \"time\": ", (unsigned long long)e->line);
 	json_time(b, &e->time);
 	buf_adds(b, ", \"signature\": ");
-	json_string(b, event_signature(e));
+	json_string(b, event_signature(inc, e));
 	buf_adds(b, ", \"role\": ");
 	json_string(b, role_name(e->role));
 	buf_adds(b, ", \"text\": ");
@@ -407,7 +418,7 @@ json_events(struct buf *b, const struct rl_incident *inc)
 		    (unsigned long long)e->line);
 		json_time(b, &e->time);
 		buf_adds(b, ", \"signature\": ");
-		json_string(b, event_signature(e));
+		json_string(b, event_signature(inc, e));
 		buf_adds(b, ", \"role\": ");
 		json_string(b, role_name(e->role));
 		buf_adds(b, ", \"domain\": ");
@@ -805,7 +816,7 @@ report_text(const struct rl_incident *inc, struct buf *b)
 			clock_format(&e->time, t, sizeof t);
 			buf_printf(b, " at %s", t);
 		}
-		buf_printf(b, "\n  %s (%s)\n  ", event_signature(e),
+		buf_printf(b, "\n  %s (%s)\n  ", event_signature(inc, e),
 		    role_name(e->role));
 		text_safe(b, inc->sources[e->source]->path);
 		buf_printf(b, ":%llu: ", (unsigned long long)e->line);

@@ -190,6 +190,7 @@ struct rl_rule {
 	char		*action;
 	char		*probe;
 	char		*knobs;		/* comma-separated knob names */
+	unsigned	 checklist;	/* CHECK_* bits the line fills, or 0 */
 	char		**example;	/* must match */
 	size_t		 nexample;
 	char		**counter;	/* must not match */
@@ -445,7 +446,118 @@ struct rl_tally {
 enum ckpt_status { CKPT_NONE = 0, CKPT_SAFE, CKPT_UNSAFE, CKPT_UNKNOWN };
 enum rl_scope { SCOPE_NONE = 0, SCOPE_ONE, SCOPE_SOME, SCOPE_ALL };
 
-/* The three answers. */
+/* Does a line offered as evidence support an answer or argue against it? */
+enum rl_stance { STANCE_SUPPORTS = 0, STANCE_AGAINST };
+
+/*
+ * One piece of evidence for or against an answer: a line of a source (or,
+ * with line 0, a file such as a checkpoint shard), and what it shows.
+ */
+struct rl_evidence {
+	int		 source;	/* index of its source, or RL_NONE */
+	uint64_t	 line;		/* 1-based line, or 0 for the whole file */
+	int		 rank;		/* or RL_NONE */
+	struct rl_time	 time;		/* or not VALID */
+	char		*text;		/* the line as written: hostile, or NULL */
+	char		*shows;		/* what it shows, in rankline's words */
+	enum rl_stance	 stance;
+};
+
+/* A bounded list of evidence; what did not fit is counted. */
+struct rl_evlist {
+	struct rl_evidence *v;
+	size_t		 n;
+	size_t		 dropped;	/* items left out past the cap */
+};
+
+/* One host's clock against the reference host's (skew.c). */
+struct rl_skew {
+	char		*host;
+	int64_t		 offset_ms;	/* this host's clock minus the reference's */
+	int64_t		 spread_ms;	/* median absolute deviation of the samples */
+	size_t		 samples;	/* steps both hosts logged */
+	bool		 reference;	/* the host the others are measured against */
+};
+
+/* What the collective timeouts say about a hang (hang.c). */
+struct rl_hang {
+	int		 culprit;	/* the rank blamed, or RL_NONE */
+	const char	*basis;		/* why: "lagging", "silent", "dump", "quiet" */
+	int		 lag_rank;	/* rank whose last enqueued collective lags */
+	int64_t		 lag_enqueued;	/* its last enqueued sequence number */
+	int64_t		 peers_enqueued;/* the most any other rank enqueued */
+	int		 lag_event;	/* its desync line, or RL_NONE */
+	int		 dump_origin;	/* rank named by "Received a dump signal" */
+	int		 dump_event;	/* such a line, or RL_NONE */
+	bool		 frozen;	/* every rank's last enqueued was -1 */
+	size_t		 desync_ranks;	/* ranks that printed their progress */
+	size_t		 reporters;	/* ranks that reported a timeout */
+	int		 timeout_event;	/* the earliest timeout line, or RL_NONE */
+	int64_t		 timeout_ms;	/* its timeout */
+	struct rl_time	 began;		/* its time minus its timeout, or not VALID */
+};
+
+/* vLLM's memory budget, as far as the logs tell it (capacity.c). */
+struct rl_capacity {
+	bool		 present;	/* any memory-profile line was seen */
+	double		 total_gib;	/* GPU memory; NAN when not known */
+	double		 util;		/* --gpu-memory-utilization */
+	double		 budget_gib;	/* total x utilization */
+	double		 weights_gib;
+	double		 non_torch_gib;
+	double		 activation_gib;/* PyTorch activation peak */
+	double		 graph_gib;	/* CUDA graph estimate */
+	double		 kv_gib;	/* what was left for the KV cache */
+	double		 needed_gib;	/* KV one max-length request needs */
+	double		 kv_tokens;	/* KV cache capacity in tokens */
+	double		 max_model_len;
+	double		 max_num_seqs;
+	double		 concurrency;	/* full-length requests that fit */
+	char		**lines;	/* the budget, one step a line */
+	size_t		 nlines;
+	char		**whatif;	/* what one change would give */
+	size_t		 nwhatif;
+	struct rl_evlist evidence;	/* the lines the numbers come from */
+};
+
+/* The items of the evidence checklist (advice.c). */
+enum rl_check {
+	CHECK_VERSIONS = 0,	/* framework versions */
+	CHECK_GPU,		/* GPU model */
+	CHECK_DRIVER,		/* driver version */
+	CHECK_ARGS,		/* launch command or non-default arguments */
+	CHECK_MODEL,		/* model and quantization */
+	CHECK_MEMORY,		/* memory profile */
+	CHECK_KERNEL,		/* host kernel lines (dmesg) */
+	CHECK_TRACEBACK,	/* the first traceback of every failing rank */
+	CHECK_NITEMS
+};
+
+struct rl_check_item {
+	bool		 found;		/* the logs hold it */
+	char		*missing;	/* what to collect, or NULL */
+	struct rl_evlist evidence;	/* lines that fill it */
+};
+
+/* The next steps the verdict suggests: advice, never an action. */
+enum rl_advice_kind {
+	ADVICE_RESTART = 0,	/* restart as is */
+	ADVICE_EXCLUDE_HOST,	/* restart without host X */
+	ADVICE_RESUME,		/* resume from checkpoint N */
+	ADVICE_ROLLBACK,	/* roll back the code (or config) */
+	ADVICE_HARDWARE,	/* hand the node to the hardware team */
+	ADVICE_NKINDS
+};
+
+struct rl_advice {
+	enum rl_advice_kind kind;
+	char		*host;		/* for EXCLUDE_HOST and HARDWARE, or NULL */
+	int		 step;		/* for RESUME, or RL_NONE */
+	char		*text;		/* the advice in a sentence */
+	char		*why;		/* its reasons */
+};
+
+/* The three answers, and the reasons for each. */
 struct rl_answer {
 	int		 first;		/* index of the first failure event, or RL_NONE */
 	enum rl_role	 first_role;	/* its role (ROLE_HANG for a culprit) */
@@ -454,10 +566,27 @@ struct rl_answer {
 	enum rl_scope	 scope;
 	char		*summary;	/* one sentence */
 	char		*explanation;	/* why this event and not another */
+	struct rl_evlist first_evidence;/* for it, and what ties the others to it */
+	char		*verdict_explanation; /* why this domain and group */
+	struct rl_evlist verdict_evidence;
+	double		 confidence;	/* in the verdict, 0..1 (see rankline.1) */
 	enum ckpt_status ckpt;
 	int		 last_safe_step;/* or RL_NONE */
 	int		*unsafe_steps;
 	size_t		 nunsafe;
+	int		*suspect_steps;	/* completed after a hardware error */
+	size_t		 nsuspect;
+	int		 clean_step;	/* last safe step before any hardware error */
+	char		*ckpt_explanation;
+	struct rl_evlist ckpt_evidence;
+	struct rl_skew	*skew;		/* per host; empty on one host */
+	size_t		 nskew;
+	int64_t		 skew_tolerance_ms; /* cross-host order is unsure within it */
+	struct rl_hang	 hang;
+	struct rl_capacity capacity;
+	struct rl_check_item checklist[CHECK_NITEMS];
+	struct rl_advice *advice;	/* next steps, most pressing first */
+	size_t		 nadvice;
 };
 
 struct rl_incident {
@@ -564,6 +693,71 @@ void		 diagnose_reset(struct rl_incident *);
 
 /* checkpoint.c */
 void		 diagnose_checkpoint(struct rl_incident *);
+
+/* ckptdir.c: the checkpoint folder, when its files are among the paths. */
+struct ckpt_disk {
+	bool		 present;	/* some checkpoint file was given */
+	int		*broken;	/* steps whose files are incomplete */
+	size_t		 nbroken;
+	int		*complete;	/* steps whose files look whole */
+	size_t		 ncomplete;
+	int		 tracker;	/* the step a tracker file names, or RL_NONE */
+	int		 tracker_source;/* that file's source, or RL_NONE */
+	struct rl_evlist evidence;	/* what the files show */
+};
+void		 ckptdir_check(struct rl_incident *, struct ckpt_disk *);
+
+/* capture.c: named values of an event's line, read back on demand. */
+char		*event_capture(const struct rl_event *, const char *);
+bool		 event_capture_num(const struct rl_event *, const char *,
+		     double *);
+bool		 rule_has_capture(const struct rl_rule *, const char *);
+bool		 text_key_num(const char *, const char *, double *);
+char		*text_key_str(const char *, const char *);
+bool		 pci_normalize(const char *, char *, size_t);
+const char	*event_host(const struct rl_incident *, const struct rl_event *);
+
+/* join.c: hardware and kernel lines joined to ranks (PCI address, pid). */
+void		 join_resolve(struct rl_incident *);
+int		 join_pci_rank(const struct rl_incident *, const char *,
+		     const char *);
+
+/* skew.c: each host's clock offset, from the step lines of every rank. */
+void		 skew_estimate(struct rl_incident *);
+int64_t		 skew_utc_ms(const struct rl_incident *, const struct rl_time *,
+		     const char *);
+int		 skew_cmp(const struct rl_incident *, const struct rl_time *,
+		     const char *, const struct rl_time *, const char *, bool *);
+
+/* hang.c: collective progress at a timeout, the hang's start. */
+void		 hang_analyze(struct rl_incident *);
+
+/* evidence.c: the reasons for each answer. */
+void		 evlist_add(struct rl_evlist *, const struct rl_incident *, int,
+		     enum rl_stance, const char *, ...)
+		     __attribute__((format(printf, 5, 6)));
+void		 evlist_add_file(struct rl_evlist *, int, const char *,
+		     enum rl_stance, const char *, ...)
+		     __attribute__((format(printf, 5, 6)));
+void		 evlist_move(struct rl_evlist *, struct rl_evlist *);
+void		 evlist_free(struct rl_evlist *);
+void		 evidence_first(struct rl_incident *);
+void		 evidence_verdict(struct rl_incident *);
+void		 answer_clear(struct rl_answer *);
+char		*process_last_line(const struct rl_incident *,
+		     const struct rl_process *);
+const char	*stance_name(enum rl_stance);
+const char	*confidence_level(double);
+
+/* capacity.c: vLLM's memory budget and what one change would give. */
+void		 capacity_build(struct rl_incident *);
+
+/* advice.c: the evidence checklist and the next steps. */
+void		 advice_build(struct rl_incident *);
+const char	*check_name(enum rl_check);
+const char	*check_key(enum rl_check);
+int		 check_lookup(const char *);
+const char	*advice_kind_name(enum rl_advice_kind);
 
 /* report-json.c */
 void		 report_json(const struct rl_incident *, struct buf *);

@@ -23,12 +23,9 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-#include <fcntl.h>
 
 #include "core.h"
 
-#define HANG_ID		"rankline.hang.quiet"
 #define KILL_ID		"rankline.killed"
 
 /* How a rank's own events judge it. */
@@ -431,18 +428,35 @@ judge_event(const struct judge *j)
 	}
 }
 
+/* The host a judged rank's failure time was logged on, or NULL. */
+static const char *
+judge_host(const struct rl_incident *inc, const struct judge *j)
+{
+	int	ev = judge_event(j);
+
+	if (j->cls == CLASS_KILLED && j->last_proc != RL_NONE &&
+	    (j->last.flags & RL_TIME_VALID))
+		return inc->procs[j->last_proc]->host;
+	if (ev != RL_NONE)
+		return event_host(inc, &inc->events[ev]);
+	return j->last_proc != RL_NONE ? inc->procs[j->last_proc]->host : NULL;
+}
+
 /*
  * Which of two judged ranks failed first.  Within one source, where a
  * time was only inherited the order the lines were written in is the
- * better evidence; across sources, the times decide.
+ * better evidence; across sources, the times decide, corrected for the
+ * hosts' clock offsets.  *within says the hosts' times are too close to
+ * tell apart.
  */
 static int
 judge_order(const struct rl_incident *inc, const struct judge *a,
-    const struct judge *b)
+    const struct judge *b, bool *within)
 {
 	int			 ea = judge_event(a), eb = judge_event(b);
 	const struct rl_event	*x, *y;
 
+	*within = false;
 	if (ea != RL_NONE && eb != RL_NONE && a->cls == b->cls) {
 		x = &inc->events[ea];
 		y = &inc->events[eb];
@@ -450,10 +464,15 @@ judge_order(const struct rl_incident *inc, const struct judge *a,
 		    y->guess != TIME_OWN))
 			return x->line < y->line ? -1 : x->line > y->line;
 	}
-	return clock_cmp(judge_time(inc, a), judge_time(inc, b));
+	return skew_cmp(inc, judge_time(inc, a), judge_host(inc, a),
+	    judge_time(inc, b), judge_host(inc, b), within);
 }
 
-/* The earliest judge of the given classes, or NULL. */
+/*
+ * The earliest judge of the given classes, or NULL.  Where two hosts'
+ * clocks cannot tell two failures apart, causality orders them: a rank
+ * that raised its own root cause before one that was merely killed.
+ */
 static struct judge *
 judge_first(const struct rl_incident *inc, struct judge *v, size_t n,
     enum verdict_class a, enum verdict_class b)
@@ -461,6 +480,7 @@ judge_first(const struct rl_incident *inc, struct judge *v, size_t n,
 	struct judge	*best = NULL;
 	size_t		 i;
 	int		 c;
+	bool		 within;
 
 	for (i = 0; i < n; i++) {
 		if (v[i].cls != a && v[i].cls != b)
@@ -469,87 +489,126 @@ judge_first(const struct rl_incident *inc, struct judge *v, size_t n,
 			best = &v[i];
 			continue;
 		}
-		c = judge_order(inc, &v[i], best);
-		if (c < 0 || (c == 0 && v[i].cls == CLASS_ROOT &&
+		c = judge_order(inc, &v[i], best, &within);
+		if (within && v[i].cls != best->cls) {
+			if (v[i].cls == CLASS_ROOT)
+				best = &v[i];
+		} else if (c < 0 || (c == 0 && v[i].cls == CLASS_ROOT &&
 		    best->cls != CLASS_ROOT))
 			best = &v[i];
 	}
 	return best;
 }
 
-/* Read a process's last timed line back from its source. */
-static char *
-process_last_text(const struct rl_incident *inc, const struct rl_process *p)
-{
-	const struct rl_source	*src;
-	char			*s;
-	ssize_t			 n;
-	int			 fd;
-
-	if (p->last_text != NULL)
-		return xstrdup(p->last_text);
-	if (p->last_source == RL_NONE)
-		return xstrdup("");
-	src = inc->sources[p->last_source];
-	s = xmalloc(p->last_len + 1);
-	if ((fd = open(src->path, O_RDONLY | O_CLOEXEC)) == -1 ||
-	    (n = pread(fd, s, p->last_len, (off_t)p->last_offset)) < 0)
-		n = 0;
-	if (fd != -1)
-		close(fd);
-	s[n] = '\0';
-	return s;
-}
-
 /*
  * Every failing rank is collateral: the job hung.  The ranks that report
  * timeouts are the victims; the culprit is a rank that reported nothing
- * (it was stuck, or frozen) and, of those, the one that went quiet first.
- * Only when every rank reported something does the earliest last line
- * alone decide.
+ * (it was stuck, or frozen) and, of those, the one that went quiet first,
+ * by the clock of the reference host.  Only when every rank reported
+ * something does the earliest last line alone decide.
  */
 static struct judge *
-hang_culprit(struct judge *v, size_t n, bool silent_only)
+hang_culprit(const struct rl_incident *inc, struct judge *v, size_t n,
+    bool silent_only)
 {
 	struct judge	*quiet = NULL;
 	size_t		 i;
+	int64_t		 t, best = INT64_MAX;
 
 	for (i = 0; i < n; i++) {
 		if (v[i].rank == RL_NONE || v[i].last_proc == RL_NONE)
 			continue;
 		if (silent_only && v[i].cls != CLASS_NONE)
 			continue;
-		if (quiet == NULL || clock_cmp(&v[i].last, &quiet->last) < 0)
+		t = skew_utc_ms(inc, &v[i].last, inc->procs[v[i].last_proc]->host);
+		if (quiet == NULL || t < best) {
 			quiet = &v[i];
+			best = t;
+		}
 	}
 	return quiet;
 }
 
-/* Make the culprit's last line the first failure's event. */
+/* The judge of a global rank that has a last line, or NULL. */
+static struct judge *
+judge_of_rank(struct judge *v, size_t n, int rank)
+{
+	size_t	i;
+
+	for (i = 0; i < n && rank != RL_NONE; i++) {
+		if (v[i].rank == rank && v[i].last_proc != RL_NONE)
+			return &v[i];
+	}
+	return NULL;
+}
+
+/*
+ * The hang's culprit, strongest evidence first: the rank whose last
+ * enqueued collective lags the others'; a rank that reported nothing and
+ * went quiet first; the rank the dump signals name; the earliest last line.
+ */
+static struct judge *
+hang_pick(struct rl_incident *inc, struct judge *v, size_t n)
+{
+	struct rl_hang	*h = &inc->answer.hang;
+	struct judge	*j;
+
+	if ((j = judge_of_rank(v, n, h->lag_rank)) != NULL)
+		h->basis = "lagging";
+	else if ((j = hang_culprit(inc, v, n, true)) != NULL)
+		h->basis = "silent";
+	else if ((j = judge_of_rank(v, n, h->dump_origin)) != NULL)
+		h->basis = "dump";
+	else if ((j = hang_culprit(inc, v, n, false)) != NULL)
+		h->basis = "quiet";
+	return j;
+}
+
+/*
+ * Make the culprit's last line the first failure's event.  A lagging rank
+ * may have logged on after the hang began (its own dump): then its desync
+ * line, which shows the lag, stands for it.
+ */
 static int
 diagnose_hang(struct rl_incident *inc, struct judge *v, size_t n)
 {
+	struct rl_hang		*h = &inc->answer.hang;
 	struct judge		*quiet;
 	struct rl_process	*p;
-	struct rl_event		*e;
+	struct rl_event		*e, *lag;
+	bool			 use_lag;
 
-	if ((quiet = hang_culprit(v, n, true)) == NULL &&
-	    (quiet = hang_culprit(v, n, false)) == NULL)
+	hang_analyze(inc);
+	if ((quiet = hang_pick(inc, v, n)) == NULL)
 		return RL_NONE;
 	p = inc->procs[quiet->last_proc];
+	use_lag = strcmp(h->basis, "lagging") == 0 &&
+	    (h->began.flags & RL_TIME_VALID) &&
+	    clock_cmp(&p->last, &h->began) > 0;
 	e = incident_add_event(inc);
-	e->source = (unsigned)p->last_source;
-	e->line = p->last_line;
-	e->offset = p->last_offset;
-	e->time = p->last;
+	if (use_lag) {
+		lag = &inc->events[h->lag_event];
+		e->source = lag->source;
+		e->line = lag->line;
+		e->offset = lag->offset;
+		e->time = lag->time;
+		e->process = lag->process;
+		e->text = inc->hang_text = xstrdup(lag->text);
+	} else {
+		e->source = (unsigned)p->last_source;
+		e->line = p->last_line;
+		e->offset = p->last_offset;
+		e->time = p->last;
+		e->process = (int)p->index;
+		e->text = inc->hang_text = process_last_line(inc, p);
+	}
 	e->timed = true;
-	e->process = (int)p->index;
 	e->rank = quiet->rank;
 	e->role = ROLE_HANG;
-	e->text = inc->hang_text = process_last_text(inc, p);
+	h->culprit = quiet->rank;
 	quiet->cls = CLASS_ROOT;
 	quiet->root = (int)(inc->nevents - 1);
-	quiet->root_time = p->last;
+	quiet->root_time = e->time;
 	return quiet->root;
 }
 
@@ -616,16 +675,19 @@ judge_common(const struct rl_incident *inc, struct judge *v, size_t n,
 	const struct rl_event	*fe = &inc->events[judge_event(first)];
 	const struct rl_event	*e;
 	struct judge		*best = first;
-	int64_t			 t0 = clock_utc_ms(judge_time(inc, first)) / 1000;
+	int64_t			 t0;
 	size_t			 i;
 
+	/* By the reference host's clock: a skewed host's copies count too. */
+	t0 = skew_utc_ms(inc, judge_time(inc, first), judge_host(inc, first)) /
+	    1000;
 	for (i = 0; i < n; i++) {
 		if (v[i].rank == RL_NONE || v[i].cls != first->cls ||
 		    judge_event(&v[i]) == RL_NONE)
 			continue;
 		e = &inc->events[judge_event(&v[i])];
-		if (e->rule != fe->rule ||
-		    clock_utc_ms(judge_time(inc, &v[i])) / 1000 > t0)
+		if (e->rule != fe->rule || skew_utc_ms(inc, judge_time(inc,
+		    &v[i]), judge_host(inc, &v[i])) / 1000 > t0)
 			continue;
 		if (v[i].rank < best->rank)
 			best = &v[i];
@@ -812,6 +874,11 @@ diagnose_words(struct rl_incident *inc, const struct judge *first)
 		buf_printf(&s, "Every rank failed alike (%s): the failure is "
 		    "common to all ranks, which points away from one bad node.",
 		    e->rule != NULL ? e->rule->id : "?");
+	else if (e->role == ROLE_HANG && a->hang.basis != NULL &&
+	    strcmp(a->hang.basis, "lagging") == 0)
+		buf_printf(&s, "Rank %d%s%s never reached the collective the "
+		    "others waited in: a hang.", e->rank, host ? " on " : "",
+		    host ? host : "");
 	else if (e->role == ROLE_HANG)
 		buf_printf(&s, "Rank %d%s%s went quiet first while the others "
 		    "waited in a collective: a hang.", e->rank,
@@ -828,8 +895,8 @@ diagnose_words(struct rl_incident *inc, const struct judge *first)
 	switch (first->cls) {
 	case CLASS_ROOT:
 		buf_adds(&x, e->role == ROLE_HANG ? "Every failing rank "
-		    "reported a peer's failure or a timeout; the culprit is "
-		    "the rank whose last line is the earliest." :
+		    "reported a peer's failure or a timeout: the job hung, and "
+		    "the culprit is the rank the others waited for." :
 		    "Earliest root-cause event across all ranks; the other "
 		    "failing ranks report consequences.");
 		break;
@@ -871,12 +938,7 @@ diagnose_reset(struct rl_incident *inc)
 	free(inc->ranks);
 	inc->ranks = NULL;
 	inc->nranks = 0;
-	free(inc->answer.summary);
-	free(inc->answer.explanation);
-	free(inc->answer.unsafe_steps);
-	memset(&inc->answer, 0, sizeof inc->answer);
-	inc->answer.first = RL_NONE;
-	inc->answer.last_safe_step = RL_NONE;
+	answer_clear(&inc->answer);
 	free(inc->hang_text);
 	inc->hang_text = NULL;
 	incident_gather(inc);
@@ -894,6 +956,8 @@ diagnose(struct rl_incident *inc)
 
 	diagnose_reset(inc);
 	diagnose_resolve(inc);
+	join_resolve(inc);
+	skew_estimate(inc);
 	/* Every rank is judged, also one that printed no error at all. */
 	for (i = 0; i < inc->nprocs; i++) {
 		if (inc->procs[i]->rank != RL_NONE)
@@ -922,8 +986,11 @@ diagnose(struct rl_incident *inc)
 			e = &inc->events[a->first];
 		}
 		if (e->role == ROLE_HANG) {
-			a->domain = DOMAIN_INFRA;
-			a->group = GROUP_COMMUNICATION;
+			/* Frozen processes never reached a collective at all. */
+			a->domain = a->hang.frozen ? DOMAIN_UNKNOWN :
+			    DOMAIN_INFRA;
+			a->group = a->hang.frozen ? GROUP_OTHER :
+			    GROUP_COMMUNICATION;
 		} else {
 			a->domain = e->rule->domain;
 			a->group = e->rule->group;
@@ -943,5 +1010,9 @@ diagnose(struct rl_incident *inc)
 	diagnose_rank_sources(inc);
 	diagnose_words(inc, first);
 	diagnose_checkpoint(inc);
+	evidence_first(inc);
+	evidence_verdict(inc);
+	capacity_build(inc);
+	advice_build(inc);
 	free(v);
 }

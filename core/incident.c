@@ -86,9 +86,7 @@ incident_free(struct rl_incident *inc)
 	free(inc->tally);
 	free(inc->hang_text);
 	free(inc->events);
-	free(inc->answer.summary);
-	free(inc->answer.explanation);
-	free(inc->answer.unsafe_steps);
+	answer_clear(&inc->answer);
 	free(inc->fingerprint);
 	errlist_free(&inc->errors);
 	free(inc);

@@ -5,6 +5,8 @@
  * never change or remove one.  Every string from a log goes through
  * sanitize_json; times are ISO 8601 as the log wrote them.
  */
+#include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,20 +38,99 @@ json_int(struct buf *b, int v)
 		buf_printf(b, "%d", v);
 }
 
-/* The host of an event's process. */
-static const char *
-event_host(const struct rl_incident *inc, const struct rl_event *e)
+/* Append a number that may be unknown (NAN): null then. */
+static void
+json_num(struct buf *b, double v)
 {
-	return e->process != RL_NONE ? inc->procs[e->process]->host : NULL;
+	if (isnan(v))
+		buf_adds(b, "null");
+	else
+		buf_printf(b, "%.6g", v);
 }
 
-/* The rule id of an event (the diagnosis's own for a hang). */
+/*
+ * The rule id of an event; for a hang's culprit the diagnosis's own, named
+ * for what found it: a lagging collective, a dump signal, or silence.
+ */
 static const char *
-event_signature(const struct rl_event *e)
+event_signature(const struct rl_incident *inc, const struct rl_event *e)
 {
+	const char	*basis = inc->answer.hang.basis;
+
 	if (e->rule != NULL)
 		return e->rule->id;
-	return e->role == ROLE_HANG ? "rankline.hang.quiet" : "rankline.unknown";
+	if (e->role != ROLE_HANG)
+		return "rankline.unknown";
+	if (basis != NULL && strcmp(basis, "lagging") == 0)
+		return "rankline.hang.lagging";
+	if (basis != NULL && strcmp(basis, "dump") == 0)
+		return "rankline.hang.dump";
+	return "rankline.hang.quiet";
+}
+
+/* One list of evidence: where each line is, what it says and shows. */
+static void
+json_evidence(struct buf *b, const struct rl_incident *inc,
+    const struct rl_evlist *l)
+{
+	const struct rl_evidence	*v;
+	size_t				 i;
+
+	buf_adds(b, "[");
+	for (i = 0; i < l->n; i++) {
+		v = &l->v[i];
+		buf_adds(b, i ? ", {\"source\": " : "{\"source\": ");
+		json_string(b, v->source != RL_NONE && (size_t)v->source <
+		    inc->nsources ? inc->sources[v->source]->path : NULL);
+		buf_adds(b, ", \"line\": ");
+		if (v->line > 0)
+			buf_printf(b, "%llu", (unsigned long long)v->line);
+		else
+			buf_adds(b, "null");
+		buf_adds(b, ", \"rank\": ");
+		json_int(b, v->rank);
+		buf_adds(b, ", \"time\": ");
+		json_time(b, &v->time);
+		buf_adds(b, ", \"text\": ");
+		json_string(b, v->text);
+		buf_adds(b, ", \"shows\": ");
+		json_string(b, v->shows);
+		buf_adds(b, ", \"stance\": ");
+		json_string(b, stance_name(v->stance));
+		buf_adds(b, "}");
+	}
+	buf_adds(b, "]");
+	if (l->dropped > 0)
+		buf_printf(b, ", \"evidence_omitted\": %zu", l->dropped);
+}
+
+/* What the timeouts of a hang said. */
+static void
+json_hang(struct buf *b, const struct rl_incident *inc)
+{
+	const struct rl_hang	*h = &inc->answer.hang;
+
+	buf_adds(b, "{\"culprit\": ");
+	json_int(b, h->culprit);
+	buf_adds(b, ", \"basis\": ");
+	json_string(b, h->basis);
+	buf_adds(b, ", \"lagging_rank\": ");
+	json_int(b, h->lag_rank);
+	if (h->lag_rank != RL_NONE)
+		buf_printf(b, ", \"lagging_last_enqueued\": %lld, "
+		    "\"peers_last_enqueued\": %lld", (long long)h->lag_enqueued,
+		    (long long)h->peers_enqueued);
+	buf_adds(b, ", \"dump_origin\": ");
+	json_int(b, h->dump_origin);
+	buf_printf(b, ", \"frozen\": %s, \"reporters\": %zu, "
+	    "\"began\": ", h->frozen ? "true" : "false", h->reporters);
+	json_time(b, &h->began);
+	buf_adds(b, ", \"timeout_ms\": ");
+	if (h->timeout_event != RL_NONE)
+		buf_printf(b, "%lld", (long long)h->timeout_ms);
+	else
+		buf_adds(b, "null");
+	buf_adds(b, "}");
 }
 
 static void
@@ -71,7 +152,7 @@ json_first(struct buf *b, const struct rl_incident *inc)
 	buf_printf(b, ", \"line\": %llu, \"time\": ", (unsigned long long)e->line);
 	json_time(b, &e->time);
 	buf_adds(b, ", \"signature\": ");
-	json_string(b, event_signature(e));
+	json_string(b, event_signature(inc, e));
 	buf_adds(b, ", \"role\": ");
 	json_string(b, role_name(e->role));
 	buf_adds(b, ", \"text\": ");
@@ -84,7 +165,40 @@ json_first(struct buf *b, const struct rl_incident *inc)
 		buf_adds(b, ", \"action\": ");
 		json_string(b, e->rule->action);
 	}
+	if (e->role == ROLE_HANG) {
+		buf_adds(b, ", \"hang\": ");
+		json_hang(b, inc);
+	}
+	buf_adds(b, ",\n    \"explanation\": ");
+	json_string(b, inc->answer.explanation);
+	buf_adds(b, ",\n    \"evidence\": ");
+	json_evidence(b, inc, &inc->answer.first_evidence);
 	buf_adds(b, "}");
+}
+
+/* The next steps: advice with its reasons. */
+static void
+json_advice(struct buf *b, const struct rl_incident *inc)
+{
+	const struct rl_advice	*v;
+	size_t			 i;
+
+	buf_adds(b, "[");
+	for (i = 0; i < inc->answer.nadvice; i++) {
+		v = &inc->answer.advice[i];
+		buf_adds(b, i ? ", {\"action\": " : "{\"action\": ");
+		json_string(b, advice_kind_name(v->kind));
+		buf_adds(b, ", \"host\": ");
+		json_string(b, v->host);
+		buf_adds(b, ", \"step\": ");
+		json_int(b, v->step);
+		buf_adds(b, ", \"text\": ");
+		json_string(b, v->text);
+		buf_adds(b, ", \"why\": ");
+		json_string(b, v->why);
+		buf_adds(b, "}");
+	}
+	buf_adds(b, "]");
 }
 
 static void
@@ -101,8 +215,19 @@ json_verdict(struct buf *b, const struct rl_incident *inc)
 	json_string(b, none ? NULL : scope_name(a->scope));
 	buf_adds(b, ", \"summary\": ");
 	json_string(b, a->summary);
-	buf_adds(b, ", \"explanation\": ");
-	json_string(b, a->explanation);
+	buf_adds(b, ", \"confidence\": ");
+	if (none)
+		buf_adds(b, "null, \"confidence_level\": null");
+	else {
+		buf_printf(b, "%.2f, \"confidence_level\": ", a->confidence);
+		json_string(b, confidence_level(a->confidence));
+	}
+	buf_adds(b, ",\n    \"explanation\": ");
+	json_string(b, a->verdict_explanation);
+	buf_adds(b, ",\n    \"evidence\": ");
+	json_evidence(b, inc, &a->verdict_evidence);
+	buf_adds(b, ",\n    \"next_steps\": ");
+	json_advice(b, inc);
 	buf_adds(b, "}");
 }
 
@@ -119,6 +244,124 @@ json_checkpoint(struct buf *b, const struct rl_incident *inc)
 	buf_adds(b, ", \"unsafe_steps\": [");
 	for (i = 0; i < a->nunsafe; i++)
 		buf_printf(b, "%s%d", i ? ", " : "", a->unsafe_steps[i]);
+	buf_adds(b, "], \"suspect_steps\": [");
+	for (i = 0; i < a->nsuspect; i++)
+		buf_printf(b, "%s%d", i ? ", " : "", a->suspect_steps[i]);
+	buf_adds(b, "], \"last_clean_step\": ");
+	json_int(b, a->nsuspect > 0 ? a->clean_step : a->last_safe_step);
+	buf_adds(b, ",\n    \"explanation\": ");
+	json_string(b, a->ckpt_explanation);
+	buf_adds(b, ",\n    \"evidence\": ");
+	json_evidence(b, inc, &a->ckpt_evidence);
+	buf_adds(b, "}");
+}
+
+/* Each host's clock offset against the reference host. */
+static void
+json_skew(struct buf *b, const struct rl_incident *inc)
+{
+	const struct rl_answer	*a = &inc->answer;
+	size_t			 i;
+
+	buf_printf(b, "{\"tolerance_ms\": %lld, \"reference\": ",
+	    (long long)a->skew_tolerance_ms);
+	for (i = 0; i < a->nskew && !a->skew[i].reference; i++)
+		;
+	json_string(b, i < a->nskew ? a->skew[i].host : NULL);
+	buf_adds(b, ", \"hosts\": [");
+	for (i = 0; i < a->nskew; i++) {
+		buf_adds(b, i ? ", {\"host\": " : "{\"host\": ");
+		json_string(b, a->skew[i].host);
+		buf_printf(b, ", \"offset_ms\": %lld, \"spread_ms\": %lld, "
+		    "\"samples\": %zu, \"reference\": %s}",
+		    (long long)a->skew[i].offset_ms,
+		    (long long)a->skew[i].spread_ms, a->skew[i].samples,
+		    a->skew[i].reference ? "true" : "false");
+	}
+	buf_adds(b, "]}");
+}
+
+/* vLLM's memory budget and the what-ifs, or null. */
+static void
+json_capacity(struct buf *b, const struct rl_incident *inc)
+{
+	const struct rl_capacity	*c = &inc->answer.capacity;
+	size_t				 i;
+	static const struct {
+		const char	*name;
+		size_t		 off;
+	} nums[] = {
+		{ "total_gib", offsetof(struct rl_capacity, total_gib) },
+		{ "gpu_memory_utilization", offsetof(struct rl_capacity, util) },
+		{ "budget_gib", offsetof(struct rl_capacity, budget_gib) },
+		{ "weights_gib", offsetof(struct rl_capacity, weights_gib) },
+		{ "non_torch_gib", offsetof(struct rl_capacity, non_torch_gib) },
+		{ "activation_peak_gib",
+		    offsetof(struct rl_capacity, activation_gib) },
+		{ "cuda_graph_gib", offsetof(struct rl_capacity, graph_gib) },
+		{ "kv_cache_gib", offsetof(struct rl_capacity, kv_gib) },
+		{ "kv_cache_tokens", offsetof(struct rl_capacity, kv_tokens) },
+		{ "max_model_len", offsetof(struct rl_capacity, max_model_len) },
+		{ "max_num_seqs", offsetof(struct rl_capacity, max_num_seqs) },
+		{ "max_concurrency", offsetof(struct rl_capacity, concurrency) },
+		{ "needed_gib_per_request",
+		    offsetof(struct rl_capacity, needed_gib) },
+	};
+
+	if (!c->present) {
+		buf_adds(b, "null");
+		return;
+	}
+	buf_adds(b, "{");
+	for (i = 0; i < sizeof nums / sizeof *nums; i++) {
+		buf_printf(b, "%s\"%s\": ", i ? ", " : "", nums[i].name);
+		json_num(b, *(const double *)(const void *)((const char *)c +
+		    nums[i].off));
+	}
+	buf_adds(b, ",\n    \"budget\": [");
+	for (i = 0; i < c->nlines; i++) {
+		buf_adds(b, i ? ", " : "");
+		json_string(b, c->lines[i]);
+	}
+	buf_adds(b, "],\n    \"what_if\": [");
+	for (i = 0; i < c->nwhatif; i++) {
+		buf_adds(b, i ? ", " : "");
+		json_string(b, c->whatif[i]);
+	}
+	buf_adds(b, "],\n    \"evidence\": ");
+	json_evidence(b, inc, &c->evidence);
+	buf_adds(b, "}");
+}
+
+/* The evidence checklist: what the logs hold and what to collect. */
+static void
+json_checklist(struct buf *b, const struct rl_incident *inc)
+{
+	const struct rl_check_item	*c = inc->answer.checklist;
+	int				 k;
+	bool				 any = false;
+
+	buf_adds(b, "{\"items\": [");
+	for (k = 0; k < CHECK_NITEMS; k++) {
+		buf_adds(b, k ? ",\n      {\"item\": " : "\n      {\"item\": ");
+		json_string(b, check_key(k));
+		buf_adds(b, ", \"name\": ");
+		json_string(b, check_name(k));
+		buf_printf(b, ", \"found\": %s, \"missing\": ",
+		    c[k].found ? "true" : "false");
+		json_string(b, c[k].missing);
+		buf_adds(b, ", \"evidence\": ");
+		json_evidence(b, inc, &c[k].evidence);
+		buf_adds(b, "}");
+	}
+	buf_adds(b, "],\n    \"missing\": [");
+	for (k = 0; k < CHECK_NITEMS; k++) {
+		if (c[k].missing == NULL)
+			continue;
+		buf_adds(b, any ? ", " : "");
+		json_string(b, c[k].missing);
+		any = true;
+	}
 	buf_adds(b, "]}");
 }
 
@@ -175,7 +418,7 @@ json_events(struct buf *b, const struct rl_incident *inc)
 		    (unsigned long long)e->line);
 		json_time(b, &e->time);
 		buf_adds(b, ", \"signature\": ");
-		json_string(b, event_signature(e));
+		json_string(b, event_signature(inc, e));
 		buf_adds(b, ", \"role\": ");
 		json_string(b, role_name(e->role));
 		buf_adds(b, ", \"domain\": ");
@@ -304,6 +547,12 @@ json_signatures(struct buf *b, const struct rl_incident *inc)
 		    (unsigned long long)v[i].t->lines, (long long)tally_amount(v[i].t));
 		if ((r = tally_rate(v[i].t)) >= 0)
 			buf_printf(b, ", \"per_minute\": %.2f", r);
+		buf_adds(b, ", \"title\": ");
+		json_string(b, v[i].rule->title);
+		buf_adds(b, ", \"explain\": ");
+		json_string(b, v[i].rule->explain);
+		buf_adds(b, ", \"action\": ");
+		json_string(b, v[i].rule->action);
 		buf_adds(b, "}");
 	}
 	buf_adds(b, n ? "\n  ]" : "]");
@@ -329,6 +578,12 @@ report_json(const struct rl_incident *inc, struct buf *b)
 	buf_adds(b, ",\n  \"history\": {\"seen_before\": 0, \"matches\": []}");
 	buf_adds(b, ",\n  \"signatures\": ");
 	json_signatures(b, inc);
+	buf_adds(b, ",\n  \"skew\": ");
+	json_skew(b, inc);
+	buf_adds(b, ",\n  \"capacity\": ");
+	json_capacity(b, inc);
+	buf_adds(b, ",\n  \"checklist\": ");
+	json_checklist(b, inc);
 	buf_adds(b, ",\n  \"sources\": ");
 	json_sources(b, inc);
 	buf_printf(b, ",\n  \"stats\": {\"lines\": %llu, \"bytes\": %llu, "
@@ -382,6 +637,151 @@ report_text_tally(const struct rl_incident *inc, struct buf *b)
 	free(v);
 }
 
+#define TEXT_EVIDENCE	8	/* evidence lines the text report shows */
+#define TEXT_MEANINGS	6	/* failure signatures explained */
+
+/* A paragraph of our own words (with log text in it), indented. */
+static void
+text_para(struct buf *b, const char *label, const char *s)
+{
+	if (s == NULL || *s == '\0')
+		return;
+	buf_printf(b, "  %s", label);
+	text_safe(b, s);
+	buf_adds(b, "\n");
+}
+
+/* An evidence list, a few lines of it: + supports, - argues against. */
+static void
+text_evidence(struct buf *b, const struct rl_incident *inc,
+    const struct rl_evlist *l)
+{
+	const struct rl_evidence	*v;
+	size_t				 i;
+
+	for (i = 0; i < l->n && i < TEXT_EVIDENCE; i++) {
+		v = &l->v[i];
+		buf_printf(b, "    %c ", v->stance == STANCE_AGAINST ? '-' : '+');
+		if (v->source != RL_NONE && (size_t)v->source < inc->nsources) {
+			text_safe(b, inc->sources[v->source]->path);
+			if (v->line > 0)
+				buf_printf(b, ":%llu", (unsigned long long)v->line);
+			buf_adds(b, ": ");
+		}
+		text_safe(b, v->shows);
+		buf_adds(b, "\n");
+	}
+	if (l->n + l->dropped > TEXT_EVIDENCE)
+		buf_printf(b, "    (%zu more in analyze --json)\n",
+		    l->n + l->dropped - TEXT_EVIDENCE);
+}
+
+/* What each failure signature found means and what to do first. */
+static void
+report_text_meanings(const struct rl_incident *inc, struct buf *b)
+{
+	struct tally	*v;
+	size_t		 n, i, k = 0;
+
+	/* Causes first, then what they cause, then what carries them. */
+	static const enum rl_role order[] = {
+		ROLE_ROOT, ROLE_SYMPTOM, ROLE_COLLATERAL, ROLE_WRAPPER
+	};
+	size_t		 o;
+
+	v = report_tally(inc, &n);
+	for (o = 0; o < sizeof order / sizeof *order; o++) {
+		for (i = 0; i < n && k < TEXT_MEANINGS; i++) {
+			if (v[i].rule->role != order[o] ||
+			    (v[i].rule->explain == NULL &&
+			    v[i].rule->action == NULL))
+				continue;
+			if (k++ == 0)
+				buf_adds(b, "What the signatures mean, and what "
+				    "to do first:\n");
+			buf_printf(b, "  %s", v[i].rule->id);
+			if (v[i].rule->title != NULL) {
+				buf_adds(b, ": ");
+				text_safe(b, v[i].rule->title);
+			}
+			buf_adds(b, "\n");
+			text_para(b, "  means: ", v[i].rule->explain);
+			text_para(b, "  do:    ", v[i].rule->action);
+		}
+	}
+	free(v);
+}
+
+/* The skew of each host's clock, when there is more than one host. */
+static void
+report_text_skew(const struct rl_incident *inc, struct buf *b)
+{
+	const struct rl_answer	*a = &inc->answer;
+	size_t			 i;
+
+	if (a->nskew == 0)
+		return;
+	buf_adds(b, "Clocks (from step lines every rank printed):\n");
+	for (i = 0; i < a->nskew; i++) {
+		buf_adds(b, "  ");
+		text_safe(b, a->skew[i].host);
+		if (a->skew[i].reference)
+			buf_adds(b, ": reference\n");
+		else
+			buf_printf(b, ": %+.3f s (%zu samples, spread %.3f s)\n",
+			    (double)a->skew[i].offset_ms / 1000,
+			    a->skew[i].samples,
+			    (double)a->skew[i].spread_ms / 1000);
+	}
+}
+
+/* The memory budget and the what-ifs. */
+static void
+report_text_capacity(const struct rl_incident *inc, struct buf *b)
+{
+	const struct rl_capacity	*c = &inc->answer.capacity;
+	size_t				 i;
+
+	if (!c->present)
+		return;
+	buf_adds(b, "Memory budget (vLLM):\n");
+	for (i = 0; i < c->nlines; i++)
+		text_para(b, "", c->lines[i]);
+	if (c->nwhatif > 0)
+		buf_adds(b, "  One change at a time:\n");
+	for (i = 0; i < c->nwhatif; i++)
+		text_para(b, "  ", c->whatif[i]);
+}
+
+/* The next steps and what to collect before taking them. */
+static void
+report_text_advice(const struct rl_incident *inc, struct buf *b)
+{
+	const struct rl_answer	*a = &inc->answer;
+	size_t			 i;
+	int			 k;
+	bool			 any = false;
+
+	for (i = 0; i < a->nadvice; i++) {
+		if (i == 0)
+			buf_adds(b, "Next steps (advice, not actions):\n");
+		buf_printf(b, "  %zu. ", i + 1);
+		text_safe(b, a->advice[i].text);
+		buf_adds(b, " (");
+		text_safe(b, a->advice[i].why);
+		buf_adds(b, ")\n");
+	}
+	for (k = 0; k < CHECK_NITEMS && a->first != RL_NONE; k++) {
+		if (a->checklist[k].missing == NULL)
+			continue;
+		if (!any)
+			buf_adds(b, "Collect before restarting (not in the "
+			    "logs):\n");
+		any = true;
+		text_para(b, "- ", a->checklist[k].missing);
+	}
+}
+
 /* The analysis for a person at a terminal. */
 void
 report_text(const struct rl_incident *inc, struct buf *b)
@@ -409,20 +809,25 @@ report_text(const struct rl_incident *inc, struct buf *b)
 			clock_format(&e->time, t, sizeof t);
 			buf_printf(b, " at %s", t);
 		}
-		buf_printf(b, "\n  %s (%s)\n  ", event_signature(e),
+		buf_printf(b, "\n  %s (%s)\n  ", event_signature(inc, e),
 		    role_name(e->role));
 		text_safe(b, inc->sources[e->source]->path);
 		buf_printf(b, ":%llu: ", (unsigned long long)e->line);
 		text_safe(b, e->text);
 		buf_adds(b, "\n");
+		text_para(b, "why: ", a->explanation);
+		text_evidence(b, inc, &a->first_evidence);
 		buf_printf(b, "Verdict: %s", domain_name(a->domain));
 		if (group_name(a->group) != NULL)
 			buf_printf(b, ", %s", group_name(a->group));
 		if (scope_name(a->scope) != NULL)
 			buf_printf(b, ", scope %s", scope_name(a->scope));
-		buf_adds(b, "\n  ");
+		buf_printf(b, " (confidence %s, %.2f)\n  ",
+		    confidence_level(a->confidence), a->confidence);
 		text_safe(b, a->summary);
 		buf_adds(b, "\n");
+		text_para(b, "why: ", a->verdict_explanation);
+		text_evidence(b, inc, &a->verdict_evidence);
 		if (e->rule != NULL && e->rule->action != NULL) {
 			buf_adds(b, "First action: ");
 			text_safe(b, e->rule->action);
@@ -430,12 +835,21 @@ report_text(const struct rl_incident *inc, struct buf *b)
 		}
 	}
 	report_text_tally(inc, b);
+	report_text_meanings(inc, b);
 	buf_printf(b, "Checkpoint: %s", ckpt_status_name(a->ckpt));
 	if (a->last_safe_step != RL_NONE)
 		buf_printf(b, ", last safe step %d", a->last_safe_step);
 	for (i = 0; i < a->nunsafe; i++)
 		buf_printf(b, "%s%d", i ? ", " : ", unsafe: ", a->unsafe_steps[i]);
+	for (i = 0; i < a->nsuspect; i++)
+		buf_printf(b, "%s%d", i ? ", " : ", suspect: ",
+		    a->suspect_steps[i]);
 	buf_adds(b, "\n");
+	text_para(b, "why: ", a->ckpt_explanation);
+	text_evidence(b, inc, &a->ckpt_evidence);
+	report_text_skew(inc, b);
+	report_text_capacity(inc, b);
+	report_text_advice(inc, b);
 	for (i = 0; i < inc->errors.n; i++) {
 		buf_adds(b, "warning: ");
 		text_safe(b, inc->errors.v[i]);

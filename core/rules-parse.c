@@ -110,6 +110,34 @@ enum_set(int *dst, const char *const *names, int n, const char *key,
 
 #define NAMES(t)	(t), (int)(sizeof (t) / sizeof (t)[0])
 
+/* The checklist items a rule's lines fill: comma-separated names. */
+static int
+checklist_set(unsigned *dst, const char *value, char **cause)
+{
+	char	*dup = xstrdup(value), *tok, *save;
+	int	 k, i;
+
+	*dst = 0;
+	for (tok = strtok_r(dup, ", ", &save); tok != NULL;
+	    tok = strtok_r(NULL, ", ", &save)) {
+		if ((k = check_lookup(tok)) < 0) {
+			struct buf	b = { 0 };
+
+			for (i = 0; i < CHECK_NITEMS; i++)
+				buf_printf(&b, "%s%s", i ? ", " : "",
+				    check_key(i));
+			xasprintf(cause, "checklist '%s' is not one of: %s",
+			    tok, b.p);
+			buf_free(&b);
+			free(dup);
+			return -1;
+		}
+		*dst |= 1u << k;
+	}
+	free(dup);
+	return 0;
+}
+
 /* One key of a [rule] stanza. */
 static int
 rule_key(struct rl_rule *r, const char *k, const char *v, char **cause)
@@ -186,6 +214,8 @@ rule_key(struct rl_rule *r, const char *k, const char *v, char **cause)
 		str_set(&r->probe, v);
 	else if (strcmp(k, "knobs") == 0)
 		str_set(&r->knobs, v);
+	else if (strcmp(k, "checklist") == 0)
+		return checklist_set(&r->checklist, v, cause);
 	else {
 		xasprintf(cause, "unknown key '%s' in a rule", k);
 		return -1;

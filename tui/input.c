@@ -20,7 +20,7 @@
 
 #define V_ALL		0	/* a binding for every view */
 #define V(id)		(1u << (id))
-#define V_SUB		(V(VIEW_DETAIL) | V(VIEW_HELP))
+#define V_SUB		(V(VIEW_DETAIL) | V(VIEW_HELP) | V(VIEW_DIAGNOSIS))
 
 /* One key binding; the first that matches the key and the view wins. */
 struct binding {
@@ -61,6 +61,8 @@ static const struct binding input_bindings[] = {
 	{ 'q', V_SUB, ACT_BACK, "Esc q", "close this view" },
 	{ 27, V_ALL, ACT_BACK, NULL, NULL },
 	{ TUI_KEYFN | KEY_BACKSPACE, V_SUB, ACT_BACK, NULL, NULL },
+	{ 'd', V_ALL, ACT_DIAGNOSIS, "d", "diagnosis: why, evidence, next "
+	    "steps, checklist" },
 	{ '?', V_ALL, ACT_HELP, "? F1", "help" },
 	{ TUI_KEYFN | KEY_F(1), V_ALL, ACT_HELP, NULL, NULL },
 	{ 't', V_ALL, ACT_THEME, "t", "next colour theme" },
@@ -122,6 +124,8 @@ input_common(struct tui *t, int react, enum tui_action act)
 	switch (act) {
 	case ACT_HELP:
 		return (REACT_VIEW(VIEW_HELP));
+	case ACT_DIAGNOSIS:
+		return (REACT_VIEW(VIEW_DIAGNOSIS));
 	case ACT_THEME:
 		theme_next(t);
 		return (REACT_REDRAW);

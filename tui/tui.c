@@ -49,6 +49,7 @@ static const struct view_type *const view_types[VIEW_NVIEWS] = {
 	[VIEW_TIMELINE] = &view_timeline_type,
 	[VIEW_DETAIL] = &view_detail_type,
 	[VIEW_HELP] = &view_help_type,
+	[VIEW_DIAGNOSIS] = &view_diagnosis_type,
 };
 
 static const int tui_signums[] = { SIGWINCH, SIGINT, SIGTERM, SIGHUP };

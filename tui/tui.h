@@ -101,6 +101,7 @@ enum view_id {
 	VIEW_TIMELINE = 0,
 	VIEW_DETAIL,
 	VIEW_HELP,
+	VIEW_DIAGNOSIS,
 	VIEW_NVIEWS
 };
 
@@ -121,6 +122,7 @@ enum tui_action {
 	ACT_ENTER,
 	ACT_BACK,
 	ACT_HELP,
+	ACT_DIAGNOSIS,		/* the answers' reasons and next steps */
 	ACT_THEME,		/* cycle through the themes */
 	ACT_REDRAW,
 	ACT_QUIT,
@@ -155,6 +157,7 @@ struct view {
 extern const struct view_type view_timeline_type;
 extern const struct view_type view_detail_type;
 extern const struct view_type view_help_type;
+extern const struct view_type view_diagnosis_type;
 
 /* One display row of the timeline: a rank, or the events no rank claims. */
 struct tui_row {

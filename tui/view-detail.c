@@ -398,6 +398,12 @@ detail_build(struct detail *d, struct tui *t)
 	if (first) {
 		detail_field(d, "verdict", TR_VERDICT, a->summary);
 		detail_field(d, "why first", TR_NORMAL, a->explanation);
+		detail_fieldf(d, "confidence", TR_NORMAL, "%s (%.2f): press d "
+		    "for the evidence, the next steps and the checklist",
+		    confidence_level(a->confidence), a->confidence);
+		if (a->nadvice > 0)
+			detail_field(d, "next step", TR_VERDICT,
+			    a->advice[0].text);
 	}
 	detail_add(d, NULL, TR_NORMAL, "", 0);
 	detail_build_log(d, t, e);
@@ -528,7 +534,7 @@ view_detail_draw(struct view *v, int sx, int sy)
 	snprintf(right, sizeof right, "%d-%d/%zu", d->top + 1, d->top + y,
 	    d->nlines);
 	screen_status(t, sy - 1, "j/k scroll|h/l prev/next event|Enter log|"
-	    "Esc back|? help", right);
+	    "d diagnosis|Esc back|? help", right);
 }
 
 /* Where Enter scrolls to: the event's log line a third down the screen. */

@@ -27,6 +27,16 @@ static const struct {
 	{ GLYPH_EVIDENCE, "evidence, or a line made harmless by context" },
 };
 
+/* What the diagnosis view (d) shows, in the order it shows it. */
+static const char *help_diagnosis[] = {
+	"why this rank failed first, with the lines for and against",
+	"the verdict: domain, group, scope and confidence, and why",
+	"the next steps: advice with its reasons, never an action",
+	"the checkpoint to resume from, and what the folder says",
+	"the hosts' clock offsets, vLLM's memory budget and what-ifs",
+	"the evidence checklist: what to collect before restarting",
+};
+
 struct help {
 	int		 top;		/* first line on screen */
 	int		 nlines;	/* lines the last draw had */
@@ -109,6 +119,12 @@ help_legend_draw(int y, int top, int h, int x, int w)
 		if (y - top >= 0 && y - top < h)
 			screen_cut(1 + y - top, x + 3, w - 3, TR_NORMAL,
 			    states[i]);
+	}
+	y = help_heading(y + 1, top, h, x, w, "Diagnosis (d)");
+	for (i = 0; i < nitems(help_diagnosis); i++, y++) {
+		if (y - top >= 0 && y - top < h)
+			screen_cut(1 + y - top, x + 3, w - 3, TR_NORMAL,
+			    help_diagnosis[i]);
 	}
 	return (y + 1);
 }

@@ -1,0 +1,194 @@
+/*
+ * join.c: kernel and driver lines joined to the ranks they are about.
+ *
+ * dmesg and nvidia-smi know nothing of ranks.  An Xid names a GPU by its
+ * PCI address, an OOM kill names a pid; the job's own lines tie both to
+ * ranks: NCCL's "ncclCommInitRank ... busId B" is printed by a rank's
+ * process (so it carries the rank) and names its GPU, and torchrun's
+ * records name each rank's pid.  An unranked event whose PCI address or
+ * pid matches exactly one rank (on its host, when the host is known) is
+ * given that rank, as diagnose gives a process's rank to its events, and
+ * diagnose_reset takes it away again.
+ *
+ * Only unambiguous joins are made: a GPU bus id seen for two ranks on one
+ * host (two communicators, a restart on other GPUs) or a pid seen twice
+ * joins nothing.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core.h"
+
+/* One known tie: on host, a GPU address or a pid belonged to rank. */
+struct tie {
+	const char	*host;		/* borrowed, or NULL */
+	char		 key[24];	/* normalised PCI address, or the pid */
+	int		 rank;		/* RL_NONE once two ranks claimed it */
+};
+
+struct ties {
+	struct tie	*v;
+	size_t		 n;
+};
+
+/* Do two hosts agree: equal, or either unknown? */
+static bool
+host_agrees(const char *a, const char *b)
+{
+	return a == NULL || b == NULL || strcmp(a, b) == 0;
+}
+
+/* Record a tie; a second rank for the same key on the same host voids it. */
+static void
+ties_add(struct ties *t, const char *host, const char *key, int rank)
+{
+	size_t	i;
+
+	for (i = 0; i < t->n; i++) {
+		if (strcmp(t->v[i].key, key) != 0 ||
+		    !host_agrees(t->v[i].host, host))
+			continue;
+		if (t->v[i].rank != rank)
+			t->v[i].rank = RL_NONE;
+		return;
+	}
+	t->v = xreallocarray(t->v, t->n + 1, sizeof *t->v);
+	t->v[t->n].host = host;
+	snprintf(t->v[t->n].key, sizeof t->v[t->n].key, "%s", key);
+	t->v[t->n].rank = rank;
+	t->n++;
+}
+
+/* The one rank a key on a host names, or RL_NONE. */
+static int
+ties_find(const struct ties *t, const char *host, const char *key)
+{
+	size_t	i;
+	int	found = RL_NONE;
+
+	for (i = 0; i < t->n; i++) {
+		if (strcmp(t->v[i].key, key) != 0 ||
+		    !host_agrees(t->v[i].host, host))
+			continue;
+		if (t->v[i].rank == RL_NONE ||
+		    (found != RL_NONE && found != t->v[i].rank))
+			return RL_NONE;
+		found = t->v[i].rank;
+	}
+	return found;
+}
+
+/* The PCI ties: every ranked line that names its GPU's bus id. */
+static void
+join_collect_pci(const struct rl_incident *inc, struct ties *t)
+{
+	const struct rl_event	*e;
+	char			*busid, key[24];
+	size_t			 i;
+
+	for (i = 0; i < inc->nevents; i++) {
+		e = &inc->events[i];
+		if (e->rank == RL_NONE || e->rule == NULL ||
+		    e->rule->role != ROLE_EVIDENCE ||
+		    !rule_has_capture(e->rule, "busid"))
+			continue;
+		busid = event_capture(e, "busid");
+		if (busid != NULL && pci_normalize(busid, key, sizeof key))
+			ties_add(t, event_host(inc, e), key, e->rank);
+		free(busid);
+	}
+}
+
+/* The pid ties: launcher records and prefixes that name a rank's pid. */
+static void
+join_collect_pid(const struct rl_incident *inc, struct ties *t)
+{
+	const struct rl_event	*e;
+	char			 key[24];
+	size_t			 i;
+
+	for (i = 0; i < inc->nevents; i++) {
+		e = &inc->events[i];
+		if (e->rank == RL_NONE || e->cap[CAP_PID] == RL_CAP_UNSET ||
+		    e->rule == NULL || (e->rule->mark != MARK_EXIT &&
+		    e->rule->mark != MARK_RECORD))
+			continue;
+		snprintf(key, sizeof key, "%lld", (long long)e->cap[CAP_PID]);
+		ties_add(t, event_host(inc, e), key, e->rank);
+	}
+	for (i = 0; i < inc->nprocs; i++) {
+		if (inc->procs[i]->pid == RL_NONE || inc->procs[i]->rank ==
+		    RL_NONE)
+			continue;
+		snprintf(key, sizeof key, "%d", inc->procs[i]->pid);
+		ties_add(t, inc->procs[i]->host, key, inc->procs[i]->rank);
+	}
+}
+
+/*
+ * Does this unranked line speak of another process (a kernel or driver
+ * line), rather than of its launcher's own doings?  Launcher lines with a
+ * pid are exit records and signals, which ingestion attributes itself.
+ */
+static bool
+join_candidate(const struct rl_event *e)
+{
+	return e->rank == RL_NONE && e->rule != NULL &&
+	    e->rule->mark == MARK_NONE && (e->rule->role == ROLE_ROOT ||
+	    e->rule->role == ROLE_SYMPTOM || e->rule->role == ROLE_EVIDENCE);
+}
+
+/* The rank an unranked hardware line's GPU belongs to, or RL_NONE. */
+int
+join_pci_rank(const struct rl_incident *inc, const char *host,
+    const char *pci)
+{
+	struct ties	 t = { 0 };
+	char		 key[24];
+	int		 rank = RL_NONE;
+
+	if (pci_normalize(pci, key, sizeof key)) {
+		join_collect_pci(inc, &t);
+		rank = ties_find(&t, host, key);
+	}
+	free(t.v);
+	return rank;
+}
+
+/* Give kernel and driver lines the rank their GPU or pid belongs to. */
+void
+join_resolve(struct rl_incident *inc)
+{
+	struct ties	 pci = { 0 }, pid = { 0 };
+	struct rl_event	*e;
+	char		*v, key[24];
+	size_t		 i;
+	int		 rank;
+
+	join_collect_pci(inc, &pci);
+	join_collect_pid(inc, &pid);
+	for (i = 0; i < inc->nevents && (pci.n > 0 || pid.n > 0); i++) {
+		e = &inc->events[i];
+		if (!join_candidate(e))
+			continue;
+		rank = RL_NONE;
+		if (pci.n > 0 && rule_has_capture(e->rule, "pci") &&
+		    (v = event_capture(e, "pci")) != NULL) {
+			if (pci_normalize(v, key, sizeof key))
+				rank = ties_find(&pci, event_host(inc, e), key);
+			free(v);
+		}
+		if (rank == RL_NONE && e->cap[CAP_PID] != RL_CAP_UNSET) {
+			snprintf(key, sizeof key, "%lld",
+			    (long long)e->cap[CAP_PID]);
+			rank = ties_find(&pid, event_host(inc, e), key);
+		}
+		if (rank != RL_NONE) {
+			e->rank = rank;
+			e->rank_resolved = true;
+		}
+	}
+	free(pci.v);
+	free(pid.v);
+}

@@ -954,5 +954,6 @@ diagnose(struct rl_incident *inc)
 	diagnose_rank_sources(inc);
 	diagnose_words(inc, first);
 	diagnose_checkpoint(inc);
+	fingerprint_incident(inc);
 	free(v);
 }

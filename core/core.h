@@ -576,6 +576,17 @@ void		 fingerprint_incident(struct rl_incident *);
 void		 history_free(struct rl_history *);
 const char	*offender_kind_name(enum rl_offender_kind);
 
+/* job.c: which job an incident belongs to. */
+struct rl_job {
+	char		*scheduler;	/* the scheduler's job id (Slurm), or NULL */
+	char		*run;		/* the launcher's run id, or NULL */
+	char		*command;	/* the launch command or its arguments, or NULL */
+};
+void		 job_scan(struct rl_job *, const char *, size_t);
+void		 job_path(struct rl_job *, const char *);
+void		 job_identity(const struct rl_incident *, struct rl_job *);
+void		 job_free(struct rl_job *);
+
 /* report-json.c */
 void		 report_json(const struct rl_incident *, struct buf *);
 void		 report_text(const struct rl_incident *, struct buf *);

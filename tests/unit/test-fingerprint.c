@@ -247,6 +247,37 @@ test_edges(void)
 	free(line);
 }
 
+/* The job's identity from paths, environment dumps and launch lines. */
+static void
+test_job(void)
+{
+	struct rl_job	 job = { 0 };
+	const char	*log =
+	    "+ srun -l --ntasks=64 python train.py --lr 3e-4\n"
+	    "SLURM_JOB_ID=48213\n"
+	    "TORCHELASTIC_RUN_ID=bert-large\n"
+	    "SLURM_JOB_ID=99999\n";
+
+	job_path(&job, "/logs/job301_pgi76c4f/attempt_0/1/stderr.log");
+	is_str(job.run, "job301", "torchrun's log folder names the run");
+	job_path(&job, "/scratch/slurm-7788_3.out");
+	is_str(job.scheduler, "7788", "slurm-N.out names the job");
+	job_free(&job);
+
+	job_scan(&job, log, strlen(log));
+	is_str(job.scheduler, "48213", "SLURM_JOB_ID, the first one");
+	is_str(job.run, "bert-large", "TORCHELASTIC_RUN_ID");
+	is_str(job.command, "srun -l --ntasks=64 python train.py --lr 3e-4",
+	    "the shell trace's launch command");
+	job_free(&job);
+
+	job_scan(&job, "slurmstepd: error: *** STEP 1234.0 ON node07 "
+	    "CANCELLED AT 2025-05-12T10:31:02 ***", 70);
+	is_str(job.scheduler, "1234", "slurmstepd's STEP line");
+	ok(job.run == NULL && job.command == NULL, "nothing else invented");
+	job_free(&job);
+}
+
 int
 main(void)
 {
@@ -255,5 +286,6 @@ main(void)
 	test_pci();
 	test_grouping();
 	test_edges();
+	test_job();
 	return tap_done();
 }

@@ -42,7 +42,7 @@
 /* A column: its name, and whether it holds text or an integer. */
 struct export_col {
 	const char	*name;
-	char		 type;		/* 'T' text, 'I' integer */
+	char		 type;		/* 'T' text, 'I' integer, 'N' count (0 if absent) */
 };
 
 /* A table an incident owns, exported as an array under its name. */
@@ -61,24 +61,24 @@ static const struct export_col export_incident[] = {
 	{ "host", 'T' }, { "pci", 'T' }, { "role", 'T' }, { "domain", 'T' },
 	{ "grp", 'T' }, { "scope", 'T' }, { "summary", 'T' },
 	{ "explanation", 'T' }, { "ckpt_status", 'T' },
-	{ "last_safe_step", 'I' }, { "text", 'T' }, { "nsources", 'I' },
-	{ "nranks", 'I' }, { "nevents", 'I' }, { "nlines", 'I' },
-	{ "nbytes", 'I' }, { "job_scheduler", 'T' }, { "job_run", 'T' },
+	{ "last_safe_step", 'I' }, { "text", 'T' }, { "nsources", 'N' },
+	{ "nranks", 'N' }, { "nevents", 'N' }, { "nlines", 'N' },
+	{ "nbytes", 'N' }, { "job_scheduler", 'T' }, { "job_run", 'T' },
 	{ "job_command", 'T' },
 };
 static const struct export_col export_source[] = {
-	{ "path", 'T' }, { "rank", 'I' }, { "host", 'T' }, { "lines", 'I' },
-	{ "bytes", 'I' },
+	{ "path", 'T' }, { "rank", 'I' }, { "host", 'T' }, { "lines", 'N' },
+	{ "bytes", 'N' },
 };
 static const struct export_col export_rank[] = {
 	{ "rank", 'I' }, { "host", 'T' }, { "state", 'T' },
-	{ "first_time", 'T' }, { "last_time", 'T' }, { "lines", 'I' },
+	{ "first_time", 'T' }, { "last_time", 'T' }, { "lines", 'N' },
 	{ "last_step", 'I' },
 };
 static const struct export_col export_event[] = {
 	{ "source", 'T' }, { "line", 'I' }, { "byte_offset", 'I' },
 	{ "time", 'T' }, { "rank", 'I' }, { "signature", 'T' },
-	{ "role", 'T' }, { "domain", 'T' }, { "root", 'I' }, { "text", 'T' },
+	{ "role", 'T' }, { "domain", 'T' }, { "root", 'N' }, { "text", 'T' },
 	{ "context", 'T' }, { "context_at", 'I' },
 };
 static const struct export_col export_offender[] = {
@@ -379,12 +379,14 @@ import_bind(struct import *im, sqlite3_stmt *stmt, const struct export_table *t,
 	for (i = 0; i < t->ncols; i++) {
 		at = first + (int)i;
 		v = json_object_get(o, t->cols[i].name);
-		if (v == NULL || json_is_null(v))
+		if ((v == NULL || json_is_null(v)) && t->cols[i].type == 'N')
+			sqlite3_bind_int64(stmt, at, 0);
+		else if (v == NULL || json_is_null(v))
 			sqlite3_bind_null(stmt, at);
 		else if (t->cols[i].type == 'T' && json_is_string(v))
 			sqlite3_bind_text(stmt, at, json_string_value(v),
 			    (int)json_string_length(v), SQLITE_TRANSIENT);
-		else if (t->cols[i].type == 'I' && json_is_integer(v))
+		else if (t->cols[i].type != 'T' && json_is_integer(v))
 			sqlite3_bind_int64(stmt, at, json_integer_value(v));
 		else
 			return import_fail(im, cause, "%s.%s: expected %s",

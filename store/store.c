@@ -459,6 +459,12 @@ static const char *const store_setup_sql[] = {
 	"PRAGMA busy_timeout = 5000",
 	"PRAGMA journal_mode = WAL",
 	"PRAGMA foreign_keys = ON",
+	/*
+	 * In WAL mode NORMAL never corrupts the file; a power cut may lose
+	 * the last saves, which analysing the logs again puts back, and no
+	 * save waits for an fsync.
+	 */
+	"PRAGMA synchronous = NORMAL",
 };
 
 /*

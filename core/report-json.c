@@ -458,7 +458,7 @@ text_note(struct buf *b, const char *label, const char *note)
 {
 	if (note == NULL)
 		return;
-	buf_printf(b, "  %s then: ", label);
+	buf_printf(b, "    %s: ", label);
 	text_safe(b, note);
 	buf_adds(b, "\n");
 }
@@ -490,6 +490,20 @@ report_text_offenders(const struct rl_incident *inc, struct buf *b)
 	}
 }
 
+/* Whether any exact match carries a note. */
+static bool
+history_noted(const struct rl_history *h)
+{
+	size_t	i;
+
+	for (i = 0; i < h->nmatches; i++) {
+		if (h->matches[i].exact && (h->matches[i].diagnosis != NULL ||
+		    h->matches[i].resolution != NULL))
+			return true;
+	}
+	return false;
+}
+
 /* What the store knew of this failure: seen before, near ones, offenders. */
 static void
 report_text_history(const struct rl_incident *inc, struct buf *b)
@@ -510,12 +524,15 @@ report_text_history(const struct rl_incident *inc, struct buf *b)
 			text_date(b, m->time);
 			buf_printf(b, " in incident #%lld\n",
 			    (long long)m->incident);
+		}
+		if (m->exact && (m->diagnosis != NULL ||
+		    m->resolution != NULL)) {
+			buf_printf(b, "  In incident #%lld (", (long long)
+			    m->incident);
+			text_date(b, m->time);
+			buf_adds(b, "):\n");
 			text_note(b, "Diagnosis", m->diagnosis);
 			text_note(b, "Resolution", m->resolution);
-			if (m->diagnosis == NULL && m->resolution == NULL)
-				buf_printf(b, "  No diagnosis was written then "
-				    "(rankline note %lld TEXT)\n",
-				    (long long)m->incident);
 		} else if (!m->exact) {
 			buf_printf(b, "Similar: incident #%lld (score %.2f) "
 			    "on ", (long long)m->incident, m->score);
@@ -526,6 +543,9 @@ report_text_history(const struct rl_incident *inc, struct buf *b)
 			text_note(b, "Diagnosis", m->diagnosis);
 		}
 	}
+	if (h->seen_before > 0 && !history_noted(h))
+		buf_printf(b, "  No diagnosis was written then (rankline note "
+		    "%lld TEXT)\n", (long long)h->matches[0].incident);
 	report_text_offenders(inc, b);
 }
 

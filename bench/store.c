@@ -56,10 +56,14 @@ rnd(uint64_t *s)
 static void
 root_line(char *buf, size_t len, unsigned k, uint64_t *s)
 {
-	snprintf(buf, len, "[rank%u]: %s: %s %s %s failed at step %u on "
-	    "/data/run%u/shard_%u.bin: %u %s %s", (unsigned)(rnd(s) % 512),
-	    errors[k % 8], words[k % 35], words[(k / 35) % 35],
-	    words[(k / 1225 + k) % 35], (unsigned)(rnd(s) % 100000),
+	/* Common words, and names as rare as a module or a key in a trace. */
+	snprintf(buf, len, "[rank%u]: %s: %s %s %s in encoder.%c%c%c%c.%s "
+	    "failed at step %u on /data/run%u/shard_%u.bin: %u %s %s",
+	    (unsigned)(rnd(s) % 512), errors[k % 8], words[k % 35],
+	    words[(k / 35) % 35], words[(k / 1225 + k) % 35],
+	    'a' + (k % 997) % 26, 'a' + (k % 997) / 26 % 26, 'a' + k % 7,
+	    'a' + (k % 997) / 676,
+	    words[(k * 3) % 35], (unsigned)(rnd(s) % 100000),
 	    (unsigned)(rnd(s) % 1000), (unsigned)(rnd(s) % 64),
 	    (unsigned)(rnd(s) % 4096), words[(k * 7) % 35],
 	    words[(k * 13 + 5) % 35]);

@@ -82,7 +82,7 @@ static const struct export_col export_event[] = {
 	{ "context", 'T' }, { "context_at", 'I' },
 };
 static const struct export_col export_offender[] = {
-	{ "kind", 'T' }, { "name", 'T' },
+	{ "kind", 'T' }, { "name", 'T' }, { "occurred", 'T' },
 };
 static const struct export_col export_note[] = {
 	{ "uid", 'T' }, { "created", 'T' }, { "kind", 'T' }, { "text", 'T' },

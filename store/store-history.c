@@ -9,9 +9,9 @@
  * other fingerprints whose template and notes share the rarer words of
  * this root's template, ranked by FTS5's bm25 over one row per
  * fingerprint: the rows are few (one per distinct failure, not one per
- * incident), and only words that fewer than NEAR_COMMON fingerprints hold
- * are asked for, so the lookup stays in milliseconds with 100,000
- * incidents.  Offenders are the root's host, GPU and rank, counted in the
+ * incident), and only the rarest words, held by at most one in NEAR_SHARE
+ * of them, are asked for, so the lookup stays within milliseconds with
+ * 100,000 incidents.  Offenders are the root's host, GPU and rank, counted in the
  * roots of earlier incidents.
  */
 #include <ctype.h>
@@ -24,8 +24,8 @@
 
 #define RECALL_EXACT	5	/* exact matches listed (all are counted) */
 #define RECALL_NEAR	5	/* near matches listed */
-#define NEAR_WORDS	8	/* words of the template asked for */
-#define NEAR_COMMON	2000	/* a word in more fingerprints says nothing */
+#define NEAR_WORDS	6	/* words of the template asked for, rarest first */
+#define NEAR_SHARE	20	/* a word in over 1/20 of the failures says nothing */
 #define NEAR_MINLEN	3	/* shorter words say nothing either */
 
 static const char *const store_note_kinds[NOTE_NKINDS] = {
@@ -435,6 +435,22 @@ near_doc(struct store *st, struct near_word *w, char **cause)
 	return rc == -1 ? -1 : 0;
 }
 
+/* How many fingerprints there are, near enough: the last one's id. */
+static int
+near_count(struct store *st, int64_t *n, char **cause)
+{
+	struct store_q	q;
+	int		rc;
+
+	*n = 0;
+	if (store_q_start(st, STMT_FP_COUNT, &q, cause) != 0)
+		return -1;
+	if ((rc = store_q_step(st, &q, cause)) == 1)
+		*n = sqlite3_column_int64(q.stmt, 0);
+	store_q_end(&q);
+	return rc == -1 ? -1 : 0;
+}
+
 /*
  * The FTS5 query of the rarer words of a template: "a" OR "b" ..., or
  * NULL when no word is both known and rare enough to mean something.
@@ -447,8 +463,11 @@ near_query(struct store *st, const char *template, char **query,
 	struct near_word	 v[64];
 	struct buf		 b = { 0 };
 	size_t			 n, i, k = 0;
+	int64_t			 nfp;
 
 	*query = NULL;
+	if (near_count(st, &nfp, cause) != 0)
+		return -1;
 	n = near_words(template, v, 64);
 	for (i = 0; i < n; i++) {
 		if (near_doc(st, &v[i], cause) != 0)
@@ -456,7 +475,7 @@ near_query(struct store *st, const char *template, char **query,
 	}
 	qsort(v, n, sizeof *v, near_word_cmp);
 	for (i = 0; i < n && k < NEAR_WORDS; i++) {
-		if (v[i].doc == 0 || v[i].doc > NEAR_COMMON)
+		if (v[i].doc == 0 || v[i].doc > nfp / NEAR_SHARE + 1)
 			continue;
 		buf_printf(&b, "%s\"%s\"", k++ ? " OR " : "", v[i].word);
 	}

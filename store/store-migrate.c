@@ -149,12 +149,14 @@ static const struct store_migration store_migrations[] = {
 	"    REFERENCES incidents (id) ON DELETE CASCADE,"
 	"  kind TEXT NOT NULL,"		/* host, gpu, rank */
 	"  name TEXT NOT NULL,"
+	"  occurred TEXT,"		/* the incident's, so counts need no join */
 	"  PRIMARY KEY (kind, name, incident_id)"
 	") WITHOUT ROWID;"
 	"CREATE INDEX offenders_incident ON offenders (incident_id);"
-	"INSERT INTO offenders SELECT id, 'host', host FROM incidents"
+	"CREATE INDEX offenders_recent ON offenders (kind, name, occurred);"
+	"INSERT INTO offenders SELECT id, 'host', host, occurred FROM incidents"
 	"  WHERE signature IS NOT NULL AND host IS NOT NULL;"
-	"INSERT INTO offenders SELECT id, 'rank', CAST(rank AS TEXT)"
+	"INSERT INTO offenders SELECT id, 'rank', CAST(rank AS TEXT), occurred"
 	"  FROM incidents WHERE signature IS NOT NULL AND rank IS NOT NULL;"
 	"CREATE TABLE fingerprints ("
 	"  id INTEGER PRIMARY KEY,"	/* the rowid of its FTS row */

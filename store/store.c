@@ -103,10 +103,12 @@ const char *const store_sql[STMT_N] = {
 	    " byte_offset, time, rank, signature, role, domain, root, text,"
 	    " context, context_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 	[STMT_ADD_OFFENDER] = "INSERT OR IGNORE INTO offenders (incident_id,"
-	    " kind, name) VALUES (?, ?, ?)",
+	    " kind, name, occurred) VALUES (?, ?, ?, ?)",
 	[STMT_FP_ADD] = "INSERT OR IGNORE INTO fingerprints (fingerprint,"
 	    " scheme, signature, template) VALUES (?, ?, ?, ?)",
 	[STMT_FP_ID] = "SELECT id FROM fingerprints WHERE fingerprint = ?",
+	/* max(id) of an INTEGER PRIMARY KEY is one step, count(*) a scan. */
+	[STMT_FP_COUNT] = "SELECT ifnull(max(id), 0) FROM fingerprints",
 	[STMT_FTS_DELETE] = "DELETE FROM fingerprints_fts WHERE rowid = ?",
 	/* The notes of a fingerprint's latest incidents, for near matches. */
 	[STMT_FTS_INSERT] = "INSERT INTO fingerprints_fts (rowid, signature,"
@@ -126,12 +128,18 @@ const char *const store_sql[STMT_N] = {
 	 * The trigram index answers LIKE without an ESCAPE clause from its
 	 * index; a query holding % _ or \ needs one and is scanned instead.
 	 */
-	[STMT_LIST_LIKE] = STORE_ROW_SQL " WHERE i.id IN (SELECT rowid FROM"
-	    " incidents_grep WHERE body LIKE ?1)"
-	    " ORDER BY i.updated DESC, i.id DESC LIMIT ?2",
-	[STMT_LIST_ESCAPED] = STORE_ROW_SQL " WHERE i.id IN (SELECT rowid FROM"
-	    " incidents_grep WHERE body LIKE ?1 ESCAPE '\\')"
-	    " ORDER BY i.updated DESC, i.id DESC LIMIT ?2",
+	/*
+	 * The ids first, newest 200 of the matches, then their columns: the
+	 * row's subqueries run for the rows shown, not for every match.
+	 */
+	[STMT_LIST_LIKE] = STORE_ROW_SQL " WHERE i.id IN (SELECT j.id FROM"
+	    " incidents j WHERE j.id IN (SELECT rowid FROM incidents_grep"
+	    " WHERE body LIKE ?1) ORDER BY j.updated DESC, j.id DESC LIMIT ?2)"
+	    " ORDER BY i.updated DESC, i.id DESC",
+	[STMT_LIST_ESCAPED] = STORE_ROW_SQL " WHERE i.id IN (SELECT j.id FROM"
+	    " incidents j WHERE j.id IN (SELECT rowid FROM incidents_grep"
+	    " WHERE body LIKE ?1 ESCAPE '\\') ORDER BY j.updated DESC,"
+	    " j.id DESC LIMIT ?2) ORDER BY i.updated DESC, i.id DESC",
 	[STMT_EXISTS] = "SELECT 1 FROM incidents WHERE id = ?",
 	/* Inserts nothing for an unknown incident, rather than fail the key. */
 	[STMT_NOTE] = "INSERT INTO notes (incident_id, created, kind, text, uid)"
@@ -155,18 +163,18 @@ const char *const store_sql[STMT_N] = {
 	    " JOIN incidents i ON i.fingerprint = f.fingerprint"
 	    " WHERE f.id = ?1 AND i.id != ?2"
 	    " ORDER BY i.occurred DESC, i.id DESC LIMIT 1",
-	[STMT_OFFENDER] = "SELECT count(*), min(i.occurred), max(i.occurred)"
-	    " FROM offenders o JOIN incidents i ON i.id = o.incident_id"
-	    " WHERE o.kind = ?1 AND o.name = ?2 AND o.incident_id != ?3",
-	[STMT_OFFENDER_LAST] = "SELECT i.id FROM offenders o"
-	    " JOIN incidents i ON i.id = o.incident_id"
-	    " WHERE o.kind = ?1 AND o.name = ?2 AND o.incident_id != ?3"
-	    " ORDER BY i.occurred DESC, i.id DESC LIMIT 1",
+	/* From the index alone: offenders_recent covers kind, name, occurred. */
+	[STMT_OFFENDER] = "SELECT count(*), min(occurred), max(occurred)"
+	    " FROM offenders WHERE kind = ?1 AND name = ?2"
+	    " AND incident_id != ?3",
+	[STMT_OFFENDER_LAST] = "SELECT incident_id FROM offenders"
+	    " WHERE kind = ?1 AND name = ?2 AND incident_id != ?3"
+	    " ORDER BY occurred DESC, incident_id DESC LIMIT 1",
 	/* Ids newest first: group_concat keeps the subquery's order. */
 	[STMT_OFFENDERS] = "SELECT kind, name, count(*), min(occurred),"
-	    " max(occurred), group_concat(id, ',') FROM (SELECT o.kind,"
-	    " o.name, i.id, i.occurred FROM offenders o JOIN incidents i"
-	    " ON i.id = o.incident_id ORDER BY i.occurred DESC, i.id DESC)"
+	    " max(occurred), group_concat(incident_id, ',') FROM (SELECT"
+	    " kind, name, incident_id, occurred FROM offenders"
+	    " ORDER BY occurred DESC, incident_id DESC)"
 	    " GROUP BY kind, name HAVING count(*) >= ?1"
 	    " ORDER BY count(*) DESC, max(occurred) DESC, kind, name LIMIT 200",
 };
@@ -1022,7 +1030,7 @@ store_save_events(struct store *st, struct store_save *s, char **cause)
 
 /* Add one offender of the root, when it has a name. */
 static int
-store_save_offender(struct store *st, int64_t id, const char *kind,
+store_save_offender(struct store *st, struct store_save *s, const char *kind,
     const char *name, char **cause)
 {
 	struct store_q	q;
@@ -1031,9 +1039,10 @@ store_save_offender(struct store *st, int64_t id, const char *kind,
 		return 0;
 	if (store_q_start(st, STMT_ADD_OFFENDER, &q, cause) != 0)
 		return -1;
-	store_q_int(&q, id);
+	store_q_int(&q, s->id);
 	store_q_text(&q, kind);
 	store_q_text(&q, name);
+	store_q_text(&q, s->occurred);
 	return store_q_run(st, &q, cause);
 }
 
@@ -1046,10 +1055,10 @@ store_save_offenders(struct store *st, struct store_save *s, char **cause)
 	if (s->root == NULL)
 		return 0;
 	snprintf(rank, sizeof rank, "%d", s->sig.rank);
-	if (store_save_offender(st, s->id, "host", s->sig.host, cause) != 0 ||
-	    store_save_offender(st, s->id, "gpu", s->sig.pci, cause) != 0)
+	if (store_save_offender(st, s, "host", s->sig.host, cause) != 0 ||
+	    store_save_offender(st, s, "gpu", s->sig.pci, cause) != 0)
 		return -1;
-	return store_save_offender(st, s->id, "rank", s->sig.rank != RL_NONE ?
+	return store_save_offender(st, s, "rank", s->sig.rank != RL_NONE ?
 	    rank : NULL, cause);
 }
 

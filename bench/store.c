@@ -14,7 +14,8 @@
  * "bench-store: ok" at the end.  `make bench-store` runs it; make check
  * runs it small, as a smoke test of the program itself.
  *
- * usage: bench/store [--incidents N] [--lookups N] [--db PATH]
+ * usage: bench/store [--incidents N] [--lookups N] [--db PATH [--no-fill]]
+ * (--no-fill times a database an earlier run filled with N incidents.)
  */
 #include <sys/stat.h>
 
@@ -156,16 +157,23 @@ main(int argc, char **argv)
 	uint64_t		 seed = 88172645463325252ULL;
 	int64_t			 id;
 	double			*t, t0;
-	bool			 updated;
+	bool			 updated, fill = true;
 	const char		*db = NULL;
 
-	for (i = 1; i + 1 < (unsigned)argc; i += 2) {
+	for (i = 1; i < (unsigned)argc; i++) {
+		if (strcmp(argv[i], "--no-fill") == 0) {
+			fill = false;
+			continue;
+		}
+		if (i + 1 == (unsigned)argc)
+			break;
 		if (strcmp(argv[i], "--incidents") == 0)
 			n = (unsigned)strtoul(argv[i + 1], NULL, 10);
 		else if (strcmp(argv[i], "--lookups") == 0)
 			lookups = (unsigned)strtoul(argv[i + 1], NULL, 10);
 		else if (strcmp(argv[i], "--db") == 0)
 			db = argv[i + 1];
+		i++;
 	}
 	if (n < 10 || lookups < 1) {
 		fprintf(stderr, "usage: bench/store [--incidents N>=10] "
@@ -183,7 +191,7 @@ main(int argc, char **argv)
 		die(db, cause);
 
 	t0 = now_ms();
-	for (i = 0; i < n; i++) {
+	for (i = 0; fill && i < n; i++) {
 		inc = make(i, (unsigned)(rnd(&seed) % kinds), &seed);
 		if (store_save(st, inc, &id, &updated, &cause) != 0)
 			die("save", cause);
@@ -196,8 +204,13 @@ main(int argc, char **argv)
 		}
 		incident_free(inc);
 	}
-	printf("filled %u incidents of %u failures in %.1f s\n", n, kinds,
-	    (now_ms() - t0) / 1e3);
+	if (fill)
+		printf("filled %u incidents of %u failures in %.1f s\n", n,
+		    kinds, (now_ms() - t0) / 1e3);
+	else	/* the same generator, advanced as the fill left it */
+		for (i = 0; i < n; i++)
+			incident_free(make(i, (unsigned)(rnd(&seed) % kinds),
+			    &seed));
 
 	t = xcalloc(lookups, sizeof *t);
 	for (q = 0; q < 2; q++) {

@@ -93,29 +93,36 @@ store_row_read(sqlite3_stmt *stmt, struct store_row *row)
 }
 
 /*
- * A LIKE pattern matching query anywhere; *escaped says whether LIKE's own
- * characters (% _ \) had to be escaped, which the trigram index cannot use.
+ * LIKE patterns matching query anywhere: *exact with LIKE's own
+ * characters (% _ \\) escaped, and the return value with them left as
+ * wildcards, a superset the trigram index can answer.  *exact is NULL when
+ * the query holds none of them.
  */
 static char *
-store_like(const char *query, bool *escaped)
+store_like(const char *query, char **exact)
 {
-	struct buf	b = { 0 };
+	struct buf	b = { 0 }, e = { 0 };
+	bool		escaped = false;
 
-	*escaped = false;
 	buf_addc(&b, '%');
+	buf_addc(&e, '%');
 	for (; *query != '\0'; query++) {
 		if (*query == '%' || *query == '_' || *query == '\\') {
-			buf_addc(&b, '\\');
-			*escaped = true;
+			buf_addc(&e, '\\');
+			escaped = true;
 		}
+		buf_addc(&e, *query);
 		buf_addc(&b, *query);
 	}
 	buf_addc(&b, '%');
+	buf_addc(&e, '%');
+	*exact = escaped ? buf_steal(&e) : NULL;
+	buf_free(&e);
 	return buf_steal(&b);
 }
 
 /*
- * The stored incidents, last updated first, at most limit (0 or less for
+ * The stored incidents, newest first, at most limit (0 or less for
  * all), matching query (NULL or empty for all) anywhere in signature,
  * summary, root line, host, GPU, job or notes, ignoring case.
  */
@@ -125,24 +132,26 @@ store_list(struct store *st, const char *query, int limit,
 {
 	struct store_q	 q;
 	enum store_stmt	 which = STMT_LIST;
-	char		*like = NULL;
+	char		*like = NULL, *exact = NULL;
 	size_t		 cap = 0;
-	bool		 escaped;
 	int		 rc;
 
 	list->rows = NULL;
 	list->n = 0;
 	if (query != NULL && *query != '\0') {
-		like = store_like(query, &escaped);
-		which = escaped ? STMT_LIST_ESCAPED : STMT_LIST_LIKE;
+		like = store_like(query, &exact);
+		which = exact != NULL ? STMT_LIST_ESCAPED : STMT_LIST_LIKE;
 	}
 	if (store_q_start(st, which, &q, cause) != 0) {
 		free(like);
+		free(exact);
 		return -1;
 	}
 	if (like != NULL)
 		store_q_text(&q, like);
 	store_q_int(&q, limit > 0 ? limit : -1);
+	if (exact != NULL)
+		store_q_text(&q, exact);
 	while ((rc = store_q_step(st, &q, cause)) == 1) {
 		if (list->n == cap) {
 			cap = cap == 0 ? 16 : cap * 2;
@@ -153,6 +162,7 @@ store_list(struct store *st, const char *query, int limit,
 	}
 	store_q_end(&q);
 	free(like);
+	free(exact);
 	if (rc == -1) {
 		store_list_free(list);
 		return -1;

@@ -122,24 +122,21 @@ const char *const store_sql[STMT_N] = {
 	    " SELECT id, " STORE_GREP_BODY " FROM incidents WHERE id = ?",
 	[STMT_FINGERPRINT_OF] = "SELECT fingerprint FROM incidents WHERE id = ?",
 	[STMT_GET] = STORE_ROW_SQL " WHERE i.id = ?",
-	[STMT_LIST] = STORE_ROW_SQL " ORDER BY i.updated DESC, i.id DESC"
-	    " LIMIT ?",
+	/* Newest first: by id, the order incidents were first stored in. */
+	[STMT_LIST] = STORE_ROW_SQL " ORDER BY i.id DESC LIMIT ?",
 	/*
-	 * The trigram index answers LIKE without an ESCAPE clause from its
-	 * index; a query holding % _ or \ needs one and is scanned instead.
+	 * The trigram index answers LIKE without an ESCAPE clause, and FTS5
+	 * hands its rows over in rowid order, so the newest ?2 matches are
+	 * found without reading the others.  The row's columns are built for
+	 * those only.  A query holding % or _ is searched with them as
+	 * wildcards (a superset, from the index), then exactly (?3).
 	 */
-	/*
-	 * The ids first, newest 200 of the matches, then their columns: the
-	 * row's subqueries run for the rows shown, not for every match.
-	 */
-	[STMT_LIST_LIKE] = STORE_ROW_SQL " WHERE i.id IN (SELECT j.id FROM"
-	    " incidents j WHERE j.id IN (SELECT rowid FROM incidents_grep"
-	    " WHERE body LIKE ?1) ORDER BY j.updated DESC, j.id DESC LIMIT ?2)"
-	    " ORDER BY i.updated DESC, i.id DESC",
-	[STMT_LIST_ESCAPED] = STORE_ROW_SQL " WHERE i.id IN (SELECT j.id FROM"
-	    " incidents j WHERE j.id IN (SELECT rowid FROM incidents_grep"
-	    " WHERE body LIKE ?1 ESCAPE '\\') ORDER BY j.updated DESC,"
-	    " j.id DESC LIMIT ?2) ORDER BY i.updated DESC, i.id DESC",
+	[STMT_LIST_LIKE] = STORE_ROW_SQL " WHERE i.id IN (SELECT rowid FROM"
+	    " incidents_grep WHERE body LIKE ?1 ORDER BY rowid DESC LIMIT ?2)"
+	    " ORDER BY i.id DESC",
+	[STMT_LIST_ESCAPED] = STORE_ROW_SQL " WHERE i.id IN (SELECT rowid FROM"
+	    " incidents_grep WHERE body LIKE ?1 AND body LIKE ?3 ESCAPE '\\'"
+	    " ORDER BY rowid DESC LIMIT ?2) ORDER BY i.id DESC",
 	[STMT_EXISTS] = "SELECT 1 FROM incidents WHERE id = ?",
 	/* Inserts nothing for an unknown incident, rather than fail the key. */
 	[STMT_NOTE] = "INSERT INTO notes (incident_id, created, kind, text, uid)"

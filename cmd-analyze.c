@@ -72,16 +72,24 @@ analyze_paths(const struct options *o, struct ruleset *rs, int argc,
 	return inc;
 }
 
-/* Keep the incident; a store that cannot be opened is a warning only. */
+/*
+ * Keep the incident and recall its past into h, which the incident then
+ * borrows (inc->history) for the report and the console: before anything
+ * is printed, so that the report can say "seen before".  The incident is
+ * saved first and left out of its own matches.  A store that cannot be
+ * opened or written is a warning only.
+ */
 int
-analyze_store(const struct options *o, struct rl_incident *inc)
+analyze_store(const struct options *o, struct rl_incident *inc,
+    struct rl_history *h)
 {
 	struct store	*st;
 	char		*path, *cause = NULL;
-	int64_t		 id;
+	int64_t		 id = 0;
 	bool		 updated;
 	int		 rv = 0;
 
+	memset(h, 0, sizeof *h);
 	if (o->no_store)
 		return 0;
 	path = o->db != NULL ? xstrdup(o->db) : store_default_path();
@@ -99,8 +107,20 @@ analyze_store(const struct options *o, struct rl_incident *inc)
 	if (store_save(st, inc, &id, &updated, &cause) != 0) {
 		fprintf(stderr, "rankline: %s\n", cause);
 		free(cause);
+		cause = NULL;
 		rv = -1;
+		/* Not saved: an older row of the same logs is still not a match. */
+		if (store_find(st, inc, &id, &cause) != 0) {
+			free(cause);
+			cause = NULL;
+		}
 	}
+	if (store_recall(st, inc, id, h, &cause) != 0) {
+		fprintf(stderr, "rankline: %s\n", cause);
+		free(cause);
+		rv = -1;
+	} else
+		inc->history = h;
 	store_close(st);
 	free(path);
 	return rv;
@@ -126,6 +146,7 @@ cmd_analyze(const struct options *o, int argc, char **argv)
 {
 	struct ruleset		*rs;
 	struct rl_incident	*inc;
+	struct rl_history	 h;
 	struct buf		 b = { 0 };
 	int			 bad;
 
@@ -136,6 +157,7 @@ cmd_analyze(const struct options *o, int argc, char **argv)
 	rs = rules_load_or_warn();
 	inc = analyze_paths(o, rs, argc, argv, NULL, NULL, &bad);
 	analyze_warn(inc);
+	analyze_store(o, inc, &h);
 	if (o->json)
 		report_json(inc, &b);
 	else
@@ -143,8 +165,8 @@ cmd_analyze(const struct options *o, int argc, char **argv)
 	fwrite(b.p, 1, b.len, stdout);
 	fflush(stdout);
 	buf_free(&b);
-	analyze_store(o, inc);
 	incident_free(inc);
+	history_free(&h);
 	ruleset_free(rs);
 	return 0;
 }
@@ -156,6 +178,7 @@ cmd_console(const struct options *o, int argc, char **argv)
 	struct tui_config	 cfg = { 0 };
 	struct ruleset		*rs;
 	struct rl_incident	*inc;
+	struct rl_history	 h;
 	uv_loop_t		 loop;
 	char			*cause = NULL;
 	int			 bad, rv;
@@ -163,7 +186,7 @@ cmd_console(const struct options *o, int argc, char **argv)
 	rs = rules_load_or_warn();
 	inc = analyze_paths(o, rs, argc, argv, NULL, NULL, &bad);
 	analyze_warn(inc);
-	analyze_store(o, inc);
+	analyze_store(o, inc, &h);
 	cfg.theme = o->theme;
 	cfg.mono = o->mono;
 	cfg.ascii = o->ascii;
@@ -179,6 +202,7 @@ cmd_console(const struct options *o, int argc, char **argv)
 		free(cause);
 	}
 	incident_free(inc);
+	history_free(&h);
 	ruleset_free(rs);
 	return rv == 0 ? 0 : 1;
 }

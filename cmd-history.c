@@ -1,6 +1,8 @@
 /*
  * cmd-history.c: `rankline history`, `show` and `note`: the incidents kept
- * between outages, and the engineer's diagnosis written against them.
+ * between outages, the hosts, GPUs and ranks that keep failing, the
+ * engineer's diagnosis and resolution written against them, and the
+ * export and import that share a team's history between machines.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,7 +72,25 @@ row_json(struct buf *b, const struct store_row *r)
 	json_string(b, r->sources);
 	buf_printf(b, ", \"ranks\": %d, \"note\": ", r->nranks);
 	json_string(b, r->note);
-	buf_adds(b, "}");
+	buf_adds(b, ", \"diagnosis\": ");
+	json_string(b, r->diagnosis);
+	buf_adds(b, ", \"resolution\": ");
+	json_string(b, r->resolution);
+	buf_adds(b, ", \"uid\": ");
+	json_string(b, r->uid);
+	buf_adds(b, ", \"occurred\": ");
+	json_string(b, r->occurred);
+	buf_adds(b, ", \"template\": ");
+	json_string(b, r->template);
+	buf_adds(b, ", \"pci\": ");
+	json_string(b, r->pci);
+	buf_adds(b, ", \"job\": {\"scheduler\": ");
+	json_string(b, r->job_scheduler);
+	buf_adds(b, ", \"run\": ");
+	json_string(b, r->job_run);
+	buf_adds(b, ", \"command\": ");
+	json_string(b, r->job_command);
+	buf_adds(b, "}}");
 }
 
 /* One row as a line of the list. */
@@ -101,6 +121,100 @@ row_text(struct buf *b, const struct store_row *r)
 	buf_addc(b, '\n');
 }
 
+/* Print a cause and close the store: the command failed. */
+static int
+history_fail(struct store *st, char *cause)
+{
+	fprintf(stderr, "rankline: %s\n", cause);
+	free(cause);
+	store_close(st);
+	return 1;
+}
+
+/* One offender as a line of `history --hosts`. */
+static void
+offender_text(struct buf *b, const struct store_offender *o)
+{
+	buf_printf(b, "%-5s ", o->kind);
+	put_safe(b, o->name);
+	buf_printf(b, "  %lld incidents, %.10s to %.10s  (#", (long long)o->count,
+	    o->first != NULL ? o->first : "-", o->last != NULL ? o->last : "-");
+	put_safe(b, o->incidents);
+	buf_adds(b, ")\n");
+}
+
+/* One offender as JSON. */
+static void
+offender_json(struct buf *b, const struct store_offender *o)
+{
+	buf_adds(b, "{\"kind\": ");
+	json_string(b, o->kind);
+	buf_adds(b, ", \"name\": ");
+	json_string(b, o->name);
+	buf_printf(b, ", \"count\": %lld, \"first\": ", (long long)o->count);
+	json_string(b, o->first);
+	buf_adds(b, ", \"last\": ");
+	json_string(b, o->last);
+	buf_adds(b, ", \"incidents\": [");
+	if (o->incidents != NULL)
+		buf_adds(b, o->incidents);	/* ids joined by the store */
+	buf_adds(b, "]}");
+}
+
+/* `history --hosts`: what was in the root of two incidents or more. */
+static int
+history_hosts(const struct options *o, struct store *st)
+{
+	struct store_offenders	 v;
+	struct buf		 b = { 0 };
+	char			*cause = NULL;
+	size_t			 i;
+
+	if (store_offenders(st, 2, &v, &cause) != 0)
+		return history_fail(st, cause);
+	if (o->json)
+		buf_adds(&b, "[");
+	for (i = 0; i < v.n; i++) {
+		if (o->json) {
+			buf_adds(&b, i ? ",\n  " : "\n  ");
+			offender_json(&b, &v.v[i]);
+		} else
+			offender_text(&b, &v.v[i]);
+	}
+	if (o->json)
+		buf_adds(&b, v.n ? "\n]\n" : "]\n");
+	else if (v.n == 0)
+		buf_adds(&b, "no host, GPU or rank is in the root of two "
+		    "incidents\n");
+	fwrite(b.p, 1, b.len, stdout);
+	buf_free(&b);
+	store_offenders_free(&v);
+	store_close(st);
+	return 0;
+}
+
+/* `history --export FILE` and `--import FILE`. */
+static int
+history_share(const struct options *o, struct store *st)
+{
+	struct store_import_stats	 stats;
+	char				*cause = NULL;
+
+	if (o->export_file != NULL) {
+		if (store_export(st, o->export_file, &cause) != 0)
+			return history_fail(st, cause);
+		store_close(st);
+		return 0;
+	}
+	if (store_import(st, o->import_file, &stats, &cause) != 0)
+		return history_fail(st, cause);
+	printf("imported %zu new incident%s, %zu already known, %zu note%s\n",
+	    stats.added, stats.added == 1 ? "" : "s", stats.known, stats.notes,
+	    stats.notes == 1 ? "" : "s");
+	store_close(st);
+	return 0;
+}
+
 int
 cmd_history(const struct options *o, int argc, char **argv)
 {
@@ -109,19 +223,21 @@ cmd_history(const struct options *o, int argc, char **argv)
 	struct buf		 b = { 0 };
 	char			*cause = NULL;
 	size_t			 i;
+	int			 modes;
 
-	if (argc > 1) {
-		fprintf(stderr, "usage: rankline history [QUERY] [--json]\n");
+	modes = o->hosts + (o->export_file != NULL) + (o->import_file != NULL);
+	if (argc > 1 || modes > 1 || (modes == 1 && argc != 0)) {
+		fprintf(stderr, "usage: rankline %s\n", commands[3].usage);
 		return EXIT_USAGE;
 	}
 	if ((st = history_open(o)) == NULL)
 		return 1;
-	if (store_list(st, argc == 1 ? argv[0] : NULL, 200, &l, &cause) != 0) {
-		fprintf(stderr, "rankline: %s\n", cause);
-		free(cause);
-		store_close(st);
-		return 1;
-	}
+	if (o->hosts)
+		return history_hosts(o, st);
+	if (modes == 1)
+		return history_share(o, st);
+	if (store_list(st, argc == 1 ? argv[0] : NULL, 200, &l, &cause) != 0)
+		return history_fail(st, cause);
 	if (o->json)
 		buf_adds(&b, "[");
 	for (i = 0; i < l.n; i++) {
@@ -157,20 +273,95 @@ parse_id(const char *s, int64_t *id)
 	return 0;
 }
 
-/* Print one stored event. */
+/* What `show` prints: the events, and how many progress lines it skipped. */
+struct show {
+	struct buf	 b;
+	size_t		 progress;	/* progress events not printed */
+};
+
+/* Print one stored event, and the lines around it when they were kept. */
 static void
-show_event(void *arg, const char *source, int64_t line, const char *time,
-    const char *signature, const char *text)
+show_event(void *arg, const struct store_event *e)
+{
+	struct show	*sh = arg;
+	struct buf	*b = &sh->b;
+	const char	*p, *nl;
+	int64_t		 line;
+
+	/* Steps and checkpoints: where training got to, not the failure. */
+	if (e->role != NULL && strcmp(e->role, "progress") == 0) {
+		sh->progress++;
+		return;
+	}
+	buf_printf(b, "  %s%-23s ", e->root ? "*" : " ", e->time ? e->time : "-");
+	put_safe(b, e->signature);
+	buf_adds(b, "  ");
+	put_safe(b, e->source);
+	buf_printf(b, ":%lld\n      ", (long long)e->line);
+	put_safe(b, e->text);
+	buf_addc(b, '\n');
+	if (e->context == NULL)
+		return;
+	for (p = e->context, line = e->context_at; *p != '\0'; line++) {
+		nl = strchr(p, '\n');
+		buf_printf(b, "      %s%6lld | ", line == e->line ? ">" : " ",
+		    (long long)line);
+		sanitize_terminal(b, p, nl != NULL ? (size_t)(nl - p) :
+		    strlen(p));
+		buf_addc(b, '\n');
+		if (nl == NULL)
+			break;
+		p = nl + 1;
+	}
+}
+
+/* Print one note. */
+static void
+show_note(void *arg, const char *created, const char *kind, const char *text)
 {
 	struct buf	*b = arg;
 
-	buf_printf(b, "  %-23s ", time ? time : "-");
-	put_safe(b, signature);
-	buf_adds(b, "  ");
-	put_safe(b, source);
-	buf_printf(b, ":%lld\n      ", (long long)line);
+	buf_printf(b, "  %.16s  %-10s ", created != NULL ? created : "-",
+	    kind != NULL ? kind : "note");
 	put_safe(b, text);
 	buf_addc(b, '\n');
+}
+
+/* The header of `show`: the verdict, the job, the fingerprint. */
+static void
+show_header(struct buf *b, const struct store_row *r)
+{
+	row_text(b, r);
+	buf_adds(b, "       ");
+	put_safe(b, r->summary);
+	buf_adds(b, "\n       checkpoint ");
+	put_safe(b, r->ckpt);
+	if (r->last_safe_step != RL_NONE)
+		buf_printf(b, ", last safe step %d", r->last_safe_step);
+	if (r->job_scheduler != NULL || r->job_run != NULL ||
+	    r->job_command != NULL) {
+		buf_adds(b, "\nJob: ");
+		if (r->job_scheduler != NULL) {
+			buf_adds(b, "scheduler job ");
+			put_safe(b, r->job_scheduler);
+			buf_adds(b, "  ");
+		}
+		if (r->job_run != NULL) {
+			buf_adds(b, "run ");
+			put_safe(b, r->job_run);
+		}
+		if (r->job_command != NULL) {
+			buf_adds(b, "\n     ");
+			put_safe(b, r->job_command);
+		}
+	}
+	if (r->fingerprint != NULL) {
+		buf_adds(b, "\nFingerprint: ");
+		put_safe(b, r->fingerprint);
+		buf_adds(b, "  ");
+		put_safe(b, r->template);
+	}
+	buf_adds(b, "\n");
 }
 
 int
@@ -178,7 +369,8 @@ cmd_show(const struct options *o, int argc, char **argv)
 {
 	struct store		*st;
 	struct store_row	 r = { 0 };
-	struct buf		 b = { 0 };
+	struct show		 sh = { { 0 }, 0 };
+	struct buf		*b = &sh.b;
 	char			*cause = NULL;
 	int64_t			 id;
 	int			 rv = 0;
@@ -191,28 +383,33 @@ cmd_show(const struct options *o, int argc, char **argv)
 		return EXIT_USAGE;
 	if ((st = history_open(o)) == NULL)
 		return 1;
-	if (store_get(st, id, &r, &cause) != 0) {
-		fprintf(stderr, "rankline: %s\n", cause);
-		free(cause);
-		store_close(st);
-		return 1;
-	}
+	if (store_get(st, id, &r, &cause) != 0)
+		return history_fail(st, cause);
 	if (o->json) {
-		row_json(&b, &r);
-		buf_addc(&b, '\n');
+		row_json(b, &r);
+		buf_addc(b, '\n');
 	} else {
-		row_text(&b, &r);
-		buf_adds(&b, "       ");
-		put_safe(&b, r.summary);
-		buf_adds(&b, "\nEvents:\n");
-		if (store_events(st, id, show_event, &b, &cause) != 0) {
+		show_header(b, &r);
+		buf_adds(b, "Notes:\n");
+		if (store_notes(st, id, show_note, b, &cause) != 0) {
+			fprintf(stderr, "rankline: %s\n", cause);
+			free(cause);
+			cause = NULL;
+			rv = 1;
+		}
+		buf_adds(b, "Events (* the first failure; > its line in the "
+		    "lines kept around it):\n");
+		if (store_events(st, id, show_event, &sh, &cause) != 0) {
 			fprintf(stderr, "rankline: %s\n", cause);
 			free(cause);
 			rv = 1;
 		}
+		if (sh.progress > 0)
+			buf_printf(b, "  (and %zu progress lines: steps and "
+			    "checkpoints)\n", sh.progress);
 	}
-	fwrite(b.p, 1, b.len, stdout);
-	buf_free(&b);
+	fwrite(b->p, 1, b->len, stdout);
+	buf_free(b);
 	store_row_free(&r);
 	store_close(st);
 	return rv;
@@ -221,25 +418,28 @@ cmd_show(const struct options *o, int argc, char **argv)
 int
 cmd_note(const struct options *o, int argc, char **argv)
 {
-	struct store	*st;
-	char		*cause = NULL;
-	int64_t		 id;
+	struct store		*st;
+	enum store_note_kind	 kind;
+	char			*cause = NULL;
+	int64_t			 id;
 
 	if (argc != 2 || argv[1][0] == '\0') {
-		fprintf(stderr, "usage: rankline note ID TEXT\n");
+		fprintf(stderr, "usage: rankline %s\n", commands[5].usage);
 		return EXIT_USAGE;
 	}
 	if (parse_id(argv[0], &id) != 0)
 		return EXIT_USAGE;
 	if ((st = history_open(o)) == NULL)
 		return 1;
-	if (store_note(st, id, argv[1], &cause) != 0) {
+	kind = o->resolution ? NOTE_RESOLUTION : NOTE_DIAGNOSIS;
+	if (store_note(st, id, kind, argv[1], &cause) != 0) {
 		fprintf(stderr, "rankline: %s\n", cause);
 		free(cause);
 		store_close(st);
 		return 1;
 	}
 	store_close(st);
-	printf("noted on incident %lld\n", (long long)id);
+	printf("%s noted on incident %lld\n", store_note_kind_name(kind),
+	    (long long)id);
 	return 0;
 }

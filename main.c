@@ -18,9 +18,10 @@ const struct command commands[] = {
 	    "[--cmd COMMAND [--restart]]... [PATH|-]...", cmd_analyze },
 	{ "cat", "cat [--json] [--cmd COMMAND]... [PATH|-]...", cmd_cat },
 	{ "rules", "rules list | check [FILE...] | test | explain ID", cmd_rules },
-	{ "history", "history [QUERY] [--json]", cmd_history },
+	{ "history", "history [QUERY] [--json] | --hosts [--json] | "
+	    "--export FILE | --import FILE", cmd_history },
 	{ "show", "show ID [--json]", cmd_show },
-	{ "note", "note ID TEXT", cmd_note },
+	{ "note", "note ID [--resolution] TEXT", cmd_note },
 	{ NULL, NULL, NULL }
 };
 
@@ -65,6 +66,10 @@ static const struct option long_options[] = {
 	{ "poll", no_argument, NULL, 'P' },
 	{ "cmd", required_argument, NULL, 'c' },
 	{ "restart", no_argument, NULL, 'r' },
+	{ "hosts", no_argument, NULL, 'H' },
+	{ "export", required_argument, NULL, 'E' },
+	{ "import", required_argument, NULL, 'I' },
+	{ "resolution", no_argument, NULL, 'R' },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -122,6 +127,18 @@ main(int argc, char **argv)
 			break;
 		case 'r':
 			o.restart = true;
+			break;
+		case 'H':
+			o.hosts = true;
+			break;
+		case 'E':
+			o.export_file = optarg;
+			break;
+		case 'I':
+			o.import_file = optarg;
+			break;
+		case 'R':
+			o.resolution = true;
 			break;
 		case 'V':
 			printf("rankline %s\n", PACKAGE_VERSION);

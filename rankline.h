@@ -22,6 +22,10 @@ struct options {
 	char		**cmds;		/* --cmd COMMAND, repeatable */
 	size_t		 ncmds;
 	bool		 restart;	/* --restart */
+	bool		 hosts;		/* history --hosts */
+	const char	*export_file;	/* history --export FILE */
+	const char	*import_file;	/* history --import FILE */
+	bool		 resolution;	/* note --resolution */
 };
 
 /* A command: its name, a one-line usage, and its function. */
@@ -38,7 +42,8 @@ int	cmd_analyze(const struct options *, int, char **);
 int	cmd_console(const struct options *, int, char **);
 struct rl_incident *analyze_paths(const struct options *, struct ruleset *,
 	    int, char **, ingest_line_cb, void *, int *);
-int	analyze_store(const struct options *, struct rl_incident *);
+int	analyze_store(const struct options *, struct rl_incident *,
+	    struct rl_history *);
 
 /* cmd-cat.c */
 int	cmd_cat(const struct options *, int, char **);

@@ -617,6 +617,7 @@ struct rl_incident {
 	const struct ruleset *rules;	/* borrowed */
 	struct errlist	 errors;	/* unreadable paths and the like */
 	char		*fingerprint;	/* of the root signature, or NULL */
+	const struct rl_history *history;/* borrowed: its past, or NULL */
 };
 
 /* incident.c */
@@ -758,6 +759,91 @@ const char	*check_name(enum rl_check);
 const char	*check_key(enum rl_check);
 int		 check_lookup(const char *);
 const char	*advice_kind_name(enum rl_advice_kind);
+/*
+ * fingerprint.c: what makes two incidents the same failure.  The root line
+ * becomes a template (typed masks, launcher prefixes cut); the fingerprint
+ * hashes the root rule, the template and, for hardware, the host, and is
+ * prefixed by the scheme that made it, so that a change of masking never
+ * regroups old incidents silently.
+ */
+#define FP_SCHEME	1	/* the masking and grouping this build does */
+#define FP_TEMPLATE_MAX	512	/* bytes of a template */
+
+/* The root of an incident, as recurrence sees it. */
+struct rl_signature {
+	int		 scheme;	/* FP_SCHEME when made */
+	char		*rule;		/* root rule id, or NULL: nothing failed */
+	char		*template;	/* the root line, masked */
+	char		*host;		/* the root's host, or NULL */
+	char		*pci;		/* a GPU in the root line, normalised, or NULL */
+	int		 rank;		/* the root's rank, or RL_NONE */
+	bool		 hardware;	/* the verdict is hardware: host is in the hash */
+	char		*fingerprint;	/* "<scheme>:<hex>", or NULL */
+};
+
+/*
+ * The incident's past, as the store found it before the report was made:
+ * filled by store/, read by the reports and the console (which never speak
+ * SQL).  The incident borrows it; its filler frees it with history_free.
+ */
+struct rl_history_match {
+	int64_t		 incident;	/* its id in the database */
+	char		*time;		/* ISO 8601: when it began, else when stored */
+	char		*fingerprint;	/* or NULL */
+	char		*diagnosis;	/* the latest diagnosis written then, or NULL */
+	char		*resolution;	/* the latest resolution, or NULL */
+	char		*summary;	/* the verdict then */
+	bool		 exact;		/* same fingerprint; else a near match */
+	double		 score;		/* a near match's closeness, 0 to 1 */
+};
+
+enum rl_offender_kind { OFFENDER_HOST, OFFENDER_GPU, OFFENDER_RANK };
+
+/* A host, GPU or rank of this root that was in earlier incidents' roots. */
+struct rl_offender {
+	enum rl_offender_kind kind;
+	char		*name;		/* host, normalised PCI address, or rank */
+	size_t		 count;		/* earlier incidents with it in their root */
+	char		*first;		/* ISO 8601 of the first of them */
+	char		*last;		/* and of the latest */
+	int64_t		 last_incident;	/* the latest one's id */
+};
+
+struct rl_history {
+	bool		 looked;	/* a database was asked */
+	int64_t		 incident;	/* this incident's own id, or 0 */
+	size_t		 seen_before;	/* earlier incidents of the same fingerprint */
+	struct rl_history_match *matches;/* exact first (newest first), then near */
+	size_t		 nmatches;
+	struct rl_offender *offenders;
+	size_t		 noffenders;
+};
+
+void		 fingerprint_template(const char *, const char *const *, size_t,
+		     struct buf *);
+int		 fingerprint_find_pci(const char *, char *, size_t);
+int		 fingerprint_pci(const char *, char *, size_t);
+int		 fingerprint_pci_busid(const char *, char *, size_t);
+const char	*fingerprint_event_host(const struct rl_incident *,
+		     const struct rl_event *);
+char		*fingerprint_make(int, const char *, const char *, const char *);
+void		 fingerprint_signature(const struct rl_incident *,
+		     struct rl_signature *);
+void		 fingerprint_signature_free(struct rl_signature *);
+void		 fingerprint_incident(struct rl_incident *);
+void		 history_free(struct rl_history *);
+const char	*offender_kind_name(enum rl_offender_kind);
+
+/* job.c: which job an incident belongs to. */
+struct rl_job {
+	char		*scheduler;	/* the scheduler's job id (Slurm), or NULL */
+	char		*run;		/* the launcher's run id, or NULL */
+	char		*command;	/* the launch command or its arguments, or NULL */
+};
+void		 job_scan(struct rl_job *, const char *, size_t);
+void		 job_path(struct rl_job *, const char *);
+void		 job_identity(const struct rl_incident *, struct rl_job *);
+void		 job_free(struct rl_job *);
 
 /* report-json.c */
 void		 report_json(const struct rl_incident *, struct buf *);

@@ -1014,5 +1014,6 @@ diagnose(struct rl_incident *inc)
 	evidence_verdict(inc);
 	capacity_build(inc);
 	advice_build(inc);
+	fingerprint_incident(inc);
 	free(v);
 }

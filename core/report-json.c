@@ -392,6 +392,58 @@ json_ranks(struct buf *b, const struct rl_incident *inc)
 	buf_adds(b, inc->nranks ? "\n  ]" : "]");
 }
 
+/*
+ * What the store knew of this failure before this run: exact matches
+ * first, then near ones with a score; the root's host, GPU and rank seen
+ * in earlier roots.  No store asked (--no-store): nothing seen before.
+ */
+static void
+json_history(struct buf *b, const struct rl_incident *inc)
+{
+	const struct rl_history		*h = inc->history;
+	const struct rl_history_match	*m;
+	const struct rl_offender	*o;
+	size_t				 i;
+
+	buf_printf(b, "{\"seen_before\": %zu, \"fingerprint\": ",
+	    h != NULL ? h->seen_before : 0);
+	json_string(b, inc->fingerprint);
+	buf_adds(b, ", \"matches\": [");
+	for (i = 0; h != NULL && i < h->nmatches; i++) {
+		m = &h->matches[i];
+		buf_printf(b, "%s\n    {\"incident\": %lld, \"time\": ",
+		    i ? "," : "", (long long)m->incident);
+		json_string(b, m->time);
+		buf_adds(b, ", \"fingerprint\": ");
+		json_string(b, m->fingerprint);
+		buf_adds(b, ", \"diagnosis\": ");
+		json_string(b, m->diagnosis);
+		buf_adds(b, ", \"resolution\": ");
+		json_string(b, m->resolution);
+		buf_adds(b, ", \"summary\": ");
+		json_string(b, m->summary);
+		buf_printf(b, ", \"exact\": %s", m->exact ? "true" : "false");
+		if (!m->exact)
+			buf_printf(b, ", \"score\": %.3f", m->score);
+		buf_adds(b, "}");
+	}
+	buf_adds(b, h != NULL && h->nmatches ? "\n  ], \"offenders\": [" :
+	    "], \"offenders\": [");
+	for (i = 0; h != NULL && i < h->noffenders; i++) {
+		o = &h->offenders[i];
+		buf_printf(b, "%s{\"kind\": \"%s\", \"name\": ", i ? ", " : "",
+		    offender_kind_name(o->kind));
+		json_string(b, o->name);
+		buf_printf(b, ", \"count\": %zu, \"first\": ", o->count);
+		json_string(b, o->first);
+		buf_adds(b, ", \"last\": ");
+		json_string(b, o->last);
+		buf_printf(b, ", \"last_incident\": %lld}",
+		    (long long)o->last_incident);
+	}
+	buf_adds(b, "]}");
+}
+
 /* Is this event worth listing?  Step lines are counted, not listed. */
 static bool
 event_listed(const struct rl_event *e)
@@ -575,7 +627,8 @@ report_json(const struct rl_incident *inc, struct buf *b)
 	json_ranks(b, inc);
 	buf_adds(b, ",\n  \"events\": ");
 	json_events(b, inc);
-	buf_adds(b, ",\n  \"history\": {\"seen_before\": 0, \"matches\": []}");
+	buf_adds(b, ",\n  \"history\": ");
+	json_history(b, inc);
 	buf_adds(b, ",\n  \"signatures\": ");
 	json_signatures(b, inc);
 	buf_adds(b, ",\n  \"skew\": ");
@@ -782,6 +835,113 @@ report_text_advice(const struct rl_incident *inc, struct buf *b)
 	}
 }
 
+/* The date part of an ISO 8601 time, for a sentence. */
+static void
+text_date(struct buf *b, const char *t)
+{
+	if (t == NULL)
+		buf_adds(b, "an unknown date");
+	else
+		buf_printf(b, "%.10s", t);
+}
+
+/* A note written then, quoted, for a terminal. */
+static void
+text_note(struct buf *b, const char *label, const char *note)
+{
+	if (note == NULL)
+		return;
+	buf_printf(b, "    %s: ", label);
+	text_safe(b, note);
+	buf_adds(b, "\n");
+}
+
+/* The root's hosts, GPUs and ranks that failed before. */
+static void
+report_text_offenders(const struct rl_incident *inc, struct buf *b)
+{
+	const struct rl_history		*h = inc->history;
+	const struct rl_offender	*o;
+	size_t				 i;
+
+	for (i = 0; i < h->noffenders; i++) {
+		o = &h->offenders[i];
+		buf_printf(b, "Repeat offender: %s ", offender_kind_name(o->kind));
+		text_safe(b, o->name);
+		buf_printf(b, " was in the root of %zu earlier incident%s (",
+		    o->count, o->count == 1 ? "" : "s");
+		text_date(b, o->first);
+		if (o->count > 1) {
+			buf_adds(b, " to ");
+			text_date(b, o->last);
+		}
+		buf_printf(b, ", last #%lld)\n", (long long)o->last_incident);
+		if (o->kind == OFFENDER_HOST &&
+		    inc->answer.domain == DOMAIN_HARDWARE)
+			buf_adds(b, "  A hardware fault on a host that has "
+			    "failed before: consider draining it.\n");
+	}
+}
+
+/* Whether any exact match carries a note. */
+static bool
+history_noted(const struct rl_history *h)
+{
+	size_t	i;
+
+	for (i = 0; i < h->nmatches; i++) {
+		if (h->matches[i].exact && (h->matches[i].diagnosis != NULL ||
+		    h->matches[i].resolution != NULL))
+			return true;
+	}
+	return false;
+}
+
+/* What the store knew of this failure: seen before, near ones, offenders. */
+static void
+report_text_history(const struct rl_incident *inc, struct buf *b)
+{
+	const struct rl_history		*h = inc->history;
+	const struct rl_history_match	*m;
+	size_t				 i;
+
+	if (h == NULL || !h->looked || inc->answer.first == RL_NONE)
+		return;
+	if (h->seen_before == 0)
+		buf_adds(b, "Seen before: never (a new fingerprint)\n");
+	for (i = 0; i < h->nmatches; i++) {
+		m = &h->matches[i];
+		if (m->exact && i == 0) {
+			buf_printf(b, "Seen before: %zu time%s, last on ",
+			    h->seen_before, h->seen_before == 1 ? "" : "s");
+			text_date(b, m->time);
+			buf_printf(b, " in incident #%lld\n",
+			    (long long)m->incident);
+		}
+		if (m->exact && (m->diagnosis != NULL ||
+		    m->resolution != NULL)) {
+			buf_printf(b, "  In incident #%lld (", (long long)
+			    m->incident);
+			text_date(b, m->time);
+			buf_adds(b, "):\n");
+			text_note(b, "Diagnosis", m->diagnosis);
+			text_note(b, "Resolution", m->resolution);
+		} else if (!m->exact) {
+			buf_printf(b, "Similar: incident #%lld (score %.2f) "
+			    "on ", (long long)m->incident, m->score);
+			text_date(b, m->time);
+			buf_adds(b, ": ");
+			text_safe(b, m->summary != NULL ? m->summary : "");
+			buf_adds(b, "\n");
+			text_note(b, "Diagnosis", m->diagnosis);
+		}
+	}
+	if (h->seen_before > 0 && !history_noted(h))
+		buf_printf(b, "  No diagnosis was written then (rankline note "
+		    "%lld TEXT)\n", (long long)h->matches[0].incident);
+	report_text_offenders(inc, b);
+}
+
 /* The analysis for a person at a terminal. */
 void
 report_text(const struct rl_incident *inc, struct buf *b)
@@ -834,6 +994,7 @@ report_text(const struct rl_incident *inc, struct buf *b)
 			buf_adds(b, "\n");
 		}
 	}
+	report_text_history(inc, b);
 	report_text_tally(inc, b);
 	report_text_meanings(inc, b);
 	buf_printf(b, "Checkpoint: %s", ckpt_status_name(a->ckpt));

@@ -8,23 +8,34 @@
  * database made by any earlier rankline can be walked forward.  A database
  * from a newer rankline is refused rather than guessed at.
  *
- * Room is left for what is known to come: incidents.id is the rowid, so an
- * external-content FTS5 table (content='incidents', content_rowid='id') and
- * its triggers can be added as step 2 for the history search of issue #7;
- * events.context waits for ingest to keep the lines around a match.
+ * Version 2 (issue #7) adds what recurrence needs: a stable identity for
+ * each incident and note (uid) so that a team's exported history imports
+ * once; the root's template, fingerprint scheme and PCI address; the job's
+ * identity; the kind of each note (diagnosis or resolution); the context
+ * lines copied in around each event; the roots' hosts, GPUs and ranks
+ * (offenders); one row per fingerprint with an FTS5 index over its
+ * template and its incidents' notes (near matches), and a trigram FTS5
+ * index over each incident's words (history QUERY).  Its C step computes
+ * the template and fingerprint of every incident a version 1 database
+ * holds, with scheme 1, so that old incidents are found again.
  */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
-#include <sqlite3.h>
-
-#include "store.h"
+#include "store-int.h"
 
 /* One step of the schema. */
 struct store_migration {
 	int		 version;	/* user_version once applied */
 	const char	*what;		/* for the cause when it fails */
 	const char	*sql;		/* the script, run in one transaction */
+	int		(*fill)(sqlite3 *, const char *, char **);/* then, or NULL */
 };
+
+static int	store_migrate_fill2(sqlite3 *, const char *, char **);
+static int	store_migrate_exec(sqlite3 *, const char *, const char *,
+		    const char *, char **);
 
 static const struct store_migration store_migrations[] = {
 	{ 1, "initial schema",
@@ -111,13 +122,126 @@ static const struct store_migration store_migrations[] = {
 	"  created TEXT NOT NULL,"
 	"  text TEXT NOT NULL"
 	");"
-	"CREATE INDEX notes_incident ON notes (incident_id);" },
+	"CREATE INDEX notes_incident ON notes (incident_id);", NULL },
+
+	{ 2, "recurrence, offenders, job identity, import identity",
+	"ALTER TABLE incidents ADD COLUMN uid TEXT;"
+	"ALTER TABLE incidents ADD COLUMN occurred TEXT;"
+	"ALTER TABLE incidents ADD COLUMN fp_scheme INTEGER;"
+	"ALTER TABLE incidents ADD COLUMN template TEXT;"
+	"ALTER TABLE incidents ADD COLUMN pci TEXT;"
+	"ALTER TABLE incidents ADD COLUMN job_scheduler TEXT;"
+	"ALTER TABLE incidents ADD COLUMN job_run TEXT;"
+	"ALTER TABLE incidents ADD COLUMN job_command TEXT;"
+	"UPDATE incidents SET uid = lower(hex(randomblob(16))),"
+	"  occurred = coalesce(started, created);"
+	"CREATE UNIQUE INDEX incidents_uid ON incidents (uid);"
+	/* Recurrence: the newest of a fingerprint without a sort. */
+	"DROP INDEX incidents_fingerprint;"
+	"CREATE INDEX incidents_fingerprint ON incidents (fingerprint, occurred);"
+	"ALTER TABLE events ADD COLUMN context_at INTEGER;"
+	"ALTER TABLE notes ADD COLUMN kind TEXT NOT NULL DEFAULT 'diagnosis';"
+	"ALTER TABLE notes ADD COLUMN uid TEXT;"
+	"UPDATE notes SET uid = lower(hex(randomblob(16)));"
+	"CREATE UNIQUE INDEX notes_uid ON notes (uid);"
+	"CREATE TABLE offenders ("
+	"  incident_id INTEGER NOT NULL"
+	"    REFERENCES incidents (id) ON DELETE CASCADE,"
+	"  kind TEXT NOT NULL,"		/* host, gpu, rank */
+	"  name TEXT NOT NULL,"
+	"  occurred TEXT,"		/* the incident's, so counts need no join */
+	"  PRIMARY KEY (kind, name, incident_id)"
+	") WITHOUT ROWID;"
+	"CREATE INDEX offenders_incident ON offenders (incident_id);"
+	"CREATE INDEX offenders_recent ON offenders (kind, name, occurred);"
+	"INSERT INTO offenders SELECT id, 'host', host, occurred FROM incidents"
+	"  WHERE signature IS NOT NULL AND host IS NOT NULL;"
+	"INSERT INTO offenders SELECT id, 'rank', CAST(rank AS TEXT), occurred"
+	"  FROM incidents WHERE signature IS NOT NULL AND rank IS NOT NULL;"
+	"CREATE TABLE fingerprints ("
+	"  id INTEGER PRIMARY KEY,"	/* the rowid of its FTS row */
+	"  fingerprint TEXT NOT NULL UNIQUE,"
+	"  scheme INTEGER,"
+	"  signature TEXT,"
+	"  template TEXT"
+	");"
+	"CREATE VIRTUAL TABLE fingerprints_fts USING fts5(signature, template,"
+	"  notes);"
+	"CREATE VIRTUAL TABLE fingerprints_vocab USING fts5vocab("
+	"  fingerprints_fts, 'row');"
+	"CREATE VIRTUAL TABLE incidents_grep USING fts5(body,"
+	"  tokenize = 'trigram');",
+	store_migrate_fill2 },
 };
 #define STORE_NMIGRATIONS \
 	(sizeof store_migrations / sizeof store_migrations[0])
 
 _Static_assert(STORE_NMIGRATIONS == STORE_VERSION,
     "STORE_VERSION must name the last migration");
+
+/*
+ * Version 2's C step: the template and fingerprint (scheme 1) of every
+ * failed incident, from its root line, rule, host and domain, then the
+ * fingerprint rows and both indexes, as store_index keeps them later.
+ */
+static int
+store_migrate_fill2(sqlite3 *db, const char *path, char **cause)
+{
+	sqlite3_stmt	*get = NULL, *set = NULL;
+	struct buf	 b = { 0 };
+	const char	*text, *rule, *host, *domain, *hosts[1];
+	char		*fp;
+	int		 rc;
+
+	if (sqlite3_prepare_v2(db, "SELECT id, text, signature, host, domain"
+	    " FROM incidents WHERE signature IS NOT NULL", -1, &get, NULL) !=
+	    SQLITE_OK || sqlite3_prepare_v2(db, "UPDATE incidents SET"
+	    " template = ?, fingerprint = ?, fp_scheme = 1 WHERE id = ?", -1,
+	    &set, NULL) != SQLITE_OK)
+		goto fail;
+	while ((rc = sqlite3_step(get)) == SQLITE_ROW) {
+		text = (const char *)sqlite3_column_text(get, 1);
+		rule = (const char *)sqlite3_column_text(get, 2);
+		host = (const char *)sqlite3_column_text(get, 3);
+		domain = (const char *)sqlite3_column_text(get, 4);
+		hosts[0] = host;
+		fingerprint_template(text, hosts, host != NULL, &b);
+		fp = fingerprint_make(1, rule, b.p != NULL ? b.p : "",
+		    domain != NULL && strcmp(domain, "hardware") == 0 ?
+		    host : NULL);
+		sqlite3_bind_text(set, 1, b.p != NULL ? b.p : "", -1,
+		    SQLITE_TRANSIENT);
+		sqlite3_bind_text(set, 2, fp, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_int64(set, 3, sqlite3_column_int64(get, 0));
+		free(fp);
+		if (sqlite3_step(set) != SQLITE_DONE)
+			goto fail;
+		sqlite3_reset(set);
+	}
+	if (rc != SQLITE_DONE)
+		goto fail;
+	sqlite3_finalize(get);
+	sqlite3_finalize(set);
+	buf_free(&b);
+	return store_migrate_exec(db, path, "indexing version 1 incidents",
+	    "INSERT OR IGNORE INTO fingerprints (fingerprint, scheme, signature,"
+	    "  template) SELECT fingerprint, fp_scheme, signature, template"
+	    "  FROM incidents WHERE fingerprint IS NOT NULL ORDER BY id;"
+	    "INSERT INTO fingerprints_fts (rowid, signature, template, notes)"
+	    "  SELECT f.id, f.signature, f.template, (SELECT group_concat(n.text,"
+	    "  ' ') FROM notes n JOIN incidents i ON i.id = n.incident_id"
+	    "  WHERE i.fingerprint = f.fingerprint) FROM fingerprints f;"
+	    "INSERT INTO incidents_grep (rowid, body) SELECT id, " STORE_GREP_BODY
+	    " FROM incidents;", cause);
+
+fail:
+	xasprintf(cause, "%s: migration to version 2: %s", path,
+	    sqlite3_errmsg(db));
+	sqlite3_finalize(get);
+	sqlite3_finalize(set);
+	buf_free(&b);
+	return -1;
+}
 
 /* Read the version the database holds, or -1 with the cause. */
 static int
@@ -183,6 +307,8 @@ store_migrate_steps(sqlite3 *db, const char *path, int version,
 		snprintf(what, sizeof what, "migration to version %d (%s)",
 		    m->version, m->what);
 		if (store_migrate_exec(db, path, what, m->sql, cause) != 0)
+			return -1;
+		if (m->fill != NULL && m->fill(db, path, cause) != 0)
 			return -1;
 	}
 	/* A pragma cannot take a bound parameter; this is our own integer. */

@@ -14,6 +14,13 @@
  * bound parameters, and comes back byte for byte.  The database holds log
  * lines, which can hold secrets, so it is created 0600 in a 0700 folder.
  *
+ * Besides the answer, a save keeps what makes the incident useful once the
+ * logs are gone: each failure's line with the lines around it, read again
+ * from the log at the event's byte offset; the job's identity; the root's
+ * template, fingerprint, host, GPU and rank (the offenders); and the two
+ * search indexes (store_index).  Reading, recurrence and notes are in
+ * store-history.c, export and import in store-export.c.
+ *
  * The connection and every prepared statement belong to the struct store.
  * Statements are prepared on first use from the table below, reset after
  * each use so that none keeps a read transaction open, and finalized in
@@ -31,90 +38,142 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <sqlite3.h>
-
-#include "store.h"
+#include "store-int.h"
 
 #define STORE_FILE	"incidents.db"	/* in the user's XDG data folder */
+#define CONTEXT_LINES	3		/* lines kept before and after a failure */
+#define CONTEXT_BYTES	2048		/* read on each side of it, at most */
+#define CONTEXT_EVENTS	64		/* failures given context, root included */
+#define JOB_HEAD	65536		/* bytes of each log searched for the job */
 #define FNV_OFFSET	0xcbf29ce484222325ULL
 #define FNV_PRIME	0x100000001b3ULL
 
-/* Every statement the store runs; the SQL is in store_sql. */
-enum store_stmt {
-	STMT_BEGIN,
-	STMT_COMMIT,
-	STMT_ROLLBACK,
-	STMT_VERSION,
-	STMT_FIND,
-	STMT_CREATE,
-	STMT_UPDATE,
-	STMT_CLEAR_SOURCES,
-	STMT_CLEAR_RANKS,
-	STMT_CLEAR_EVENTS,
-	STMT_ADD_SOURCE,
-	STMT_ADD_RANK,
-	STMT_ADD_EVENT,
-	STMT_GET,
-	STMT_LIST,
-	STMT_EXISTS,
-	STMT_NOTE,
-	STMT_EVENTS,
-	STMT_N
-};
+/* The latest note of a kind ("?" for any) of incident i. */
+#define STORE_NOTE_SQL(kind)						\
+	"(SELECT n.text FROM notes n WHERE n.incident_id = i.id" kind	\
+	" ORDER BY n.id DESC LIMIT 1)"
 
 /* What the history shows of an incident: store_row_read's column order. */
 #define STORE_ROW_SQL							\
 	"SELECT i.id, i.created, i.updated, i.started, i.signature,"	\
 	" i.fingerprint, i.rank, i.host, i.domain, i.summary, i.text,"	\
 	" (SELECT s.path FROM sources s WHERE s.incident_id = i.id"	\
-	"  ORDER BY s.id LIMIT 1), i.nsources, i.nranks,"		\
-	" (SELECT n.text FROM notes n WHERE n.incident_id = i.id"	\
-	"  ORDER BY n.id DESC LIMIT 1)"					\
+	"  ORDER BY s.id LIMIT 1), i.nsources, i.nranks, "		\
+	STORE_NOTE_SQL("") ", i.uid, i.occurred, "			\
+	STORE_NOTE_SQL(" AND n.kind = 'diagnosis'") ", "		\
+	STORE_NOTE_SQL(" AND n.kind = 'resolution'") ", i.template,"	\
+	" i.pci, i.job_scheduler, i.job_run, i.job_command,"		\
+	" i.explanation, i.ckpt_status, i.last_safe_step"		\
 	" FROM incidents i"
 
-static const char *const store_sql[STMT_N] = {
+/* A match as recurrence reports it: store_match_read's column order. */
+#define STORE_MATCH_SQL							\
+	"SELECT i.id, i.occurred, i.fingerprint, i.summary, "		\
+	STORE_NOTE_SQL(" AND n.kind = 'diagnosis'") ", "		\
+	STORE_NOTE_SQL(" AND n.kind = 'resolution'")
+
+const char *const store_sql[STMT_N] = {
 	/* IMMEDIATE takes the write lock now, under the busy timeout. */
 	[STMT_BEGIN] = "BEGIN IMMEDIATE",
 	[STMT_COMMIT] = "COMMIT",
 	[STMT_ROLLBACK] = "ROLLBACK",
 	[STMT_VERSION] = "PRAGMA user_version",
-	[STMT_FIND] = "SELECT id FROM incidents WHERE key = ?",
-	[STMT_CREATE] = "INSERT INTO incidents (key, created, updated)"
-	    " VALUES (?1, ?2, ?2)",
+	[STMT_FIND] = "SELECT id, fingerprint FROM incidents WHERE key = ?",
+	/* A random identity, kept for ever: export and import go by it. */
+	[STMT_CREATE] = "INSERT INTO incidents (key, uid, created, updated)"
+	    " VALUES (?1, lower(hex(randomblob(16))), ?2, ?2)",
 	/* In the order of store_save_answer's binds. */
 	[STMT_UPDATE] = "UPDATE incidents SET updated = ?, started = ?,"
-	    " ended = ?, signature = ?, fingerprint = ?, rank = ?, host = ?,"
+	    " ended = ?, occurred = ?, signature = ?, fingerprint = ?,"
+	    " fp_scheme = ?, template = ?, rank = ?, host = ?, pci = ?,"
 	    " role = ?, domain = ?, grp = ?, scope = ?, summary = ?,"
 	    " explanation = ?, ckpt_status = ?, last_safe_step = ?, text = ?,"
-	    " nsources = ?, nranks = ?, nevents = ?, nlines = ?, nbytes = ?"
-	    " WHERE id = ?",
+	    " nsources = ?, nranks = ?, nevents = ?, nlines = ?, nbytes = ?,"
+	    " job_scheduler = ?, job_run = ?, job_command = ? WHERE id = ?",
 	[STMT_CLEAR_SOURCES] = "DELETE FROM sources WHERE incident_id = ?",
 	[STMT_CLEAR_RANKS] = "DELETE FROM ranks WHERE incident_id = ?",
 	[STMT_CLEAR_EVENTS] = "DELETE FROM events WHERE incident_id = ?",
+	[STMT_CLEAR_OFFENDERS] = "DELETE FROM offenders WHERE incident_id = ?",
 	[STMT_ADD_SOURCE] = "INSERT INTO sources (incident_id, path, rank,"
 	    " host, lines, bytes) VALUES (?, ?, ?, ?, ?, ?)",
 	[STMT_ADD_RANK] = "INSERT INTO ranks (incident_id, rank, host, state,"
 	    " first_time, last_time, lines, last_step)"
 	    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
 	[STMT_ADD_EVENT] = "INSERT INTO events (incident_id, source, line,"
-	    " byte_offset, time, rank, signature, role, domain, root, text)"
-	    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+	    " byte_offset, time, rank, signature, role, domain, root, text,"
+	    " context, context_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+	[STMT_ADD_OFFENDER] = "INSERT OR IGNORE INTO offenders (incident_id,"
+	    " kind, name, occurred) VALUES (?, ?, ?, ?)",
+	[STMT_FP_ADD] = "INSERT OR IGNORE INTO fingerprints (fingerprint,"
+	    " scheme, signature, template) VALUES (?, ?, ?, ?)",
+	[STMT_FP_ID] = "SELECT id FROM fingerprints WHERE fingerprint = ?",
+	/* max(id) of an INTEGER PRIMARY KEY is one step, count(*) a scan. */
+	[STMT_FP_COUNT] = "SELECT ifnull(max(id), 0) FROM fingerprints",
+	[STMT_FTS_DELETE] = "DELETE FROM fingerprints_fts WHERE rowid = ?",
+	/* The notes of a fingerprint's latest incidents, for near matches. */
+	[STMT_FTS_INSERT] = "INSERT INTO fingerprints_fts (rowid, signature,"
+	    " template, notes) SELECT f.id, f.signature, f.template,"
+	    " (SELECT group_concat(t, ' ') FROM (SELECT n.text AS t FROM"
+	    " incidents i JOIN notes n ON n.incident_id = i.id"
+	    " WHERE i.fingerprint = f.fingerprint ORDER BY n.id DESC LIMIT 32))"
+	    " FROM fingerprints f WHERE f.id = ?",
+	[STMT_GREP_DELETE] = "DELETE FROM incidents_grep WHERE rowid = ?",
+	[STMT_GREP_INSERT] = "INSERT INTO incidents_grep (rowid, body)"
+	    " SELECT id, " STORE_GREP_BODY " FROM incidents WHERE id = ?",
+	[STMT_FINGERPRINT_OF] = "SELECT fingerprint FROM incidents WHERE id = ?",
 	[STMT_GET] = STORE_ROW_SQL " WHERE i.id = ?",
-	[STMT_LIST] = STORE_ROW_SQL " WHERE ?1 IS NULL"
-	    " OR i.signature LIKE ?1 ESCAPE '\\'"
-	    " OR i.summary LIKE ?1 ESCAPE '\\'"
-	    " OR i.text LIKE ?1 ESCAPE '\\'"
-	    " OR i.host LIKE ?1 ESCAPE '\\'"
-	    " OR EXISTS (SELECT 1 FROM notes n WHERE n.incident_id = i.id"
-	    "  AND n.text LIKE ?1 ESCAPE '\\')"
-	    " ORDER BY i.updated DESC, i.id DESC LIMIT ?2",
+	/* Newest first: by id, the order incidents were first stored in. */
+	[STMT_LIST] = STORE_ROW_SQL " ORDER BY i.id DESC LIMIT ?",
+	/*
+	 * The trigram index answers LIKE without an ESCAPE clause, and FTS5
+	 * hands its rows over in rowid order, so the newest ?2 matches are
+	 * found without reading the others.  The row's columns are built for
+	 * those only.  A query holding % or _ is searched with them as
+	 * wildcards (a superset, from the index), then exactly (?3).
+	 */
+	[STMT_LIST_LIKE] = STORE_ROW_SQL " WHERE i.id IN (SELECT rowid FROM"
+	    " incidents_grep WHERE body LIKE ?1 ORDER BY rowid DESC LIMIT ?2)"
+	    " ORDER BY i.id DESC",
+	[STMT_LIST_ESCAPED] = STORE_ROW_SQL " WHERE i.id IN (SELECT rowid FROM"
+	    " incidents_grep WHERE body LIKE ?1 AND body LIKE ?3 ESCAPE '\\'"
+	    " ORDER BY rowid DESC LIMIT ?2) ORDER BY i.id DESC",
 	[STMT_EXISTS] = "SELECT 1 FROM incidents WHERE id = ?",
 	/* Inserts nothing for an unknown incident, rather than fail the key. */
-	[STMT_NOTE] = "INSERT INTO notes (incident_id, created, text)"
-	    " SELECT ?1, ?2, ?3 WHERE EXISTS"
+	[STMT_NOTE] = "INSERT INTO notes (incident_id, created, kind, text, uid)"
+	    " SELECT ?1, ?2, ?3, ?4, lower(hex(randomblob(16))) WHERE EXISTS"
 	    " (SELECT 1 FROM incidents WHERE id = ?1)",
-	[STMT_EVENTS] = "SELECT signature, line, time, role, text FROM events"
+	[STMT_NOTES] = "SELECT created, kind, text FROM notes"
 	    " WHERE incident_id = ? ORDER BY id",
+	[STMT_EVENTS] = "SELECT source, line, time, signature, role, text,"
+	    " context, context_at, root FROM events WHERE incident_id = ?"
+	    " ORDER BY id",
+	[STMT_SEEN] = "SELECT count(*) FROM incidents WHERE fingerprint = ?1"
+	    " AND id != ?2",
+	[STMT_EXACT] = STORE_MATCH_SQL " FROM incidents i"
+	    " WHERE i.fingerprint = ?1 AND i.id != ?2"
+	    " ORDER BY i.occurred DESC, i.id DESC LIMIT ?3",
+	[STMT_VOCAB] = "SELECT doc FROM fingerprints_vocab WHERE term = ?",
+	[STMT_NEAR] = "SELECT rowid, bm25(fingerprints_fts, 1.0, 4.0, 2.0)"
+	    " FROM fingerprints_fts WHERE fingerprints_fts MATCH ?1"
+	    " ORDER BY 2 LIMIT ?2",
+	[STMT_NEAR_LATEST] = STORE_MATCH_SQL " FROM fingerprints f"
+	    " JOIN incidents i ON i.fingerprint = f.fingerprint"
+	    " WHERE f.id = ?1 AND i.id != ?2"
+	    " ORDER BY i.occurred DESC, i.id DESC LIMIT 1",
+	/* From the index alone: offenders_recent covers kind, name, occurred. */
+	[STMT_OFFENDER] = "SELECT count(*), min(occurred), max(occurred)"
+	    " FROM offenders WHERE kind = ?1 AND name = ?2"
+	    " AND incident_id != ?3",
+	[STMT_OFFENDER_LAST] = "SELECT incident_id FROM offenders"
+	    " WHERE kind = ?1 AND name = ?2 AND incident_id != ?3"
+	    " ORDER BY occurred DESC, incident_id DESC LIMIT 1",
+	/* Ids newest first: group_concat keeps the subquery's order. */
+	[STMT_OFFENDERS] = "SELECT kind, name, count(*), min(occurred),"
+	    " max(occurred), group_concat(incident_id, ',') FROM (SELECT"
+	    " kind, name, incident_id, occurred FROM offenders"
+	    " ORDER BY occurred DESC, incident_id DESC)"
+	    " GROUP BY kind, name HAVING count(*) >= ?1"
+	    " ORDER BY count(*) DESC, max(occurred) DESC, kind, name LIMIT 200",
 };
 
 /*
@@ -139,19 +198,6 @@ static const struct {
 	[ROLE_HANG] = { 1024, false },
 };
 
-struct store {
-	sqlite3		*db;			/* the connection, owned */
-	char		*path;			/* as opened, for causes */
-	sqlite3_stmt	*stmt[STMT_N];		/* prepared on first use */
-};
-
-/* One use of a cached statement: its parameters are bound in order. */
-struct store_q {
-	sqlite3_stmt	*stmt;		/* borrowed from the store */
-	int		 n;		/* parameters bound so far */
-	int		 rc;		/* first bind error, or SQLITE_OK */
-};
-
 /* What one save works from. */
 struct store_save {
 	const struct rl_incident *inc;	/* borrowed */
@@ -161,10 +207,16 @@ struct store_save {
 	char		 now[32];	/* ISO 8601 UTC */
 	int64_t		 id;
 	bool		 updated;	/* the key was already stored */
+	char		*old_fp;	/* its fingerprint before, owned, or NULL */
+	struct rl_signature sig;	/* the root's, owned */
+	struct rl_job	 job;		/* the job's identity, owned */
+	char		 occurred[64];	/* the root's time, else now */
+	int		*fd;		/* each source opened again, or -1 */
+	size_t		 ncontext;	/* events given context so far */
 };
 
 /* The database's complaint, with the path, as a cause. */
-static int
+int
 store_fail(struct store *st, char **cause)
 {
 	if (cause != NULL)
@@ -173,7 +225,7 @@ store_fail(struct store *st, char **cause)
 }
 
 /* Now, in UTC to the millisecond, so that text order is time order. */
-static void
+void
 store_now(char *buf, size_t len)
 {
 	struct timespec	ts;
@@ -188,7 +240,7 @@ store_now(char *buf, size_t len)
 }
 
 /* Start one use of a statement, preparing it the first time. */
-static int
+int
 store_q_start(struct store *st, enum store_stmt which, struct store_q *q,
     char **cause)
 {
@@ -203,7 +255,7 @@ store_q_start(struct store *st, enum store_stmt which, struct store_q *q,
 }
 
 /* Finish a use: no read transaction stays open and no binding lingers. */
-static void
+void
 store_q_end(struct store_q *q)
 {
 	sqlite3_reset(q->stmt);
@@ -219,7 +271,7 @@ store_q_check(struct store_q *q, int rc)
 }
 
 /* Bind text, or NULL; SQLite copies it, so the caller's may go. */
-static void
+void
 store_q_text(struct store_q *q, const char *s)
 {
 	q->n++;
@@ -231,7 +283,7 @@ store_q_text(struct store_q *q, const char *s)
 }
 
 /* Bind an integer. */
-static void
+void
 store_q_int(struct store_q *q, int64_t v)
 {
 	q->n++;
@@ -239,14 +291,14 @@ store_q_int(struct store_q *q, int64_t v)
 }
 
 /* Bind a count; none reaches 2^63, but clamp rather than wrap. */
-static void
+void
 store_q_count(struct store_q *q, uint64_t v)
 {
 	store_q_int(q, v > INT64_MAX ? INT64_MAX : (int64_t)v);
 }
 
 /* Bind a rank, step or index, with RL_NONE as NULL. */
-static void
+void
 store_q_maybe(struct store_q *q, int v)
 {
 	if (v == RL_NONE) {
@@ -254,6 +306,14 @@ store_q_maybe(struct store_q *q, int v)
 		store_q_check(q, sqlite3_bind_null(q->stmt, q->n));
 	} else
 		store_q_int(q, v);
+}
+
+/* Bind a real number. */
+void
+store_q_double(struct store_q *q, double v)
+{
+	q->n++;
+	store_q_check(q, sqlite3_bind_double(q->stmt, q->n, v));
 }
 
 /* Bind a log time as clock.c writes it, or NULL when the log had none. */
@@ -270,7 +330,7 @@ store_q_time(struct store_q *q, const struct rl_time *t)
 }
 
 /* Step once: 1 for a row, 0 when done, -1 with the cause. */
-static int
+int
 store_q_step(struct store *st, struct store_q *q, char **cause)
 {
 	int	rc;
@@ -290,7 +350,7 @@ store_q_step(struct store *st, struct store_q *q, char **cause)
 }
 
 /* Run a statement that returns no rows, and end its use. */
-static int
+int
 store_q_run(struct store *st, struct store_q *q, char **cause)
 {
 	int	rc;
@@ -301,7 +361,7 @@ store_q_run(struct store *st, struct store_q *q, char **cause)
 }
 
 /* Run a statement whose only parameter, if any, is an id. */
-static int
+int
 store_run_id(struct store *st, enum store_stmt which, int64_t id,
     char **cause)
 {
@@ -404,6 +464,12 @@ static const char *const store_setup_sql[] = {
 	"PRAGMA busy_timeout = 5000",
 	"PRAGMA journal_mode = WAL",
 	"PRAGMA foreign_keys = ON",
+	/*
+	 * In WAL mode NORMAL never corrupts the file; a power cut may lose
+	 * the last saves, which analysing the logs again puts back, and no
+	 * save waits for an fsync.
+	 */
+	"PRAGMA synchronous = NORMAL",
 };
 
 /*
@@ -556,32 +622,93 @@ store_key(char **paths, size_t n, char *key, size_t len)
 	snprintf(key, len, "%016" PRIx64, h);
 }
 
-/* Resolve the paths, make the key and pick the root event. */
+/*
+ * Open a source again to copy lines out of it, or -1: only a plain file
+ * can be read at an event's offset (not a command, standard input, or a
+ * log read through a decompressor).
+ */
+static int
+store_source_open(const struct rl_source *src, const char *path)
+{
+	if (src->kind != SOURCE_FILE || src->compressed || src->transient ||
+	    src->binary || src->error != NULL)
+		return -1;
+	return open(path, O_RDONLY|O_CLOEXEC|O_NOCTTY);
+}
+
+/* The job's identity: paths, matched lines, and the head of each log. */
+static void
+store_save_job(struct store_save *s)
+{
+	char		*head;
+	ssize_t		 n;
+	size_t		 i;
+
+	job_identity(s->inc, &s->job);
+	head = xmalloc(JOB_HEAD);
+	for (i = 0; i < s->inc->nsources; i++) {
+		if (s->fd[i] == -1)
+			continue;
+		if ((n = pread(s->fd[i], head, JOB_HEAD, 0)) > 0)
+			job_scan(&s->job, head, (size_t)n);
+	}
+	free(head);
+}
+
+/* Each source's absolute path (a file's real path; others as given). */
+static char **
+store_paths(const struct rl_incident *inc)
+{
+	char	**paths, *real;
+	size_t	  i;
+
+	paths = xcalloc(inc->nsources + 1, sizeof *paths);
+	for (i = 0; i < inc->nsources; i++) {
+		real = NULL;
+		if (inc->sources[i]->kind == SOURCE_FILE)
+			real = realpath(inc->sources[i]->path, NULL);
+		paths[i] = real != NULL ? real :
+		    xstrdup(inc->sources[i]->path);
+	}
+	return paths;
+}
+
+/* Free what store_paths made. */
+static void
+store_paths_free(char **paths, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		free(paths[i]);
+	free(paths);
+}
+
+/* Resolve the paths, make the key, pick the root, read the job. */
 static void
 store_save_init(struct store_save *s, const struct rl_incident *inc)
 {
-	const struct rl_source	*src;
-	char			*real;
-	size_t			 i;
+	size_t	i;
 
 	memset(s, 0, sizeof *s);
 	s->inc = inc;
-	s->paths = xcalloc(inc->nsources, sizeof *s->paths);
-	for (i = 0; i < inc->nsources; i++) {
-		src = inc->sources[i];
-		/* A file by its real path; a command or stdin as given. */
-		real = NULL;
-		if (src->kind == SOURCE_FILE)
-			real = realpath(src->path, NULL);
-		s->paths[i] = xstrdup(real != NULL ? real : src->path);
-		free(real);
-	}
+	s->paths = store_paths(inc);
+	s->fd = xcalloc(inc->nsources + 1, sizeof *s->fd);
+	for (i = 0; i < inc->nsources; i++)
+		s->fd[i] = store_source_open(inc->sources[i], s->paths[i]);
 	store_key(s->paths, inc->nsources, s->key, sizeof s->key);
 	store_now(s->now, sizeof s->now);
+	snprintf(s->occurred, sizeof s->occurred, "%s", s->now);
 	if (inc->answer.first != RL_NONE) {
 		assert((size_t)inc->answer.first < inc->nevents);
 		s->root = &inc->events[inc->answer.first];
+		if ((s->root->time.flags & RL_TIME_VALID) &&
+		    !(s->root->time.flags & RL_TIME_BOOT))
+			clock_format(&s->root->time, s->occurred,
+			    sizeof s->occurred);
 	}
+	fingerprint_signature(inc, &s->sig);
+	store_save_job(s);
 }
 
 /* Free what store_save_init made. */
@@ -590,26 +717,51 @@ store_save_clear(struct store_save *s)
 {
 	size_t	i;
 
-	for (i = 0; i < s->inc->nsources; i++)
-		free(s->paths[i]);
-	free(s->paths);
+	for (i = 0; i < s->inc->nsources; i++) {
+		if (s->fd[i] != -1)
+			close(s->fd[i]);
+	}
+	store_paths_free(s->paths, s->inc->nsources);
+	free(s->fd);
+	free(s->old_fp);
+	fingerprint_signature_free(&s->sig);
+	job_free(&s->job);
 }
 
-/* Where an event came from: its process's host, its source's or rank's. */
-static const char *
-store_event_host(const struct rl_incident *inc, const struct rl_event *ev)
+/* The row of these logs: its id, or 0 when they were never stored. */
+static int
+store_lookup(struct store *st, const char *key, int64_t *id, char **old_fp,
+    char **cause)
 {
-	const struct rl_rank	*r;
+	struct store_q	q;
+	int		rc;
 
-	if (ev->process != RL_NONE && (size_t)ev->process < inc->nprocs &&
-	    inc->procs[ev->process]->host != NULL)
-		return inc->procs[ev->process]->host;
-	if (ev->source < inc->nsources &&
-	    inc->sources[ev->source]->host != NULL)
-		return inc->sources[ev->source]->host;
-	if (ev->rank != RL_NONE && (r = incident_rank(inc, ev->rank)) != NULL)
-		return r->host;
-	return NULL;
+	*id = 0;
+	if (store_q_start(st, STMT_FIND, &q, cause) != 0)
+		return -1;
+	store_q_text(&q, key);
+	if ((rc = store_q_step(st, &q, cause)) == 1) {
+		*id = sqlite3_column_int64(q.stmt, 0);
+		if (old_fp != NULL)
+			*old_fp = store_column(q.stmt, 1);
+	}
+	store_q_end(&q);
+	return rc == -1 ? -1 : 0;
+}
+
+/* The id the same logs were stored under, or 0: what recall leaves out. */
+int
+store_find(struct store *st, const struct rl_incident *inc, int64_t *id,
+    char **cause)
+{
+	char	**paths, key[17];
+	int	  rc;
+
+	paths = store_paths(inc);
+	store_key(paths, inc->nsources, key, sizeof key);
+	rc = store_lookup(st, key, id, NULL, cause);
+	store_paths_free(paths, inc->nsources);
+	return rc;
 }
 
 /* Find the incident by key, or make its row; either way s->id is set. */
@@ -617,19 +769,11 @@ static int
 store_save_find(struct store *st, struct store_save *s, char **cause)
 {
 	struct store_q	q;
-	int		rc;
 
-	if (store_q_start(st, STMT_FIND, &q, cause) != 0)
+	if (store_lookup(st, s->key, &s->id, &s->old_fp, cause) != 0)
 		return -1;
-	store_q_text(&q, s->key);
-	if ((rc = store_q_step(st, &q, cause)) == 1)
-		s->id = sqlite3_column_int64(q.stmt, 0);
-	store_q_end(&q);
-	if (rc == -1)
-		return -1;
-	if ((s->updated = (rc == 1)))
+	if ((s->updated = (s->id != 0)))
 		return 0;
-
 	if (store_q_start(st, STMT_CREATE, &q, cause) != 0)
 		return -1;
 	store_q_text(&q, s->key);
@@ -654,11 +798,14 @@ store_save_answer(struct store *st, struct store_save *s, char **cause)
 	store_q_text(&q, s->now);
 	store_q_time(&q, &inc->start);
 	store_q_time(&q, &inc->end);
-	store_q_text(&q, root != NULL && root->rule != NULL ?
-	    root->rule->id : NULL);
-	store_q_text(&q, inc->fingerprint);
+	store_q_text(&q, s->occurred);
+	store_q_text(&q, s->sig.rule);
+	store_q_text(&q, s->sig.fingerprint);
+	store_q_maybe(&q, root != NULL ? s->sig.scheme : RL_NONE);
+	store_q_text(&q, s->sig.template);
 	store_q_maybe(&q, root != NULL ? root->rank : RL_NONE);
-	store_q_text(&q, root != NULL ? store_event_host(inc, root) : NULL);
+	store_q_text(&q, s->sig.host);
+	store_q_text(&q, s->sig.pci);
 	store_q_text(&q, root != NULL ? role_name(a->first_role) : NULL);
 	store_q_text(&q, domain_name(a->domain));
 	store_q_text(&q, group_name(a->group));
@@ -673,6 +820,9 @@ store_save_answer(struct store *st, struct store_save *s, char **cause)
 	store_q_count(&q, inc->nevents);
 	store_q_count(&q, inc->lines);
 	store_q_count(&q, inc->bytes);
+	store_q_text(&q, s->job.scheduler);
+	store_q_text(&q, s->job.run);
+	store_q_text(&q, s->job.command);
 	store_q_int(&q, s->id);
 	return store_q_run(st, &q, cause);
 }
@@ -727,28 +877,118 @@ store_save_ranks(struct store *st, struct store_save *s, char **cause)
 	return 0;
 }
 
-/* Store one event. */
+/* Whether an event is a failure worth its context. */
+static bool
+store_event_failing(const struct rl_event *ev)
+{
+	switch (ev->role) {
+	case ROLE_ROOT:
+	case ROLE_SYMPTOM:
+	case ROLE_COLLATERAL:
+	case ROLE_WRAPPER:
+	case ROLE_HANG:
+		return !ev->harmless;
+	default:
+		return false;
+	}
+}
+
+/*
+ * The lines around an event, read again from its log at its byte offset:
+ * up to CONTEXT_LINES before and after, within CONTEXT_BYTES each way.
+ * Nothing (NULL) when the log is gone, or was rotated or truncated so that
+ * the event's line is no longer where it was, or cannot be read at an
+ * offset.  *first is the line number of the first line returned.
+ */
+static char *
+store_context(struct store_save *s, const struct rl_event *ev,
+    int64_t *first)
+{
+	char		 buf[2 * CONTEXT_BYTES + 1], *p, *start, *end;
+	size_t		 before, n, lines, cmp;
+	ssize_t		 got;
+	uint64_t	 from;
+
+	if (ev->source >= s->inc->nsources || s->fd[ev->source] == -1 ||
+	    ev->text == NULL)
+		return NULL;
+	before = ev->offset < CONTEXT_BYTES ? (size_t)ev->offset :
+	    CONTEXT_BYTES;
+	from = ev->offset - before;
+	if ((got = pread(s->fd[ev->source], buf, sizeof buf - 1,
+	    (off_t)from)) <= (ssize_t)before)
+		return NULL;
+	n = (size_t)got;
+	buf[n] = '\0';
+	/* The line must still be there: its start is the event's text. */
+	cmp = strlen(ev->text);
+	if (cmp > 64)
+		cmp = 64;
+	if (n - before < cmp || memcmp(buf + before, ev->text, cmp) != 0)
+		return NULL;
+	/* Back over CONTEXT_LINES whole lines; a cut first one is dropped. */
+	start = buf + before;
+	for (lines = 0; start > buf; start--) {
+		if (start[-1] == '\n' && ++lines > CONTEXT_LINES)
+			break;
+	}
+	if (start == buf && from > 0) {
+		while (start < buf + before && *start != '\n')
+			start++;
+		if (start < buf + before)
+			start++;
+	}
+	for (p = start, lines = 0; p < buf + before; p++)
+		lines += *p == '\n';
+	*first = (int64_t)ev->line - (int64_t)lines;
+	/* Forward: the event's line and CONTEXT_LINES more. */
+	for (end = buf + before, lines = 0; end < buf + n; end++) {
+		if (*end == '\n' && lines++ == CONTEXT_LINES)
+			break;
+	}
+	while (end > start && (end[-1] == '\n' || end[-1] == '\r'))
+		end--;
+	return xstrndup(start, (size_t)(end - start));
+}
+
+/* Store one event, with its context when it is a failure. */
 static int
 store_save_event(struct store *st, struct store_save *s,
     const struct rl_event *ev, char **cause)
 {
-	struct store_q	q;
+	struct store_q	 q;
+	char		*context = NULL;
+	int64_t		 at = 0;
 
 	assert(ev->source < s->inc->nsources);
-	if (store_q_start(st, STMT_ADD_EVENT, &q, cause) != 0)
+	/* The root always; other failures while the budget lasts. */
+	if (store_event_failing(ev) && (ev == s->root ||
+	    s->ncontext < CONTEXT_EVENTS - 1) &&
+	    (context = store_context(s, ev, &at)) != NULL)
+		s->ncontext++;
+	if (store_q_start(st, STMT_ADD_EVENT, &q, cause) != 0) {
+		free(context);
 		return -1;
+	}
 	store_q_int(&q, s->id);
 	store_q_text(&q, s->paths[ev->source]);
 	store_q_count(&q, ev->line);
 	store_q_count(&q, ev->offset);
 	store_q_time(&q, &ev->time);
 	store_q_maybe(&q, ev->rank);
-	store_q_text(&q, ev->rule != NULL ? ev->rule->id : NULL);
+	store_q_text(&q, ev->rule != NULL ? ev->rule->id :
+	    (ev->role == ROLE_HANG ? "rankline.hang.quiet" : NULL));
 	store_q_text(&q, role_name(ev->role));
 	store_q_text(&q, ev->rule != NULL ? domain_name(ev->rule->domain) :
 	    NULL);
 	store_q_int(&q, ev == s->root);
 	store_q_text(&q, ev->text);
+	store_q_text(&q, context);
+	if (context != NULL)
+		store_q_int(&q, at);
+	else
+		store_q_maybe(&q, RL_NONE);
+	free(context);
 	return store_q_run(st, &q, cause);
 }
 
@@ -785,12 +1025,122 @@ store_save_events(struct store *st, struct store_save *s, char **cause)
 	return 0;
 }
 
+/* Add one offender of the root, when it has a name. */
+static int
+store_save_offender(struct store *st, struct store_save *s, const char *kind,
+    const char *name, char **cause)
+{
+	struct store_q	q;
+
+	if (name == NULL || *name == '\0')
+		return 0;
+	if (store_q_start(st, STMT_ADD_OFFENDER, &q, cause) != 0)
+		return -1;
+	store_q_int(&q, s->id);
+	store_q_text(&q, kind);
+	store_q_text(&q, name);
+	store_q_text(&q, s->occurred);
+	return store_q_run(st, &q, cause);
+}
+
+/* The root's host, GPU and rank, for the repeat offenders. */
+static int
+store_save_offenders(struct store *st, struct store_save *s, char **cause)
+{
+	char	rank[16];
+
+	if (s->root == NULL)
+		return 0;
+	snprintf(rank, sizeof rank, "%d", s->sig.rank);
+	if (store_save_offender(st, s, "host", s->sig.host, cause) != 0 ||
+	    store_save_offender(st, s, "gpu", s->sig.pci, cause) != 0)
+		return -1;
+	return store_save_offender(st, s, "rank", s->sig.rank != RL_NONE ?
+	    rank : NULL, cause);
+}
+
+/* The id of a fingerprint's row, or 0 for none. */
+static int
+store_fingerprint_id(struct store *st, const char *fp, int64_t *id,
+    char **cause)
+{
+	struct store_q	q;
+	int		rc;
+
+	*id = 0;
+	if (store_q_start(st, STMT_FP_ID, &q, cause) != 0)
+		return -1;
+	store_q_text(&q, fp);
+	if ((rc = store_q_step(st, &q, cause)) == 1)
+		*id = sqlite3_column_int64(q.stmt, 0);
+	store_q_end(&q);
+	return rc == -1 ? -1 : 0;
+}
+
+/*
+ * Bring both search indexes up to date for an incident (id, or 0) and a
+ * fingerprint (fp, or NULL): the incident's words for history QUERY, and
+ * the fingerprint's template and notes for near matches.
+ */
+int
+store_index(struct store *st, int64_t id, const char *fp, char **cause)
+{
+	int64_t	fid;
+
+	if (id != 0 && (store_run_id(st, STMT_GREP_DELETE, id, cause) != 0 ||
+	    store_run_id(st, STMT_GREP_INSERT, id, cause) != 0))
+		return -1;
+	if (fp == NULL)
+		return 0;
+	if (store_fingerprint_id(st, fp, &fid, cause) != 0)
+		return -1;
+	if (fid == 0)
+		return 0;
+	if (store_run_id(st, STMT_FTS_DELETE, fid, cause) != 0)
+		return -1;
+	return store_run_id(st, STMT_FTS_INSERT, fid, cause);
+}
+
+/* Record the fingerprint's row (its scheme, its template), then index. */
+int
+store_fingerprint_add(struct store *st, const char *fp, int scheme,
+    const char *rule, const char *template, char **cause)
+{
+	struct store_q	q;
+
+	if (fp == NULL)
+		return 0;
+	if (store_q_start(st, STMT_FP_ADD, &q, cause) != 0)
+		return -1;
+	store_q_text(&q, fp);
+	store_q_int(&q, scheme);
+	store_q_text(&q, rule);
+	store_q_text(&q, template);
+	return store_q_run(st, &q, cause);
+}
+
+/* The fingerprint's row and both indexes, for a saved incident. */
+static int
+store_save_index(struct store *st, struct store_save *s, char **cause)
+{
+	if (store_fingerprint_add(st, s->sig.fingerprint, s->sig.scheme,
+	    s->sig.rule, s->sig.template, cause) != 0)
+		return -1;
+	/* A grown log can change the root: the old group loses its notes. */
+	if (s->old_fp != NULL && (s->sig.fingerprint == NULL ||
+	    strcmp(s->old_fp, s->sig.fingerprint) != 0) &&
+	    store_index(st, 0, s->old_fp, cause) != 0)
+		return -1;
+	return store_index(st, s->id, s->sig.fingerprint, cause);
+}
+
 /* Write the whole incident, inside the transaction. */
 static int
 store_save_all(struct store *st, struct store_save *s, char **cause)
 {
 	static const enum store_stmt	 clear[] = {
-		STMT_CLEAR_SOURCES, STMT_CLEAR_RANKS, STMT_CLEAR_EVENTS
+		STMT_CLEAR_SOURCES, STMT_CLEAR_RANKS, STMT_CLEAR_EVENTS,
+		STMT_CLEAR_OFFENDERS
 	};
 	size_t				 i;
 
@@ -804,14 +1154,39 @@ store_save_all(struct store *st, struct store_save *s, char **cause)
 	}
 	if (store_save_sources(st, s, cause) != 0 ||
 	    store_save_ranks(st, s, cause) != 0 ||
-	    store_save_events(st, s, cause) != 0)
+	    store_save_events(st, s, cause) != 0 ||
+	    store_save_offenders(st, s, cause) != 0 ||
+	    store_save_index(st, s, cause) != 0)
 		return -1;
+	return store_commit(st, cause);
+}
+
+/* Begin a write: the lock is taken now, waiting under the busy timeout. */
+int
+store_begin(struct store *st, char **cause)
+{
+	return store_run_id(st, STMT_BEGIN, 0, cause);
+}
+
+/* Commit what was begun. */
+int
+store_commit(struct store *st, char **cause)
+{
 	return store_run_id(st, STMT_COMMIT, 0, cause);
+}
+
+/* Undo what was begun; some errors (a full disk) ended it already. */
+void
+store_rollback(struct store *st)
+{
+	if (!sqlite3_get_autocommit(st->db))
+		store_run_id(st, STMT_ROLLBACK, 0, NULL);
 }
 
 /*
  * Save an incident in one transaction: a new row, or the row of the same
  * logs updated in place (*updated true).  Nothing is written on failure.
+ * The logs are read again (context, job) before the write lock is taken.
  */
 int
 store_save(struct store *st, const struct rl_incident *inc, int64_t *id,
@@ -821,12 +1196,10 @@ store_save(struct store *st, const struct rl_incident *inc, int64_t *id,
 	int			rc = 0;
 
 	store_save_init(&s, inc);
-	if (store_run_id(st, STMT_BEGIN, 0, cause) != 0)
+	if (store_begin(st, cause) != 0)
 		rc = -1;
 	else if (store_save_all(st, &s, cause) != 0) {
-		/* Some errors (a full disk) end the transaction themselves. */
-		if (!sqlite3_get_autocommit(st->db))
-			store_run_id(st, STMT_ROLLBACK, 0, NULL);
+		store_rollback(st);
 		rc = -1;
 	}
 	if (rc == 0) {
@@ -838,7 +1211,7 @@ store_save(struct store *st, const struct rl_incident *inc, int64_t *id,
 }
 
 /* A copy of a text column, or NULL. */
-static char *
+char *
 store_column(sqlite3_stmt *stmt, int col)
 {
 	const unsigned char	*p;
@@ -849,216 +1222,3 @@ store_column(sqlite3_stmt *stmt, int col)
 	    col));
 }
 
-/* Fill a row from a STORE_ROW_SQL result, in its column order. */
-static void
-store_row_read(sqlite3_stmt *stmt, struct store_row *row)
-{
-	char	*first;
-	int64_t	 nsources;
-
-	memset(row, 0, sizeof *row);
-	row->id = sqlite3_column_int64(stmt, 0);
-	row->created = store_column(stmt, 1);
-	row->updated = store_column(stmt, 2);
-	row->started = store_column(stmt, 3);
-	row->signature = store_column(stmt, 4);
-	row->fingerprint = store_column(stmt, 5);
-	row->rank = sqlite3_column_type(stmt, 6) == SQLITE_NULL ? RL_NONE :
-	    sqlite3_column_int(stmt, 6);
-	row->host = store_column(stmt, 7);
-	row->domain = store_column(stmt, 8);
-	row->summary = store_column(stmt, 9);
-	row->text = store_column(stmt, 10);
-	first = store_column(stmt, 11);
-	nsources = sqlite3_column_int64(stmt, 12);
-	if (first != NULL && nsources > 1) {
-		xasprintf(&row->sources, "%s (+%" PRId64 " more)", first,
-		    nsources - 1);
-		free(first);
-	} else
-		row->sources = first;
-	row->nranks = sqlite3_column_int(stmt, 13);
-	row->note = store_column(stmt, 14);
-}
-
-/* A LIKE pattern matching query anywhere, its own % _ and \ escaped. */
-static char *
-store_like(const char *query)
-{
-	struct buf	b = { 0 };
-
-	buf_addc(&b, '%');
-	for (; *query != '\0'; query++) {
-		if (*query == '%' || *query == '_' || *query == '\\')
-			buf_addc(&b, '\\');
-		buf_addc(&b, *query);
-	}
-	buf_addc(&b, '%');
-	return buf_steal(&b);
-}
-
-/*
- * The stored incidents, last updated first, at most limit (0 or less for
- * all), matching query (NULL or empty for all) in signature, summary, root
- * line, host or notes, case-insensitively for ASCII.
- */
-int
-store_list(struct store *st, const char *query, int limit,
-    struct store_list *list, char **cause)
-{
-	struct store_q	 q;
-	char		*like = NULL;
-	size_t		 cap = 0;
-	int		 rc;
-
-	list->rows = NULL;
-	list->n = 0;
-	if (store_q_start(st, STMT_LIST, &q, cause) != 0)
-		return -1;
-	if (query != NULL && *query != '\0')
-		like = store_like(query);
-	store_q_text(&q, like);
-	store_q_int(&q, limit > 0 ? limit : -1);
-	while ((rc = store_q_step(st, &q, cause)) == 1) {
-		if (list->n == cap) {
-			cap = cap == 0 ? 16 : cap * 2;
-			list->rows = xreallocarray(list->rows, cap,
-			    sizeof *list->rows);
-		}
-		store_row_read(q.stmt, &list->rows[list->n++]);
-	}
-	store_q_end(&q);
-	free(like);
-	if (rc == -1) {
-		store_list_free(list);
-		return -1;
-	}
-	return 0;
-}
-
-/* One stored incident by id; an unknown id is an error. */
-int
-store_get(struct store *st, int64_t id, struct store_row *row, char **cause)
-{
-	struct store_q	q;
-	int		rc;
-
-	memset(row, 0, sizeof *row);
-	if (store_q_start(st, STMT_GET, &q, cause) != 0)
-		return -1;
-	store_q_int(&q, id);
-	if ((rc = store_q_step(st, &q, cause)) == 1)
-		store_row_read(q.stmt, row);
-	store_q_end(&q);
-	if (rc == 0)
-		xasprintf(cause, "%s: no incident %" PRId64, st->path, id);
-	return rc == 1 ? 0 : -1;
-}
-
-/* Whether an incident is stored: 1, 0, or -1 with the cause. */
-static int
-store_exists(struct store *st, int64_t id, char **cause)
-{
-	struct store_q	q;
-	int		rc;
-
-	if (store_q_start(st, STMT_EXISTS, &q, cause) != 0)
-		return -1;
-	store_q_int(&q, id);
-	rc = store_q_step(st, &q, cause);
-	store_q_end(&q);
-	if (rc == 0)
-		xasprintf(cause, "%s: no incident %" PRId64, st->path, id);
-	return rc;
-}
-
-/* Add the engineer's note to an incident; the newest is the row's note. */
-int
-store_note(struct store *st, int64_t id, const char *text, char **cause)
-{
-	struct store_q	q;
-	char		now[32];
-
-	assert(text != NULL);
-	store_now(now, sizeof now);
-	if (store_q_start(st, STMT_NOTE, &q, cause) != 0)
-		return -1;
-	store_q_int(&q, id);
-	store_q_text(&q, now);
-	store_q_text(&q, text);
-	if (store_q_step(st, &q, cause) == -1) {
-		store_q_end(&q);
-		return -1;
-	}
-	store_q_end(&q);
-	if (sqlite3_changes(st->db) == 0) {
-		xasprintf(cause, "%s: no incident %" PRId64, st->path, id);
-		return -1;
-	}
-	return 0;
-}
-
-/*
- * Call cb for each stored event of an incident, in stored order, with its
- * signature, line, time, role and text (borrowed for the call).  The
- * callback must not call store_events itself.
- */
-int
-store_events(struct store *st, int64_t id,
-    void (*cb)(void *, const char *, int64_t, const char *, const char *,
-    const char *), void *arg, char **cause)
-{
-	struct store_q	q;
-	size_t		n = 0;
-	int		rc;
-
-	if (store_q_start(st, STMT_EVENTS, &q, cause) != 0)
-		return -1;
-	store_q_int(&q, id);
-	while ((rc = store_q_step(st, &q, cause)) == 1) {
-		n++;
-		cb(arg, (const char *)sqlite3_column_text(q.stmt, 0),
-		    sqlite3_column_int64(q.stmt, 1),
-		    (const char *)sqlite3_column_text(q.stmt, 2),
-		    (const char *)sqlite3_column_text(q.stmt, 3),
-		    (const char *)sqlite3_column_text(q.stmt, 4));
-	}
-	store_q_end(&q);
-	if (rc == -1)
-		return -1;
-	/* No events is a healthy run, or an unknown id. */
-	if (n == 0 && store_exists(st, id, cause) != 1)
-		return -1;
-	return 0;
-}
-
-/* Free a row's strings; the row itself is the caller's. */
-void
-store_row_free(struct store_row *row)
-{
-	free(row->created);
-	free(row->updated);
-	free(row->started);
-	free(row->signature);
-	free(row->fingerprint);
-	free(row->host);
-	free(row->domain);
-	free(row->summary);
-	free(row->text);
-	free(row->sources);
-	free(row->note);
-	memset(row, 0, sizeof *row);
-}
-
-/* Free a list's rows; it is left empty, ready for another store_list. */
-void
-store_list_free(struct store_list *list)
-{
-	size_t	i;
-
-	for (i = 0; i < list->n; i++)
-		store_row_free(&list->rows[i]);
-	free(list->rows);
-	list->rows = NULL;
-	list->n = 0;
-}

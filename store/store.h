@@ -7,9 +7,11 @@
  * Ownership: a struct store is opened by store_open and closed by
  * store_close.  Lists returned in a store_list are the caller's, freed with
  * store_list_free; a row filled by store_get is the caller's, freed with
- * store_row_free.  The strings store_events passes its callback are
- * borrowed for the call.  Failures return -1 with a cause naming the
- * database's path.
+ * store_row_free; a history filled by store_recall is the caller's, freed
+ * with history_free (core.h).  The strings store_events and store_notes
+ * pass their callbacks are borrowed for the call.  Failures return -1 with
+ * a cause naming the database's path (or the import file's, with the line
+ * and column).
  */
 #ifndef RANKLINE_STORE_H
 #define RANKLINE_STORE_H
@@ -20,13 +22,15 @@
 #include "core.h"
 
 /* The schema this build writes; a database from a newer one is refused. */
-#define STORE_VERSION	1
+#define STORE_VERSION	2
 
 struct store;
 
 /* One stored incident, as the history list shows it. */
 struct store_row {
 	int64_t		 id;		/* rowid, stable across updates */
+	char		*uid;		/* identity across databases (export) */
+	char		*occurred;	/* ISO 8601: the root's time, else created */
 	char		*created;	/* ISO 8601 UTC, when first stored */
 	char		*updated;	/* ISO 8601 UTC, when last stored */
 	char		*started;	/* first log time as written, or NULL */
@@ -40,6 +44,58 @@ struct store_row {
 	char		*sources;	/* first source path, "(+N more)" */
 	int		 nranks;	/* ranks seen */
 	char		*note;		/* the latest note, or NULL */
+	char		*diagnosis;	/* the latest diagnosis note, or NULL */
+	char		*resolution;	/* the latest resolution note, or NULL */
+	char		*template;	/* the root line, masked, or NULL */
+	char		*pci;		/* the GPU in the root line, or NULL */
+	char		*job_scheduler;	/* the scheduler's job id, or NULL */
+	char		*job_run;	/* the launcher's run id, or NULL */
+	char		*job_command;	/* the launch command, or NULL */
+	char		*explanation;	/* why this root */
+	char		*ckpt;		/* checkpoint status */
+	int		 last_safe_step;/* or RL_NONE */
+};
+
+/* What an engineer writes against an incident. */
+enum store_note_kind {
+	NOTE_DIAGNOSIS = 0,	/* what it was */
+	NOTE_RESOLUTION,	/* what fixed it */
+	NOTE_NKINDS
+};
+
+/* One stored event, as store_events hands it over (borrowed for the call). */
+struct store_event {
+	const char	*source;	/* the source's absolute path */
+	int64_t		 line;		/* 1-based */
+	const char	*time;		/* or NULL */
+	const char	*signature;	/* rule id, or NULL */
+	const char	*role;
+	const char	*text;
+	const char	*context;	/* the lines around it, copied in, or NULL */
+	int64_t		 context_at;	/* line number of the context's first line */
+	bool		 root;		/* the first failure */
+};
+
+/* A host, GPU or rank in the root of several incidents. */
+struct store_offender {
+	char		*kind;		/* "host", "gpu" or "rank" */
+	char		*name;
+	int64_t		 count;		/* incidents with it in their root */
+	char		*first;		/* ISO 8601 of the first of them */
+	char		*last;		/* and of the latest */
+	char		*incidents;	/* their ids, newest first, comma-separated */
+};
+
+struct store_offenders {
+	struct store_offender *v;
+	size_t		 n;
+};
+
+/* What an import did. */
+struct store_import_stats {
+	size_t		 added;		/* incidents new to this database */
+	size_t		 known;		/* incidents it already held */
+	size_t		 notes;		/* notes added */
 };
 
 struct store_list {
@@ -57,13 +113,32 @@ int		 store_list(struct store *, const char *, int,
 		     struct store_list *, char **);
 int		 store_get(struct store *, int64_t, struct store_row *,
 		     char **);
-int		 store_note(struct store *, int64_t, const char *, char **);
+int		 store_find(struct store *, const struct rl_incident *, int64_t *,
+		     char **);
+int		 store_user_version(struct store *);
+
+/* store-history.c */
+int		 store_note(struct store *, int64_t, enum store_note_kind,
+		     const char *, char **);
+const char	*store_note_kind_name(enum store_note_kind);
+int		 store_notes(struct store *, int64_t,
+		     void (*)(void *, const char *, const char *, const char *),
+		     void *, char **);
 int		 store_events(struct store *, int64_t,
-		     void (*)(void *, const char *, int64_t, const char *,
-		     const char *, const char *), void *, char **);
+		     void (*)(void *, const struct store_event *), void *,
+		     char **);
+int		 store_recall(struct store *, const struct rl_incident *,
+		     int64_t, struct rl_history *, char **);
+int		 store_offenders(struct store *, int64_t,
+		     struct store_offenders *, char **);
+void		 store_offenders_free(struct store_offenders *);
 void		 store_row_free(struct store_row *);
 void		 store_list_free(struct store_list *);
-int		 store_user_version(struct store *);
+
+/* store-export.c: the history as JSON, to share between machines. */
+int		 store_export(struct store *, const char *, char **);
+int		 store_import(struct store *, const char *,
+		     struct store_import_stats *, char **);
 
 /*
  * store-migrate.c, for store.c only: bring a freshly opened connection to

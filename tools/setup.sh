@@ -8,10 +8,10 @@ set -eu
 cd "$(dirname "$0")/.."
 
 # Build: compiler, autotools, and the libraries of the design card plus
-# zlib.  Test: tmux drives the console, python3 runs the corpus scorers,
+# zlib and jansson (the history's export files).  Test: tmux drives the console, python3 runs the corpus scorers,
 # valgrind checks analyze in CI.
 PKGS="build-essential autoconf automake pkg-config libncurses-dev libuv1-dev
-libsqlite3-dev libpcre2-dev zlib1g-dev tmux python3 gzip"
+libsqlite3-dev libpcre2-dev zlib1g-dev libjansson-dev tmux python3 gzip"
 
 missing=""
 for p in $PKGS; do

@@ -35,6 +35,8 @@ struct timeline_layout {
 	int		 axis_x;	/* first column of the time axis */
 	int		 axis_w;	/* its width: one bucket per column */
 	int		 rows_y;	/* first rank row */
+	int		 axis_y;	/* the time axis */
+	int		 hist_y;	/* the history line, or 0 for none */
 	int		 rows_h;	/* rank rows on screen */
 	int		 pane_x;	/* the event list, title line included */
 	int		 pane_y;
@@ -55,6 +57,16 @@ struct timeline {
 	struct timeline_layout lay;
 };
 
+/* Whether the store found anything to say about this failure's past. */
+static bool
+timeline_history_news(const struct tui *t)
+{
+	const struct rl_history	*h = t->inc->history;
+
+	return h != NULL && t->inc->answer.first != RL_NONE &&
+	    (h->nmatches > 0 || h->noffenders > 0);
+}
+
 /* Digits of a non-negative number. */
 static int
 timeline_digits(int n)
@@ -74,7 +86,7 @@ timeline_layout(struct timeline *tl, struct tui *t, int sx, int sy)
 {
 	struct timeline_layout	*l = &tl->lay;
 	const struct tui_index	*ix = &t->index;
-	int			 want;
+	int			 want, top;
 
 	l->rank_w = timeline_digits(ix->max_rank < 0 ? 0 : ix->max_rank);
 	if (l->rank_w < 4)
@@ -85,22 +97,26 @@ timeline_layout(struct timeline *tl, struct tui *t, int sx, int sy)
 	l->left_w = 1 + l->rank_w + 1 + (l->host_w ? l->host_w + 1 : 0) +
 	    TL_STATE_W + 1;
 	/* On the right only when the ranks need the height; else below. */
-	l->wide = sx >= TL_WIDE && (int)ix->nrows + 1 > (sy - 4) / 2;
-	l->rows_y = 3;
+	/* The history line, under the verdict, only when it has news. */
+	top = timeline_history_news(t) && sy >= 12 ? 1 : 0;
+	l->hist_y = top ? 2 : 0;
+	l->axis_y = 2 + top;
+	l->wide = sx >= TL_WIDE && (int)ix->nrows + 1 > (sy - 4 - top) / 2;
+	l->rows_y = 3 + top;
 	if (l->wide) {
 		l->pane_w = sx * 2 / 5;
 		l->tl_w = sx - l->pane_w - 1;
 		l->pane_x = l->tl_w + 1;
-		l->pane_y = 2;
-		l->pane_h = sy - 3;
-		l->rows_h = sy - 4;
+		l->pane_y = 2 + top;
+		l->pane_h = sy - 3 - top;
+		l->rows_h = sy - 4 - top;
 	} else {
 		l->tl_w = l->pane_w = sx;
 		l->pane_x = 0;
-		l->pane_h = sy >= 18 ? (sy - 4) * 2 / 5 : 0;
+		l->pane_h = sy >= 18 ? (sy - 4 - top) * 2 / 5 : 0;
 		if (l->pane_h > 16)
 			l->pane_h = 16;
-		l->rows_h = sy - 4 - l->pane_h;
+		l->rows_h = sy - 4 - top - l->pane_h;
 		want = (int)ix->nrows + 1;
 		if (l->pane_h > 0 && want < l->rows_h) {
 			l->pane_h += l->rows_h - want;
@@ -374,6 +390,64 @@ timeline_draw_verdict(struct tui *t, int sx)
 	}
 }
 
+/*
+ * The history line: "SEEN 3x before, last 2026-11-02 #17 - diagnosis:
+ * ...", then near matches and repeat offenders, as the store found them
+ * before the console started (tui never asks the database itself).
+ */
+static void
+timeline_draw_history(struct tui *t, int y, int sx)
+{
+	const struct rl_history		*h = t->inc->history;
+	const struct rl_history_match	*m = h->nmatches ? &h->matches[0] :
+					    NULL;
+	const char			*sep = screen_sym(" \xc2\xb7 ", " - ");
+	struct buf			 b = { 0 };
+	size_t				 i;
+	int				 x;
+
+	screen_fill(y, 0, sx, TR_NORMAL);
+	if (h->seen_before > 0 && m != NULL && m->exact) {
+		x = 1 + screen_printf(y, 1, sx - 2, TR_UNSAFE, "SEEN %zux "
+		    "BEFORE", h->seen_before);
+		buf_printf(&b, " last %.10s #%lld", m->time != NULL ? m->time :
+		    "?", (long long)m->incident);
+		/* The latest diagnosis written, if not on the latest match. */
+		for (i = 0; i < h->nmatches && h->matches[i].exact; i++) {
+			m = &h->matches[i];
+			if (m->diagnosis == NULL && m->resolution == NULL)
+				continue;
+			buf_printf(&b, "%s#%lld", sep, (long long)m->incident);
+			if (m->diagnosis != NULL)
+				buf_printf(&b, " diagnosis: %s", m->diagnosis);
+			if (m->resolution != NULL)
+				buf_printf(&b, "%sresolved: %s", sep,
+				    m->resolution);
+			break;
+		}
+	} else {
+		x = 1 + screen_puts(y, 1, sx - 2, TR_LABEL, "history");
+		for (i = 0; i < h->nmatches; i++) {
+			if (h->matches[i].exact)
+				continue;
+			buf_printf(&b, " similar #%lld (%.2f) %.10s",
+			    (long long)h->matches[i].incident,
+			    h->matches[i].score, h->matches[i].time != NULL ?
+			    h->matches[i].time : "?");
+			break;
+		}
+	}
+	for (i = 0; i < h->noffenders; i++)
+		buf_printf(&b, "%s%s %s failed %zux before (last #%lld)", sep,
+		    offender_kind_name(h->offenders[i].kind),
+		    h->offenders[i].name, h->offenders[i].count,
+		    (long long)h->offenders[i].last_incident);
+	/* screen_cut makes the log's and the notes' text safe to draw. */
+	if (b.p != NULL)
+		screen_cut(y, x, sx - x - 1, TR_VERDICT, b.p);
+	buf_free(&b);
+}
+
 /* Pick a tick interval that leaves room for labels of width lw. */
 static int64_t
 timeline_tick(int64_t span, int w, int lw)
@@ -403,12 +477,12 @@ timeline_draw_axis(struct timeline *tl, struct tui *t)
 	char			 buf[32];
 	int			 col, end = -1, lw;
 
-	screen_printf(2, 1, l->left_w, TR_AXIS, "%*s%s%-*s %s", l->rank_w,
+	screen_printf(l->axis_y, 1, l->left_w, TR_AXIS, "%*s%s%-*s %s", l->rank_w,
 	    "RANK", l->host_w ? " " : "", l->host_w, l->host_w ? "HOST" : "",
 	    "STATE");
-	screen_puts(2, l->left_w, 1, TR_AXIS, screen_sym("\xe2\x94\x82", "|"));
+	screen_puts(l->axis_y, l->left_w, 1, TR_AXIS, screen_sym("\xe2\x94\x82", "|"));
 	if (!ix->timed) {
-		screen_cut(2, l->axis_x, l->axis_w, TR_AXIS,
+		screen_cut(l->axis_y, l->axis_x, l->axis_w, TR_AXIS,
 		    "event order (no timestamps)");
 		return;
 	}
@@ -427,7 +501,7 @@ timeline_draw_axis(struct timeline *tl, struct tui *t)
 			continue;
 		tm.ms = k;
 		model_time_short(&tm, buf, sizeof buf, step < 1000);
-		screen_puts(2, l->axis_x + col, lw, TR_AXIS, buf);
+		screen_puts(l->axis_y, l->axis_x + col, lw, TR_AXIS, buf);
 		end = col + lw;
 	}
 }
@@ -588,6 +662,8 @@ view_timeline_draw(struct view *v, int sx, int sy)
 	timeline_scroll(tl, t);
 	timeline_draw_header(t, sx);
 	timeline_draw_verdict(t, sx);
+	if (tl->lay.hist_y > 0)
+		timeline_draw_history(t, tl->lay.hist_y, sx);
 	timeline_draw_axis(tl, t);
 	for (y = 0; y < tl->lay.rows_h; y++) {
 		r = tl->top + y;
@@ -599,7 +675,7 @@ view_timeline_draw(struct view *v, int sx, int sy)
 		screen_puts(tl->lay.rows_y, 2, sx - 2, TR_DIM,
 		    "no ranks yet: waiting for log lines");
 	if (tl->lay.wide) {
-		for (y = 2; y < sy - 1; y++)
+		for (y = tl->lay.axis_y; y < sy - 1; y++)
 			screen_puts(y, tl->lay.tl_w, 1, TR_AXIS,
 			    screen_sym("\xe2\x94\x82", "|"));
 	}

@@ -6,9 +6,10 @@
  * else can read, one row per set of logs however often they are analysed,
  * hostile log text kept byte for byte and never run as SQL, writers in two
  * processes both succeeding, and a database from a newer rankline refused
- * with a cause that says so.  The test speaks no SQL itself; where it needs
- * a database in a given state it writes the file format, or lets the store
- * make it.  Every test closes all it opened, so ASan sees no leak.
+ * with a cause that says so.  The test speaks SQL only to build a database
+ * as an older rankline left it (running that version's DDL, copied here
+ * as released), to check that the store walks it forward.  Every test
+ * closes all it opened, so ASan sees no leak.
  */
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -18,6 +19,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <unistd.h>
+
+#include <sqlite3.h>
 
 #include "store.h"
 #include "tap.h"
@@ -120,7 +123,7 @@ make_incident(const char *const *paths, size_t npaths, const char *summary,
 	inc->end = inc->events[2].time;
 	inc->lines = 2001;
 	inc->bytes = 200001;
-	inc->fingerprint = xstrdup("fp-0123");
+	fingerprint_incident(inc);
 	return inc;
 }
 
@@ -136,12 +139,11 @@ struct seen {
 
 /* store_events' callback: keep what the checks look at. */
 static void
-seen_cb(void *arg, const char *sig, int64_t line, const char *time,
-    const char *role, const char *text)
+seen_cb(void *arg, const struct store_event *e)
 {
 	struct seen	*s = arg;
-
-	(void)role;
+	const char	*sig = e->signature, *time = e->time, *text = e->text;
+	int64_t		 line = e->line;
 	if (s->n == 0)
 		s->timed = time != NULL &&
 		    strncmp(time, "2026-12-02T", 11) == 0;
@@ -319,9 +321,9 @@ test_save_update(void)
 	ok(store_save(st, inc, &id, &updated, &cause) == 0 && !updated,
 	    "first save inserts");
 	incident_free(inc);
-	ok(store_note(st, id, "bumped the batch down", &cause) == 0,
+	ok(store_note(st, id, NOTE_DIAGNOSIS, "bumped the batch down", &cause) == 0,
 	    "note added");
-	ok(store_note(st, id, "fixed by a smaller batch", &cause) == 0,
+	ok(store_note(st, id, NOTE_DIAGNOSIS, "fixed by a smaller batch", &cause) == 0,
 	    "second note added");
 
 	/* The same logs named in another order are the same incident. */
@@ -346,7 +348,10 @@ test_save_update(void)
 	is_int(row.rank, 1, "rank of the new root");
 	is_str(row.host, "gpu-node-07", "host");
 	is_str(row.domain, "code", "domain");
-	is_str(row.fingerprint, "fp-0123", "fingerprint");
+	ok(row.fingerprint != NULL && strncmp(row.fingerprint, "1:", 2) == 0,
+	    "fingerprint of scheme 1: %s", row.fingerprint);
+	is_str(row.template, "torch.OutOfMemoryError: CUDA out of memory",
+	    "template");
 	is_str(row.started, "2026-12-02T13:06:43.133", "started as clock.c");
 	is_int(row.nranks, 2, "nranks");
 	ok(row.sources != NULL && strstr(row.sources, "(+1 more)") != NULL,
@@ -387,7 +392,7 @@ test_missing(void)
 	    "get unknown: %s", cause);
 	free(cause);
 	cause = NULL;
-	rc = store_note(st, 42, "x", &cause);
+	rc = store_note(st, 42, NOTE_DIAGNOSIS, "x", &cause);
 	ok(rc == -1 && cause != NULL, "note on unknown: %s", cause);
 	free(cause);
 	cause = NULL;
@@ -421,7 +426,7 @@ test_hostile(void)
 	inc = make_incident(plain, 1, "disk 1000 full, axb", "plain");
 	ok(store_save(st, inc, &other, &updated, &cause) == 0, "plain saved");
 	incident_free(inc);
-	ok(store_note(st, id, HOSTILE, &cause) == 0, "hostile note");
+	ok(store_note(st, id, NOTE_DIAGNOSIS, HOSTILE, &cause) == 0, "hostile note");
 
 	ok(store_get(st, id, &row, &cause) == 0, "hostile read back");
 	ok(row.summary != NULL && strcmp(row.summary, HOSTILE) == 0,
@@ -482,7 +487,7 @@ test_note_search(void)
 	inc = make_incident(paths, 1, "oom", "oom");
 	store_save(st, inc, &id, &updated, &cause);
 	incident_free(inc);
-	store_note(st, id, "ticket INFRA-2231", &cause);
+	store_note(st, id, NOTE_DIAGNOSIS, "ticket INFRA-2231", &cause);
 	ok(store_list(st, "infra-2231", 0, &list, &cause) == 0 &&
 	    list.n == 1 && list.rows[0].id == id, "found by its note");
 	store_list_free(&list);
@@ -681,11 +686,501 @@ test_versions(void)
 	st = (struct store *)1;
 	ok(store_open(path, &st, &cause) == -1 && st == NULL,
 	    "newer database refused");
-	ok(cause != NULL && strstr(cause, path) != NULL &&
-	    strstr(cause, "newer") != NULL && strstr(cause, "99") != NULL,
-	    "cause: %s", cause);
+	{
+		char	want[16];
+
+		snprintf(want, sizeof want, "%d", STORE_VERSION + 98);
+		ok(cause != NULL && strstr(cause, path) != NULL &&
+		    strstr(cause, "newer") != NULL && strstr(cause, want) !=
+		    NULL, "cause: %s", cause);
+	}
 	free(cause);
 	free(path);
+}
+
+
+/* Schema version 1 as rankline released it, and a row as it wrote one. */
+static const char v1_ddl[] =
+	"CREATE TABLE incidents (id INTEGER PRIMARY KEY, key TEXT NOT NULL"
+	" UNIQUE, created TEXT NOT NULL, updated TEXT NOT NULL, started TEXT,"
+	" ended TEXT, signature TEXT, fingerprint TEXT, rank INTEGER,"
+	" host TEXT, role TEXT, domain TEXT, grp TEXT, scope TEXT,"
+	" summary TEXT, explanation TEXT, ckpt_status TEXT,"
+	" last_safe_step INTEGER, text TEXT, nsources INTEGER NOT NULL"
+	" DEFAULT 0, nranks INTEGER NOT NULL DEFAULT 0, nevents INTEGER NOT"
+	" NULL DEFAULT 0, nlines INTEGER NOT NULL DEFAULT 0, nbytes INTEGER"
+	" NOT NULL DEFAULT 0);"
+	"CREATE INDEX incidents_fingerprint ON incidents (fingerprint);"
+	"CREATE INDEX incidents_signature ON incidents (signature);"
+	"CREATE INDEX incidents_created ON incidents (created);"
+	"CREATE INDEX incidents_updated ON incidents (updated);"
+	"CREATE TABLE sources (id INTEGER PRIMARY KEY, incident_id INTEGER NOT"
+	" NULL REFERENCES incidents (id) ON DELETE CASCADE, path TEXT NOT"
+	" NULL, rank INTEGER, host TEXT, lines INTEGER NOT NULL DEFAULT 0,"
+	" bytes INTEGER NOT NULL DEFAULT 0);"
+	"CREATE INDEX sources_incident ON sources (incident_id);"
+	"CREATE TABLE ranks (id INTEGER PRIMARY KEY, incident_id INTEGER NOT"
+	" NULL REFERENCES incidents (id) ON DELETE CASCADE, rank INTEGER,"
+	" host TEXT, state TEXT, first_time TEXT, last_time TEXT, lines"
+	" INTEGER NOT NULL DEFAULT 0, last_step INTEGER);"
+	"CREATE INDEX ranks_incident ON ranks (incident_id);"
+	"CREATE TABLE events (id INTEGER PRIMARY KEY, incident_id INTEGER NOT"
+	" NULL REFERENCES incidents (id) ON DELETE CASCADE, source TEXT, line"
+	" INTEGER, byte_offset INTEGER, time TEXT, rank INTEGER, signature"
+	" TEXT, role TEXT, domain TEXT, root INTEGER NOT NULL DEFAULT 0, text"
+	" TEXT, context TEXT);"
+	"CREATE INDEX events_incident ON events (incident_id);"
+	"CREATE INDEX events_signature ON events (signature);"
+	"CREATE TABLE notes (id INTEGER PRIMARY KEY, incident_id INTEGER NOT"
+	" NULL REFERENCES incidents (id) ON DELETE CASCADE, created TEXT NOT"
+	" NULL, text TEXT NOT NULL);"
+	"CREATE INDEX notes_incident ON notes (incident_id);"
+	"INSERT INTO incidents (key, created, updated, started, signature,"
+	" rank, host, domain, summary, text, nsources, nranks) VALUES"
+	" ('00ff', '2026-01-05T10:00:00.000Z', '2026-01-05T10:00:00.000Z',"
+	" '2026-01-05T09:59:58.000', 'torch.cuda_oom', 3, 'gpu-node-07',"
+	" 'code', 'rank 3 ran out of memory',"
+	" 'torch.OutOfMemoryError: CUDA out of memory', 1, 1);"
+	"INSERT INTO sources (incident_id, path, rank) VALUES (1,"
+	" '/old/rank3.log', 3);"
+	"INSERT INTO notes (incident_id, created, text) VALUES (1,"
+	" '2026-01-05T11:00:00.000Z', 'ticket OPS-12: batch 64 is too big');"
+	"PRAGMA user_version = 1;";
+
+/* A version 1 database, as the released rankline left one, at path. */
+static int
+make_v1(const char *path)
+{
+	sqlite3	*db;
+	int	 rc;
+
+	if (sqlite3_open(path, &db) != SQLITE_OK) {
+		sqlite3_close(db);
+		return -1;
+	}
+	rc = sqlite3_exec(db, v1_ddl, NULL, NULL, NULL);
+	sqlite3_close(db);
+	return rc == SQLITE_OK ? 0 : -1;
+}
+
+/* Every earlier version walks forward: 1 here (0, an empty file, above). */
+static void
+test_migrate_v1(void)
+{
+	struct store		*st;
+	struct store_row	 row;
+	struct store_list	 list;
+	struct rl_incident	*inc;
+	struct rl_history	 h;
+	const char		*paths[1] = { "/new/rank3.log" };
+	char			*path, *cause = NULL;
+
+	path = tmp_path("v1.db");
+	ok(make_v1(path) == 0, "a version 1 database, from its DDL");
+	free(path);
+	if ((st = open_db("v1.db")) == NULL)
+		return;
+	is_int(store_user_version(st), STORE_VERSION, "v1 migrated to %d",
+	    STORE_VERSION);
+	ok(store_get(st, 1, &row, &cause) == 0, "the v1 incident is there");
+	ok(row.uid != NULL && strlen(row.uid) == 32, "it has a uid: %s",
+	    row.uid);
+	is_str(row.template, "torch.OutOfMemoryError: CUDA out of memory",
+	    "its template was computed");
+	ok(row.fingerprint != NULL && strncmp(row.fingerprint, "1:", 2) == 0,
+	    "and its fingerprint, scheme 1: %s", row.fingerprint);
+	is_str(row.diagnosis, "ticket OPS-12: batch 64 is too big",
+	    "its note is a diagnosis");
+	is_str(row.occurred, "2026-01-05T09:59:58.000", "occurred: started");
+	store_row_free(&row);
+	ok(store_list(st, "ops-12", 0, &list, &cause) == 0 && list.n == 1,
+	    "its note is searched");
+	store_list_free(&list);
+
+	/* The same failure today meets the diagnosis written under v1. */
+	inc = make_incident(paths, 1, "rank 0 ran out of memory",
+	    "torch.OutOfMemoryError: CUDA out of memory");
+	ok(store_recall(st, inc, 0, &h, &cause) == 0, "recall");
+	is_int(h.seen_before, 1, "seen once before, in the v1 database");
+	ok(h.nmatches >= 1 && h.matches[0].exact && h.matches[0].incident == 1
+	    && h.matches[0].diagnosis != NULL && strstr(h.matches[0].diagnosis,
+	    "OPS-12") != NULL, "with the diagnosis written then");
+	ok(h.noffenders >= 1 && h.offenders[0].kind == OFFENDER_HOST &&
+	    strcmp(h.offenders[0].name, "gpu-node-07") == 0,
+	    "its host is a repeat offender");
+	history_free(&h);
+	incident_free(inc);
+	store_close(st);
+}
+
+/* Write text to a file in the test folder. */
+static void
+write_file(const char *path, const char *mode, const char *text)
+{
+	FILE	*f;
+
+	if ((f = fopen(path, mode)) != NULL) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+/* Read, ingest and diagnose paths with the shipped rules. */
+static struct rl_incident *
+analyze(struct ruleset *rs, const char *const *paths, size_t n)
+{
+	struct rl_incident	*inc;
+	size_t			 i;
+
+	inc = incident_create(rs);
+	for (i = 0; i < n; i++)
+		source_add_path(inc, paths[i]);
+	for (i = 0; i < inc->nsources; i++)
+		source_file_read(inc, inc->sources[i], NULL, NULL);
+	diagnose(inc);
+	return inc;
+}
+
+/* What store_events saw of the root event. */
+struct root_seen {
+	char		*context;	/* owned */
+	int64_t		 context_at;
+	int64_t		 line;
+};
+
+/* Keep the root's context. */
+static void
+root_cb(void *arg, const struct store_event *e)
+{
+	struct root_seen	*r = arg;
+
+	if (!e->root)
+		return;
+	free(r->context);
+	r->context = e->context != NULL ? xstrdup(e->context) : NULL;
+	r->context_at = e->context_at;
+	r->line = e->line;
+}
+
+/* Reopened logs: unchanged, the same row; grown, updated; gone, still shown. */
+static void
+test_reopen(struct ruleset *rs)
+{
+	struct store		*st;
+	struct rl_incident	*inc;
+	struct store_list	 list;
+	struct store_row	 row;
+	struct root_seen	 r = { 0 };
+	char			*log, *cause = NULL;
+	const char		*paths[1];
+	int64_t			 id = 0, id2 = 0, nlines;
+	bool			 updated;
+
+	if ((st = open_db("reopen.db")) == NULL)
+		return;
+	log = tmp_path("slurm-4242.out");
+	paths[0] = log;
+	write_file(log, "w", "SLURM_JOB_ID=4242\n"
+	    "2026-12-02 13:00:01,000 INFO [rank0] step 1\n"
+	    "2026-12-02 13:00:02,000 INFO [rank0] loading shard 7\n"
+	    "Traceback (most recent call last):\n"
+	    "  File \"train.py\", line 9, in <module>\n"
+	    "ValueError: shard 7 has 0 rows\n"
+	    "2026-12-02 13:00:03,000 INFO [rank0] exiting\n");
+	inc = analyze(rs, paths, 1);
+	ok(store_save(st, inc, &id, &updated, &cause) == 0 && !updated,
+	    "first analysis stored");
+	nlines = (int64_t)inc->lines;
+	incident_free(inc);
+	inc = analyze(rs, paths, 1);
+	ok(store_save(st, inc, &id2, &updated, &cause) == 0 && updated &&
+	    id2 == id, "the same logs again: the same incident");
+	incident_free(inc);
+
+	write_file(log, "a", "2026-12-02 13:05:00,000 INFO [rank0] restarted\n"
+	    "2026-12-02 13:05:01,000 INFO [rank0] step 2\n");
+	inc = analyze(rs, paths, 1);
+	ok(store_save(st, inc, &id2, &updated, &cause) == 0 && updated &&
+	    id2 == id, "grown logs: the same incident, updated");
+	ok((int64_t)inc->lines > nlines, "it read the new lines (%llu)",
+	    (unsigned long long)inc->lines);
+	incident_free(inc);
+	ok(store_list(st, NULL, 0, &list, &cause) == 0 && list.n == 1,
+	    "one row after three analyses");
+	store_list_free(&list);
+
+	/* The logs are gone: the evidence and its context are not. */
+	unlink(log);
+	ok(store_get(st, id, &row, &cause) == 0, "get after the logs are gone");
+	is_str(row.job_scheduler, "4242", "the job's id from its environment");
+	ok(row.text != NULL && strstr(row.text, "ValueError") != NULL,
+	    "the root line: %s", row.text);
+	store_row_free(&row);
+	ok(store_events(st, id, root_cb, &r, &cause) == 0 && r.context !=
+	    NULL, "the root's context was copied in");
+	ok(r.context != NULL && strstr(r.context, "File \"train.py\"") !=
+	    NULL && strstr(r.context, "exiting") != NULL,
+	    "lines before and after the root");
+	is_int(r.context_at, r.line - 3, "context starts 3 lines before");
+	free(r.context);
+	free(log);
+	store_close(st);
+}
+
+/* An incident whose root names a GPU, on host, for the offenders. */
+static struct rl_incident *
+gpu_incident(const char *path, const char *host, const char *text)
+{
+	static struct rl_rule	 xid = { .id = "nvidia.xid.48",
+	    .role = ROLE_ROOT, .domain = DOMAIN_HARDWARE };
+	const char		*paths[1] = { path };
+	struct rl_incident	*inc;
+
+	inc = make_incident(paths, 1, "double bit ECC", text);
+	inc->events[1].rule = &xid;
+	inc->answer.domain = DOMAIN_HARDWARE;
+	free(inc->sources[0]->host);
+	inc->sources[0]->host = xstrdup(host);
+	fingerprint_incident(inc);
+	return inc;
+}
+
+/* Hosts and GPUs in several roots, whatever form names the GPU. */
+static void
+test_offenders(void)
+{
+	struct store		*st;
+	struct rl_incident	*inc;
+	struct rl_history	 h;
+	struct store_offenders	 v;
+	char			*cause = NULL;
+	int64_t			 id;
+	bool			 updated, gpu = false, host = false;
+	size_t			 i;
+
+	if ((st = open_db("offenders.db")) == NULL)
+		return;
+	inc = gpu_incident("/o/a.log", "gpu-b", "NVRM: Xid (PCI:0000:97:00): "
+	    "48, pid=1, name=python, Ch 00000008");
+	store_save(st, inc, &id, &updated, &cause);
+	incident_free(inc);
+	inc = gpu_incident("/o/b.log", "gpu-b", "NCCL WARN Cuda failure "
+	    "'uncorrectable ECC error encountered' busId 97000");
+	ok(store_recall(st, inc, 0, &h, &cause) == 0, "recall");
+	for (i = 0; i < h.noffenders; i++) {
+		gpu |= h.offenders[i].kind == OFFENDER_GPU &&
+		    strcmp(h.offenders[i].name, "0000:97:00") == 0 &&
+		    h.offenders[i].count == 1;
+		host |= h.offenders[i].kind == OFFENDER_HOST &&
+		    strcmp(h.offenders[i].name, "gpu-b") == 0;
+	}
+	ok(gpu, "Xid's PCI:0000:97:00 and NCCL's busId 97000: one GPU");
+	ok(host, "the host failed before");
+	history_free(&h);
+	store_save(st, inc, &id, &updated, &cause);
+	incident_free(inc);
+	ok(store_offenders(st, 2, &v, &cause) == 0 && v.n >= 2,
+	    "history --hosts: %zu offenders", v.n);
+	for (i = 0; i < v.n; i++)
+		ok(v.v[i].count == 2 && v.v[i].incidents != NULL &&
+		    strchr(v.v[i].incidents, ',') != NULL, "%s %s: %lld (%s)",
+		    v.v[i].kind, v.v[i].name, (long long)v.v[i].count,
+		    v.v[i].incidents);
+	store_offenders_free(&v);
+	store_close(st);
+}
+
+/* The bytes of a file, or NULL. */
+static char *
+slurp(const char *path)
+{
+	struct buf	 b = { 0 };
+	char		 chunk[4096];
+	FILE		*f;
+	size_t		 n;
+
+	if ((f = fopen(path, "r")) == NULL)
+		return NULL;
+	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+		buf_add(&b, chunk, n);
+	fclose(f);
+	return b.p != NULL ? buf_steal(&b) : xstrdup("");
+}
+
+/* Export, import into an empty database, export again: the same bytes. */
+static void
+test_roundtrip(void)
+{
+	struct store			*a, *b;
+	struct rl_incident		*inc;
+	struct store_import_stats	 stats;
+	const char			*paths[1];
+	char				*f1, *f2, *f3, *bad, *x1, *x2, *x3;
+	char				*cause = NULL, path[64];
+	int64_t				 id;
+	bool				 updated;
+	int				 i;
+
+	if ((a = open_db("export-a.db")) == NULL ||
+	    (b = open_db("export-b.db")) == NULL) {
+		store_close(a);
+		return;
+	}
+	for (i = 0; i < 3; i++) {
+		snprintf(path, sizeof path, "/no/such/export/%d.log", i);
+		paths[0] = path;
+		inc = make_incident(paths, 1, i == 1 ? HOSTILE : "oom",
+		    i == 2 ? HOSTILE : "torch.OutOfMemoryError: CUDA oom");
+		store_save(a, inc, &id, &updated, &cause);
+		incident_free(inc);
+		store_note(a, id, NOTE_DIAGNOSIS, "batch too big", &cause);
+		if (i == 0)
+			store_note(a, id, NOTE_RESOLUTION, "batch 32", &cause);
+	}
+	f1 = tmp_path("e1.json");
+	f2 = tmp_path("e2.json");
+	f3 = tmp_path("e3.json");
+	ok(store_export(a, f1, &cause) == 0, "export");
+	ok(store_import(b, f1, &stats, &cause) == 0 && stats.added == 3 &&
+	    stats.notes == 4, "import into an empty database: %zu, %zu notes",
+	    stats.added, stats.notes);
+	ok(store_export(b, f2, &cause) == 0, "export it again");
+	x1 = slurp(f1);
+	x2 = slurp(f2);
+	ok(x1 != NULL && x2 != NULL && strcmp(x1, x2) == 0,
+	    "the two exports are byte-identical (%zu bytes)",
+	    x1 != NULL ? strlen(x1) : 0);
+	ok(store_import(b, f1, &stats, &cause) == 0 && stats.added == 0 &&
+	    stats.known == 3 && stats.notes == 0, "importing again adds "
+	    "nothing: %zu known", stats.known);
+	store_export(b, f3, &cause);
+	x3 = slurp(f3);
+	ok(x3 != NULL && x1 != NULL && strcmp(x1, x3) == 0,
+	    "and changes nothing");
+
+	/* A bad file: its name and position, and nothing imported. */
+	bad = tmp_path("bad.json");
+	write_file(bad, "w", "{\"rankline_history\": 1,\n\"incidents\": [\n"
+	    "{\"uid\": \"x\", \"key\": \"k\",, }]}\n");
+	ok(store_import(b, bad, &stats, &cause) == -1 && cause != NULL &&
+	    strstr(cause, bad) != NULL && strstr(cause, ":3:") != NULL,
+	    "syntax error names file:line: %s", cause);
+	free(cause);
+	cause = NULL;
+	/* A good incident then a bad one: the good one is not kept either. */
+	write_file(bad, "w", "{\"rankline_history\": 1, \"incidents\": ["
+	    "{\"uid\": \"aa\", \"key\": \"ka\", \"created\": \"2026\","
+	    " \"updated\": \"2026\"},"
+	    "{\"uid\": \"bb\", \"key\": \"kb\", \"created\": 5}]}\n");
+	ok(store_import(b, bad, &stats, &cause) == -1 && cause != NULL &&
+	    strstr(cause, "incidents[1]") != NULL && strstr(cause, "created")
+	    != NULL, "a bad field names the incident: %s", cause);
+	free(cause);
+	cause = NULL;
+	store_export(b, f3, &cause);
+	free(x3);
+	x3 = slurp(f3);
+	ok(x3 != NULL && x1 != NULL && strcmp(x1, x3) == 0,
+	    "a failed import changed nothing");
+	cause = NULL;
+	ok(store_import(b, "/no/such/file.json", &stats, &cause) == -1 &&
+	    cause != NULL && strstr(cause, "/no/such/file.json") != NULL,
+	    "a missing file is named: %s", cause);
+	free(cause);
+	free(x1);
+	free(x2);
+	free(x3);
+	free(f1);
+	free(f2);
+	free(f3);
+	free(bad);
+	store_close(a);
+	store_close(b);
+}
+
+/* A case of the corpus, analysed and stored; its id. */
+static int64_t
+corpus_save(struct store *st, struct ruleset *rs, const char *dir,
+    const char *name, struct rl_history *h)
+{
+	struct rl_incident	*inc;
+	char			*path, *cause = NULL;
+	const char		*paths[1];
+	int64_t			 id = 0;
+	bool			 updated;
+
+	xasprintf(&path, "%s/corpus/torch/%s", dir, name);
+	paths[0] = path;
+	inc = analyze(rs, paths, 1);
+	if (store_save(st, inc, &id, &updated, &cause) != 0 ||
+	    store_recall(st, inc, id, h, &cause) != 0) {
+		printf("# %s: %s\n", name, cause);
+		free(cause);
+	}
+	incident_free(inc);
+	free(path);
+	return id;
+}
+
+/*
+ * Two runs of one failure in the corpus (a worker killed by SIGKILL: other
+ * ranks, pids and times; an IndexError under torchrun's prefix and
+ * without it) share a fingerprint and meet each other's diagnosis; a
+ * different failure does not.
+ */
+static void
+test_corpus(struct ruleset *rs)
+{
+	static const char *const pairs[][2] = {
+		{ "killed-1", "killed-2" }, { "code-1", "skew-1" },
+	};
+	struct store		*st;
+	struct rl_history	 h;
+	struct stat		 sb;
+	const char		*shared = getenv("RL_SHARED");
+	char			*dir, *cause = NULL;
+	int64_t			 first, second, other;
+	size_t			 i;
+
+	if (shared == NULL)
+		shared = "../shared";
+	xasprintf(&dir, "%s/corpus/torch", shared);
+	if (stat(dir, &sb) != 0) {
+		printf("ok %d # SKIP no corpus at %s\n", ++tap_n, dir);
+		free(dir);
+		return;
+	}
+	free(dir);
+	if ((st = open_db("corpus.db")) == NULL)
+		return;
+	for (i = 0; i < sizeof pairs / sizeof *pairs; i++) {
+		first = corpus_save(st, rs, shared, pairs[i][0], &h);
+		is_int(h.seen_before, 0, "%s: new", pairs[i][0]);
+		history_free(&h);
+		store_note(st, first, NOTE_DIAGNOSIS, pairs[i][0], &cause);
+		second = corpus_save(st, rs, shared, pairs[i][1], &h);
+		ok(second != first, "%s is another incident", pairs[i][1]);
+		is_int(h.seen_before, 1, "%s: seen once before", pairs[i][1]);
+		ok(h.nmatches > 0 && h.matches[0].exact &&
+		    h.matches[0].incident == first && h.matches[0].diagnosis
+		    != NULL && strcmp(h.matches[0].diagnosis, pairs[i][0]) == 0,
+		    "%s meets %s's incident and diagnosis", pairs[i][1],
+		    pairs[i][0]);
+		history_free(&h);
+	}
+	/* mat1 and mat2: another exception of the same rule. */
+	other = corpus_save(st, rs, shared, "code-2", &h);
+	ok(other != 0 && h.seen_before == 0, "code-2, another failure, is new");
+	for (i = 0; i < h.nmatches; i++)
+		ok(!h.matches[i].exact && h.matches[i].score < 1,
+		    "anything else is only near (%.2f)", h.matches[i].score);
+	history_free(&h);
+	/* Analysed again, an incident is not its own earlier match. */
+	second = corpus_save(st, rs, shared, "code-2", &h);
+	ok(second == other && h.seen_before == 0,
+	    "code-2 again: still not seen before");
+	history_free(&h);
+	store_close(st);
 }
 
 /* nftw's callback: remove what it walks, children first. */
@@ -710,7 +1205,9 @@ rm_tmp(const char *dir)
 int
 main(void)
 {
-	char	templ[] = "/tmp/test-store.XXXXXX";
+	char		 templ[] = "/tmp/test-store.XXXXXX";
+	struct ruleset	*rs;
+	struct errlist	 errs = { 0 };
 
 	if ((tmp = mkdtemp(templ)) == NULL) {
 		perror("mkdtemp");
@@ -727,6 +1224,17 @@ main(void)
 	test_two_handles();
 	test_fork();
 	test_versions();
+	test_migrate_v1();
+	test_offenders();
+	test_roundtrip();
+	rs = ruleset_create();
+	if (ruleset_load_defaults(rs, &errs) != 0)
+		printf("# rules: %s\n", errs.n ? errs.v[0] : "?");
+	ruleset_finish(rs);
+	errlist_free(&errs);
+	test_reopen(rs);
+	test_corpus(rs);
+	ruleset_free(rs);
 	rm_tmp(tmp);
 	return tap_done();
 }

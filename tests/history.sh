@@ -1,0 +1,76 @@
+#!/bin/sh
+# The history from the command line: a recurring failure meets its earlier
+# diagnosis in analyze (text and JSON), note --resolution, show with the
+# context kept, history --hosts, and export/import between two databases.
+. "${RL_SRCDIR:-.}/tests/lib.sh"
+
+corpus="$RL_SHARED/corpus/torch"
+[ -d "$corpus/killed-1" ] && [ -d "$corpus/killed-2" ] ||
+    skip_all "no corpus at $corpus"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+db="$tmp/a.db"
+
+"$RANKLINE" --db "$db" analyze --json "$corpus/killed-1" > "$tmp/o1"
+python3 -c '
+import json, sys
+h = json.load(open(sys.argv[1]))["history"]
+assert h["seen_before"] == 0 and h["matches"] == [], h' "$tmp/o1"
+ok $? "a first failure has not been seen before"
+
+"$RANKLINE" --db "$db" note 1 "host OOM killer: too many dataloader workers" >/dev/null &&
+"$RANKLINE" --db "$db" note 1 --resolution "num_workers 8 -> 4" >/dev/null
+ok $? "note and note --resolution"
+
+"$RANKLINE" --db "$db" analyze --json "$corpus/killed-2" > "$tmp/o2"
+python3 -c '
+import json, sys
+h = json.load(open(sys.argv[1]))["history"]
+assert h["seen_before"] == 1, h
+m = h["matches"][0]
+assert m["incident"] == 1 and m["exact"] and "score" not in m, m
+assert m["diagnosis"].startswith("host OOM killer"), m
+assert m["resolution"] == "num_workers 8 -> 4", m
+assert m["fingerprint"] == h["fingerprint"] and m["time"].startswith("2026-"), m' "$tmp/o2"
+ok $? "analyze --json: seen once, in incident 1, with its diagnosis"
+
+"$RANKLINE" --db "$db" analyze "$corpus/killed-2" > "$tmp/t2"
+grep -q "^Seen before: 1 time," "$tmp/t2" && grep -q "Diagnosis: host OOM killer" "$tmp/t2"
+ok $? "analyze (text) says so too, the same logs not counting themselves twice"
+
+"$RANKLINE" --db "$db" show 1 > "$tmp/s1"
+grep -q "resolution *num_workers" "$tmp/s1" && grep -q "^      > " "$tmp/s1"
+ok $? "show: the notes, and the context lines kept around failures"
+
+"$RANKLINE" --db "$db" analyze "$corpus/code-1" >/dev/null
+"$RANKLINE" --db "$db" analyze --json "$corpus/skew-1" > "$tmp/o3"
+python3 -c '
+import json, sys
+h = json.load(open(sys.argv[1]))["history"]
+assert h["seen_before"] == 1, h' "$tmp/o3"
+ok $? "IndexError under [default1]: and without it: the same failure"
+
+"$RANKLINE" --db "$db" history --hosts --json > "$tmp/h"
+python3 -c '
+import json, sys
+v = json.load(open(sys.argv[1]))
+assert all(o["count"] >= 2 for o in v), v
+assert any(o["kind"] == "rank" for o in v), v' "$tmp/h"
+ok $? "history --hosts --json lists what failed twice or more"
+
+"$RANKLINE" --db "$db" history --export "$tmp/e1.json" &&
+"$RANKLINE" --db "$tmp/b.db" history --import "$tmp/e1.json" > "$tmp/i1" &&
+"$RANKLINE" --db "$tmp/b.db" history --import "$tmp/e1.json" > "$tmp/i2" &&
+"$RANKLINE" --db "$tmp/b.db" history --export "$tmp/e2.json" &&
+cmp -s "$tmp/e1.json" "$tmp/e2.json" && grep -q "imported 0 new" "$tmp/i2"
+ok $? "export, import twice, export: identical, the second import adds nothing"
+
+printf '{"rankline_history": 1,\n "incidents": [oops]}\n' > "$tmp/bad.json"
+"$RANKLINE" --db "$tmp/b.db" history --import "$tmp/bad.json" 2> "$tmp/err"
+[ $? -eq 1 ] && grep -q "bad.json:2:" "$tmp/err"
+ok $? "a bad import file is named with its line: $(cat "$tmp/err")"
+
+"$RANKLINE" --db "$tmp/b.db" history sigkill > "$tmp/q"
+[ "$(grep -c exit_sigkill "$tmp/q")" -eq 2 ]
+ok $? "history QUERY finds the imported incidents"
+tap_done

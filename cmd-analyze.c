@@ -3,6 +3,7 @@
  * every path, diagnose, and store the incident; analyze prints the answer,
  * the console shows it.
  */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,50 @@
 #include "rankline.h"
 #include "store/store.h"
 #include "tui/tui.h"
+
+/* analyze --follow and cat --follow: a follow, and what ends it. */
+struct analyze_run {
+	struct follow	*follow;	/* until stopped, then NULL */
+	uv_signal_t	 sig[2];	/* SIGINT, SIGTERM */
+	bool		 signalled;	/* ended by one of them */
+};
+
+/* Stop following and close the signal watchers; the loop then ends. */
+static void
+analyze_run_end(struct analyze_run *r)
+{
+	if (r->follow == NULL)
+		return;
+	follow_stop(r->follow);
+	r->follow = NULL;
+	uv_close((uv_handle_t *)&r->sig[0], NULL);
+	uv_close((uv_handle_t *)&r->sig[1], NULL);
+	/*
+	 * timeout(1) and process-group kills deliver SIGTERM twice; closing
+	 * the watcher restored the default action, and the second one must
+	 * not cut the report we are about to print.
+	 */
+	if (r->signalled)
+		signal(SIGTERM, SIG_IGN);
+}
+
+/* SIGINT or SIGTERM: diagnose what was read. */
+static void
+analyze_signal_cb(uv_signal_t *h, int signum)
+{
+	struct analyze_run	*r = h->data;
+
+	(void)signum;
+	r->signalled = true;
+	analyze_run_end(r);
+}
+
+/* --until-idle passed, or a batch's commands all ended. */
+static void
+analyze_ended_cb(void *arg)
+{
+	analyze_run_end(arg);
+}
 
 /*
  * Run the loop over the paths (watched with --follow) and the commands
@@ -21,7 +66,9 @@ analyze_follow(const struct options *o, struct rl_incident *inc, int argc,
     char **argv, ingest_line_cb cb, void *arg, int *bad)
 {
 	struct follow_config	 cfg = { 0 };
+	struct analyze_run	 r = { 0 };
 	uv_loop_t		 loop;
+	int			 i;
 
 	cfg.until_idle_ms = o->until_idle_ms;
 	cfg.poll = o->poll;
@@ -31,10 +78,25 @@ analyze_follow(const struct options *o, struct rl_incident *inc, int argc,
 	cfg.restart = o->restart;
 	cfg.line_cb = cb;
 	cfg.line_arg = arg;
+	cfg.end_cb = analyze_ended_cb;
+	cfg.cb_arg = &r;
 	uv_loop_init(&loop);
 	uv_disable_stdio_inheritance();
-	if (follow_run(&loop, inc, &cfg, argc, argv) != 0)
-		*bad = 1;
+	for (i = 0; i < 2; i++) {
+		uv_signal_init(&loop, &r.sig[i]);
+		r.sig[i].data = &r;
+		uv_signal_start(&r.sig[i], analyze_signal_cb,
+		    i == 0 ? SIGINT : SIGTERM);
+	}
+	r.follow = follow_start(&loop, inc, &cfg, argc, argv, bad);
+	if (o->follow) {
+		/* Say so: the engineer (and a test) knows the watches are set. */
+		fprintf(stderr, "rankline: following %zu sources; SIGINT or "
+		    "SIGTERM stops%s\n", inc->nsources,
+		    o->until_idle_ms > 0 ? ", as does a quiet spell" : "");
+		fflush(stderr);
+	}
+	uv_run(&loop, UV_RUN_DEFAULT);
 	if (uv_loop_close(&loop) != 0)
 		fatal("handles left open on the loop");
 	diagnose(inc);

@@ -1,7 +1,7 @@
 /*
  * cmd-analyze.c: `rankline analyze` and the console's start.  Both read
  * every path, diagnose, and store the incident; analyze prints the answer,
- * the console shows it.
+ * the console shows it while it follows the sources for new lines.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -211,35 +211,86 @@ cmd_analyze(const struct options *o, int argc, char **argv)
 	return 0;
 }
 
-/* The console: read, diagnose, store, then show it until the user quits. */
+/* The console's follow read new lines: diagnose again soon (live.c). */
+static void
+console_data_cb(void *arg)
+{
+	(void)arg;
+	tui_changed();
+}
+
+/*
+ * Start following the paths and commands on the loop: what is there now
+ * is read before this returns, and diagnosed.
+ */
+static struct follow *
+console_follow(const struct options *o, uv_loop_t *loop,
+    struct rl_incident *inc, int argc, char **argv)
+{
+	struct follow_config	 cfg = { 0 };
+	struct follow		*f;
+	int			 bad = 0;
+
+	cfg.poll = o->poll;
+	cfg.cmds = o->cmds;
+	cfg.ncmds = o->ncmds;
+	cfg.restart = o->restart;
+	cfg.data_cb = console_data_cb;
+	f = follow_start(loop, inc, &cfg, argc, argv, &bad);
+	analyze_warn(inc);
+	diagnose(inc);
+	return f;
+}
+
+/*
+ * The console: read the paths, then show the incident until the engineer
+ * quits, following the sources on the same loop (unless --no-follow read
+ * them once).  A followed incident is stored when the console ends, by q or
+ * by a signal, with the diagnosis of everything read; tui_run returns with
+ * curses ended and SIGTERM and SIGHUP ignored, so that nothing cuts that.
+ */
 int
 cmd_console(const struct options *o, int argc, char **argv)
 {
 	struct tui_config	 cfg = { 0 };
 	struct ruleset		*rs;
 	struct rl_incident	*inc;
+	struct follow		*f = NULL;
 	uv_loop_t		 loop;
 	char			*cause = NULL;
 	int			 bad, rv;
 
 	rs = rules_load_or_warn();
-	inc = analyze_paths(o, rs, argc, argv, NULL, NULL, &bad);
-	analyze_warn(inc);
-	analyze_store(o, inc);
+	if (o->no_follow) {
+		inc = analyze_paths(o, rs, argc, argv, NULL, NULL, &bad);
+		analyze_warn(inc);
+		analyze_store(o, inc);
+	} else
+		inc = incident_create(rs);
+	uv_loop_init(&loop);
+	uv_disable_stdio_inheritance();
+	if (!o->no_follow)
+		f = console_follow(o, &loop, inc, argc, argv);
 	cfg.theme = o->theme;
 	cfg.mono = o->mono;
 	cfg.ascii = o->ascii;
 	cfg.debug_log = o->debug_log;
-	uv_loop_init(&loop);
-	uv_disable_stdio_inheritance();
+	cfg.follow = f;
 	rv = tui_run(&loop, inc, &cfg, &cause);
-	if (uv_loop_close(&loop) != 0)
-		fatal("handles left open on the loop");
 	if (rv != 0) {
 		fprintf(stderr, "rankline: %s\n", cause != NULL ? cause :
 		    "the console failed");
 		free(cause);
 	}
+	if (f != NULL) {
+		/* A last read of every file, then the commands are stopped. */
+		follow_stop(f);
+		uv_run(&loop, UV_RUN_DEFAULT);
+		diagnose(inc);
+		analyze_store(o, inc);
+	}
+	if (uv_loop_close(&loop) != 0)
+		fatal("handles left open on the loop");
 	incident_free(inc);
 	ruleset_free(rs);
 	return rv == 0 ? 0 : 1;

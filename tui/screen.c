@@ -307,14 +307,25 @@ screen_too_small(int sx, int sy)
 /*
  * The bottom line: the message if there is one, else key hints written as
  * "key what|key what|...", with the key drawn in its role; right is drawn
- * right-aligned when it fits.
+ * right-aligned when it fits, after what is followed ("following 12 files
+ * · idle"), which every view shows and which wins when both do not fit.
  */
 void
 screen_status(struct tui *t, int y, const char *hints, const char *right)
 {
 	const char	*p, *sp, *bar;
+	char		 live[96], both[256];
 	int		 x = 0, rw = 0;
 
+	if (live_status(t, live, sizeof live) != NULL) {
+		if (right != NULL && screen_width(live, strlen(live)) +
+		    screen_width(right, strlen(right)) + 3 <= t->sx / 2) {
+			snprintf(both, sizeof both, "%s%s%s", live,
+			    screen_sym(" \xe2\x94\x82 ", " | "), right);
+			right = both;
+		} else
+			right = live;
+	}
 	screen_fill(y, 0, t->sx, TR_STATUS);
 	if (right != NULL)
 		rw = screen_width(right, strlen(right)) + 1;

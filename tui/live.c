@@ -1,0 +1,193 @@
+/*
+ * live.c: the console while its sources are followed.
+ *
+ * Lines keep coming while the engineer reads.  The follow (core/follow.c)
+ * reads them into the incident on the console's own loop and calls
+ * tui_changed(), which only sets a flag; this file decides when to
+ * diagnose again and rebuild the index, and says in the status line what
+ * is followed and how fast lines come.
+ *
+ * A diagnosis costs O(events log events), and under a flood new bytes come
+ * on every loop turn, so it is capped, never run per line or per read: the
+ * first change after a quiet spell is diagnosed on the next loop turn (an
+ * appended failure is on screen within milliseconds), later ones at most
+ * every LIVE_MIN_MS, or every four times what the last diagnosis cost when
+ * that is longer, so the keyboard keeps three quarters of the loop
+ * whatever the incident's size.
+ *
+ * The index is rebuilt here only, right after diagnose(): a diagnosis
+ * re-sorts the events and remakes the ranks the index points into, so the
+ * two must never be apart when a key or a frame reads them.  Between
+ * diagnoses ingestion only appends, which the index ignores.
+ *
+ * Paused (p), the screen holds still: lines are still read, because a
+ * command's pipe must not fill (pdsh and ssh stall behind a full pipe), and
+ * they are diagnosed and shown on resume.
+ */
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tui.h"
+
+#define LIVE_MIN_MS	150	/* diagnoses at most this often under a flood */
+#define LIVE_MAX_MS	2000	/* and at least this often, whatever they cost */
+#define LIVE_COST_X	4	/* the gap is at least this many times the cost */
+#define LIVE_TICK_MS	1000	/* the line rate's window */
+
+/* The gap to keep after a diagnosis that cost ms. */
+static uint64_t
+live_interval(uint64_t ms)
+{
+	uint64_t	 gap = ms * LIVE_COST_X;
+
+	if (gap < LIVE_MIN_MS)
+		return (LIVE_MIN_MS);
+	return (gap > LIVE_MAX_MS ? LIVE_MAX_MS : gap);
+}
+
+/* The capped diagnosis is due. */
+static void
+live_timer_cb(uv_timer_t *h)
+{
+	live_refresh(h->data);
+}
+
+/* Once a second: lines per second, and a redraw if the status changed. */
+static void
+live_tick_cb(uv_timer_t *h)
+{
+	struct tui	*t = h->data;
+	struct tui_live	*l = &t->live;
+	uint64_t	 rate = t->inc->lines - l->tick_lines;
+
+	l->tick_lines = t->inc->lines;
+	if (rate != l->rate || l->paused)
+		t->dirty = true;
+	l->rate = rate;
+}
+
+/* Start following, if there is something to follow. */
+void
+live_start(struct tui *t)
+{
+	struct tui_live	*l = &t->live;
+
+	l->follow = t->cfg->follow;
+	l->shown_lines = l->tick_lines = t->inc->lines;
+	if (l->follow == NULL)
+		return;
+	uv_timer_init(t->loop, &l->timer);
+	l->timer.data = t;
+	t->nhandles++;
+	uv_timer_init(t->loop, &l->tick);
+	l->tick.data = t;
+	t->nhandles++;
+	uv_timer_start(&l->tick, live_tick_cb, LIVE_TICK_MS, LIVE_TICK_MS);
+}
+
+/* Lines came: diagnose on the next turn, or when the cap allows. */
+void
+live_changed(struct tui *t)
+{
+	struct tui_live	*l = &t->live;
+	uint64_t	 now, due;
+
+	l->stale = true;
+	if (l->paused)
+		t->dirty = true;	/* the count of lines held back, capped */
+	if (l->paused || l->follow == NULL || t->quitting ||
+	    uv_is_active((uv_handle_t *)&l->timer))
+		return;
+	now = uv_now(t->loop);
+	due = l->diag_at + live_interval(l->diag_ms);
+	uv_timer_start(&l->timer, live_timer_cb, l->diag_at == 0 || due <= now ?
+	    0 : due - now, 0);
+}
+
+/* Diagnose what has come, rebuild the index and draw at once. */
+void
+live_refresh(struct tui *t)
+{
+	struct tui_live	*l = &t->live;
+	uint64_t	 t0;
+
+	if (!l->stale || l->paused || t->quitting)
+		return;
+	t0 = uv_hrtime();
+	model_keep(t);
+	diagnose(t->inc);
+	tui_rebuild(t);
+	l->diag_ms = (uv_hrtime() - t0) / 1000000;
+	l->diag_at = uv_now(t->loop);
+	l->diagnoses++;
+	l->stale = false;
+	l->shown_lines = t->inc->lines;
+	t->dirty = t->urgent = true;
+	tui_log(t, "diagnosis %" PRIu64 ": %zu events, %" PRIu64 " lines, "
+	    "%" PRIu64 " ms", l->diagnoses, t->inc->nevents, t->inc->lines,
+	    l->diag_ms);
+}
+
+/* The pause key: hold the screen still, or catch up and follow again. */
+int
+live_pause(struct tui *t)
+{
+	struct tui_live	*l = &t->live;
+
+	if (l->follow == NULL) {
+		tui_set_message(t, false, "not following: --no-follow read "
+		    "the logs once");
+		return (REACT_REDRAW);
+	}
+	l->paused = !l->paused;
+	if (!l->paused)
+		live_refresh(t);
+	return (REACT_REDRAW);
+}
+
+/* Count and noun: "1 file", "12 files". */
+static int
+live_count(char *buf, size_t len, uint64_t n, const char *noun)
+{
+	return (snprintf(buf, len, "%" PRIu64 " %s%s", n, noun,
+	    n == 1 ? "" : "s"));
+}
+
+/*
+ * The status line's word on following: "following 12 files · 3 new
+ * lines/s", "... · idle", "paused · 40 new lines", or NULL when the logs
+ * were read once.
+ */
+const char *
+live_status(struct tui *t, char *buf, size_t len)
+{
+	struct tui_live		*l = &t->live;
+	struct follow_stats	 st;
+	const char		*sep = screen_sym(" \xc2\xb7 ", " - ");
+	char			 files[32] = "", cmds[32] = "", rate[48];
+
+	if (l->follow == NULL)
+		return (NULL);
+	if (l->paused) {
+		live_count(rate, sizeof rate, t->inc->lines - l->shown_lines,
+		    "new line");
+		snprintf(buf, len, "paused%s%s", sep, rate);
+		return (buf);
+	}
+	follow_stats(l->follow, &st);
+	if (st.files > 0)
+		live_count(files, sizeof files, st.files, "file");
+	if (st.cmds > 0)
+		live_count(cmds, sizeof cmds, (uint64_t)st.cmds, "command");
+	live_count(rate, sizeof rate, l->rate, "new line");
+	if (files[0] == '\0' && cmds[0] == '\0')
+		snprintf(buf, len, "every source ended");
+	else
+		snprintf(buf, len, "following %s%s%s%s%s%s", files,
+		    files[0] != '\0' && cmds[0] != '\0' ? ", " : "", cmds, sep,
+		    l->rate > 0 ? rate : "idle", l->rate > 0 ? "/s" : "");
+	return (buf);
+}

@@ -495,7 +495,8 @@ struct follow_stats {
 	size_t		 files;		/* files followed, open or awaiting their name */
 	size_t		 polled;	/* of those, polled (network file system, --poll) */
 	size_t		 dirs;		/* folders watched for new files */
-	int		 cmds;		/* commands and pipes not ended for good */
+	int		 cmds;		/* commands not ended for good */
+	bool		 in;		/* standard input is still read */
 	uint64_t	 bytes;		/* read since the start */
 	uint64_t	 last_data;	/* uv_now of the last bytes, or 0 */
 };
@@ -511,7 +512,7 @@ struct source_cmds *source_cmds_create(struct uv_loop_s *, struct rl_incident *,
 void		 source_cmds_add(struct source_cmds *, const char *);
 void		 source_cmds_add_stdin(struct source_cmds *, struct rl_source *);
 void		 source_cmds_stop(struct source_cmds *);
-int		 source_cmds_live(const struct source_cmds *);
+int		 source_cmds_live(const struct source_cmds *, bool *);
 
 /* diagnose.c: the three answers from the events. */
 void		 diagnose(struct rl_incident *);

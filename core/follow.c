@@ -734,7 +734,8 @@ follow_stats(const struct follow *f, struct follow_stats *st)
 		if (d->scan && d->watching)
 			st->dirs++;
 	}
-	st->cmds = f->cmds != NULL ? source_cmds_live(f->cmds) : 0;
+	if (f->cmds != NULL)
+		st->cmds = source_cmds_live(f->cmds, &st->in);
 	st->bytes = f->bytes;
 	st->last_data = f->last_data;
 }

@@ -358,11 +358,15 @@ source_cmds_add_stdin(struct source_cmds *set, struct rl_source *src)
 	    source_cmd_read_cb);
 }
 
-/* Commands and pipes not finished for good (a restarting one never is). */
+/*
+ * Commands not finished for good (a restarting one never is); *in says
+ * whether standard input is still being read.
+ */
 int
-source_cmds_live(const struct source_cmds *set)
+source_cmds_live(const struct source_cmds *set, bool *in)
 {
-	return set->stopping ? 0 : set->live;
+	*in = !set->stopping && set->in != NULL && set->in->reading;
+	return set->stopping ? 0 : set->live - (*in ? 1 : 0);
 }
 
 /* A job's backoff timer closed. */

@@ -148,46 +148,49 @@ live_pause(struct tui *t)
 	return (REACT_REDRAW);
 }
 
-/* Count and noun: "1 file", "12 files". */
-static int
-live_count(char *buf, size_t len, uint64_t n, const char *noun)
+/* Count and noun: "1 file", "12 files"; after a comma when not the first. */
+static void
+live_count(struct buf *b, uint64_t n, const char *noun)
 {
-	return (snprintf(buf, len, "%" PRIu64 " %s%s", n, noun,
-	    n == 1 ? "" : "s"));
+	buf_printf(b, "%s%" PRIu64 " %s%s", b->len > 0 ? ", " : "", n, noun,
+	    n == 1 ? "" : "s");
 }
 
 /*
  * The status line's word on following: "following 12 files · 3 new
- * lines/s", "... · idle", "paused · 40 new lines", or NULL when the logs
- * were read once.
+ * lines/s", "following 1 command, stdin · idle", "paused · 40 new lines",
+ * or NULL when the logs were read once.
  */
 const char *
-live_status(struct tui *t, char *buf, size_t len)
+live_status(struct tui *t, char *out, size_t len)
 {
 	struct tui_live		*l = &t->live;
 	struct follow_stats	 st;
+	struct buf		 b = { 0 };
 	const char		*sep = screen_sym(" \xc2\xb7 ", " - ");
-	char			 files[32] = "", cmds[32] = "", rate[48];
 
 	if (l->follow == NULL)
 		return (NULL);
 	if (l->paused) {
-		live_count(rate, sizeof rate, t->inc->lines - l->shown_lines,
-		    "new line");
-		snprintf(buf, len, "paused%s%s", sep, rate);
-		return (buf);
+		live_count(&b, t->inc->lines - l->shown_lines, "new line");
+		snprintf(out, len, "paused%s%s", sep, b.p);
+		buf_free(&b);
+		return (out);
 	}
 	follow_stats(l->follow, &st);
 	if (st.files > 0)
-		live_count(files, sizeof files, st.files, "file");
+		live_count(&b, st.files, "file");
 	if (st.cmds > 0)
-		live_count(cmds, sizeof cmds, (uint64_t)st.cmds, "command");
-	live_count(rate, sizeof rate, l->rate, "new line");
-	if (files[0] == '\0' && cmds[0] == '\0')
-		snprintf(buf, len, "every source ended");
+		live_count(&b, (uint64_t)st.cmds, "command");
+	if (st.in)
+		buf_printf(&b, "%sstdin", b.len > 0 ? ", " : "");
+	if (b.len == 0)
+		snprintf(out, len, "every source ended");
+	else if (l->rate > 0)
+		snprintf(out, len, "following %s%s%" PRIu64 " new line%s/s",
+		    b.p, sep, l->rate, l->rate == 1 ? "" : "s");
 	else
-		snprintf(buf, len, "following %s%s%s%s%s%s", files,
-		    files[0] != '\0' && cmds[0] != '\0' ? ", " : "", cmds, sep,
-		    l->rate > 0 ? rate : "idle", l->rate > 0 ? "/s" : "");
-	return (buf);
+		snprintf(out, len, "following %s%sidle", b.p, sep);
+	buf_free(&b);
+	return (out);
 }

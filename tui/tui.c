@@ -379,6 +379,7 @@ static void
 tui_stop(struct tui *t)
 {
 	uv_handle_t	*hs[nitems(t->sig) + 5];
+	sigset_t	 block, saved;
 	size_t		 i, n = 0;
 
 	while (t->nviews > 0)
@@ -398,19 +399,26 @@ tui_stop(struct tui *t)
 	hs[n++] = (uv_handle_t *)&t->live.timer;
 	hs[n++] = (uv_handle_t *)&t->live.tick;
 	tui_log(t, "stopped%s", t->signal != 0 ? " by a signal" : "");
+	/*
+	 * Closing the watchers gives SIGTERM and SIGHUP back their default,
+	 * deadly action, but the caller still has to store the incident, and
+	 * timeout(1) and process-group kills send SIGTERM twice: they are
+	 * blocked across the close and ignored after it, so one that comes in
+	 * between is dropped.  Curses has ended, so whatever comes, the
+	 * terminal is left sane.
+	 */
+	sigemptyset(&block);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigprocmask(SIG_BLOCK, &block, &saved);
 	/* A handle never initialized still has type 0 from xcalloc. */
 	for (i = 0; i < n; i++) {
 		if (hs[i]->type != UV_UNKNOWN_HANDLE && !uv_is_closing(hs[i]))
 			uv_close(hs[i], tui_close_cb);
 	}
-	/*
-	 * Closing the watchers gave SIGTERM and SIGHUP back their default,
-	 * deadly action; the caller still has to store the incident, and
-	 * timeout(1) and process-group kills send SIGTERM twice.  Curses has
-	 * ended, so whatever comes, the terminal is left sane.
-	 */
 	signal(SIGTERM, SIG_IGN);
 	signal(SIGHUP, SIG_IGN);
+	sigprocmask(SIG_SETMASK, &saved, NULL);
 	if (t->nhandles == 0)
 		tui_free(t);
 }

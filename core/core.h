@@ -492,7 +492,7 @@ struct follow_config {
 	void		*cb_arg;	/* for data_cb and end_cb */
 };
 struct follow_stats {
-	size_t		 files;		/* files followed, open or awaiting their name */
+	size_t		 files;		/* text files followed, open or awaiting their name */
 	size_t		 polled;	/* of those, polled (network file system, --poll) */
 	size_t		 dirs;		/* folders watched for new files */
 	int		 cmds;		/* commands not ended for good */

@@ -40,6 +40,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <uv.h>
 
@@ -227,6 +228,25 @@ follow_dir_get(struct follow *f, const char *path, int depth)
 	return d;
 }
 
+/*
+ * Was the open file last written a quiet spell ago or more?  Then its
+ * partial last line is complete already: an old file's last line is read
+ * with the rest, as a batch run reads it, not FOLLOW_QUIET_MS later.
+ */
+static bool
+follow_file_quiet(const struct follow_file *ff)
+{
+	struct stat	 sb;
+	struct timespec	 now;
+	int64_t		 ms;
+
+	if (fstat(ff->fd, &sb) != 0 || clock_gettime(CLOCK_REALTIME, &now) != 0)
+		return false;
+	ms = ((int64_t)now.tv_sec - (int64_t)sb.st_mtim.tv_sec) * 1000 +
+	    ((int64_t)now.tv_nsec - (int64_t)sb.st_mtim.tv_nsec) / 1000000;
+	return ms >= FOLLOW_QUIET_MS;
+}
+
 /* Read what a file has past its offset. */
 static void
 follow_file_drain(struct follow_file *ff)
@@ -239,6 +259,8 @@ follow_file_drain(struct follow_file *ff)
 	n = source_fd_drain(f->inc, ff->src, ff->fd, &ff->offset);
 	if (ff->src->compressed || ff->src->binary)
 		ff->done = true;
+	if (ingest_pending(ff->src->ingest) && follow_file_quiet(ff))
+		ingest_flush(ff->src->ingest);
 	if (n > 0)
 		follow_activity(f, (uint64_t)n);
 	if (ingest_pending(ff->src->ingest))
@@ -726,6 +748,8 @@ follow_stats(const struct follow *f, struct follow_stats *st)
 
 	memset(st, 0, sizeof *st);
 	for (ff = f->files; ff != NULL; ff = ff->next) {
+		if (ff->done)
+			continue;	/* binary or compressed: read once */
 		st->files++;
 		if (ff->dir->poll)
 			st->polled++;

@@ -112,23 +112,27 @@ void
 live_refresh(struct tui *t)
 {
 	struct tui_live	*l = &t->live;
-	uint64_t	 t0;
+	uint64_t	 t0, t1, t2;
 
 	if (!l->stale || l->paused || t->quitting)
 		return;
+	/* The cap counts from the start of this diagnosis, not of the turn. */
+	uv_update_time(t->loop);
+	l->diag_at = uv_now(t->loop);
 	t0 = uv_hrtime();
 	model_keep(t);
 	diagnose(t->inc);
+	t1 = uv_hrtime();
 	tui_rebuild(t);
-	l->diag_ms = (uv_hrtime() - t0) / 1000000;
-	l->diag_at = uv_now(t->loop);
+	t2 = uv_hrtime();
+	l->diag_ms = (t2 - t0) / 1000000;
 	l->diagnoses++;
 	l->stale = false;
 	l->shown_lines = t->inc->lines;
 	t->dirty = t->urgent = true;
 	tui_log(t, "diagnosis %" PRIu64 ": %zu events, %" PRIu64 " lines, "
-	    "%" PRIu64 " ms", l->diagnoses, t->inc->nevents, t->inc->lines,
-	    l->diag_ms);
+	    "%" PRIu64 " ms (index %" PRIu64 " ms)", l->diagnoses,
+	    t->inc->nevents, t->inc->lines, l->diag_ms, (t2 - t1) / 1000000);
 }
 
 /* The pause key: hold the screen still, or catch up and follow again. */

@@ -103,7 +103,8 @@ struct follow {
 	uint64_t	 last_data;	/* uv_now of the last bytes, or 0 */
 	int		 nhandles;	/* its own open handles; freed at 0 */
 	bool		 ended;		/* end_cb was called */
-	bool		 stopping;
+	bool		 stopping;	/* follow_stop was called */
+	bool		 closed;	/* its last reads are done, handles closing */
 };
 
 static void	follow_file_check(struct follow_file *);
@@ -263,6 +264,8 @@ follow_file_drain(struct follow_file *ff)
 		ingest_flush(ff->src->ingest);
 	if (n > 0)
 		follow_activity(f, (uint64_t)n);
+	if (f->closed)
+		return;		/* data_cb stopped the follow */
 	if (ingest_pending(ff->src->ingest))
 		uv_timer_start(&ff->quiet, follow_quiet_cb, FOLLOW_QUIET_MS, 0);
 	else
@@ -335,7 +338,7 @@ follow_file_check(struct follow_file *ff)
 	struct stat	 at, cur;
 	bool		 exists, same;
 
-	if (ff->done || ff->f->stopping)
+	if (ff->done || ff->f->closed)
 		return;
 	exists = stat(ff->src->path, &at) == 0 && S_ISREG(at.st_mode);
 	if (ff->fd != -1 && fstat(ff->fd, &cur) == 0) {
@@ -346,6 +349,8 @@ follow_file_check(struct follow_file *ff)
 		}
 		ff->size = (uint64_t)cur.st_size;
 		follow_file_drain(ff);
+		if (ff->f->closed)
+			return;	/* data_cb stopped the follow */
 		same = exists && at.st_dev == ff->dev && at.st_ino == ff->ino;
 		/* Renamed away with no successor yet: writers may still add. */
 		if (!same && (exists || cur.st_nlink == 0))
@@ -588,11 +593,13 @@ follow_stop(struct follow *f)
 	struct follow_file	*ff, *next;
 	struct follow_dir	*d;
 
+	/* First: a data_cb that calls follow_stop again returns at once. */
 	if (f->stopping)
 		return;
+	f->stopping = true;
 	for (ff = f->files; ff != NULL; ff = ff->next)
 		follow_file_check(ff);
-	f->stopping = true;
+	f->closed = true;
 	for (ff = f->files; ff != NULL; ff = next) {
 		next = ff->next;
 		follow_file_close(ff);

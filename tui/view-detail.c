@@ -455,13 +455,16 @@ view_detail_resize(struct view *v, int sx, int sy)
 /*
  * The model was diagnosed again.  The same event may sit at another index
  * (events are sorted) and its log may have grown below it: read it again
- * and keep the scroll.  Another event (the old one went) starts at the top.
+ * and keep the scroll, or, scrolled to the end, stay at the end as less +F
+ * does.  Another event (the old one went) starts at the top.
  */
 static void
 view_detail_update(struct view *v)
 {
 	struct detail	*d = v->data;
 	struct tui	*t = v->tui;
+	int		 h = t->sy - 2;
+	bool		 at_end = d->top > 0 && d->top >= (int)d->nlines - h;
 
 	if (t->sel_event == RL_NONE) {
 		if ((size_t)d->ev >= t->index.nevents)
@@ -478,6 +481,8 @@ view_detail_update(struct view *v)
 	d->ev = t->sel_event;
 	detail_context(d, t);
 	detail_build(d, t);
+	if (at_end)
+		d->top = (int)d->nlines - h;
 }
 
 /* Draw one line of the body at y. */

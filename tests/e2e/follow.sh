@@ -75,6 +75,19 @@ echo "$last_capture" | grep -Eq '^ rank 1 [^ ]+ FAILED' &&
     echo "$last_capture" | grep -Eq '^ *FIRST FAILURE rank 0 '
 ok $? "the chosen selection stayed on rank 1 across the diagnosis"
 
+send Enter
+wait_for 'EVENT [0-9]+ of [0-9]+ on rank 1'
+ok $? "Enter opens rank 1's event"
+send Enter
+wait_for '5 .* KeyError: shard7'
+ok $? "Enter again scrolls to the log around it"
+printf '%s7,000 INFO after the detail opened\n' "$D" >>"$logs/rank1.log"
+wait_for 'after the detail opened'
+ok $? "a line appended below the event shows in its log, which stays at its end"
+send Escape
+wait_for '^ *FIRST FAILURE rank 0 '
+ok $? "Esc goes back to the timeline"
+
 send q
 quit_checks
 history_has 'torch\.cuda\.oom rank 0'

@@ -157,13 +157,17 @@ follow_end(struct follow *f)
 		f->cfg.end_cb(f->cfg.cb_arg);
 }
 
-/* Bytes arrived (n of them, 0 for a held line let go): tell the owner. */
+/*
+ * Bytes arrived (n of them), or a held line was let go (0, which is no
+ * activity for --until-idle): tell the owner.
+ */
 static void
 follow_activity(struct follow *f, uint64_t n)
 {
 	f->bytes += n;
-	f->last_data = uv_now(f->loop);
-	if (f->cfg.until_idle_ms > 0 && !f->stopping)
+	if (n > 0)
+		f->last_data = uv_now(f->loop);
+	if (n > 0 && f->cfg.until_idle_ms > 0 && !f->stopping)
 		uv_timer_again(&f->idle);
 	if (f->cfg.data_cb != NULL)
 		f->cfg.data_cb(f->cfg.cb_arg);

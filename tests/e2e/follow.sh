@@ -93,6 +93,20 @@ quit_checks
 history_has 'torch\.cuda\.oom rank 0'
 ok $? "q stored the incident with the final diagnosis (rank 0, torch.cuda.oom)"
 
+# --no-follow: read once, as before; p says so.
+start 80 24
+run_rankline --no-store --no-follow "$logs"
+wait_for '^ *FIRST FAILURE rank 0 '
+ok $? "--no-follow: the console shows what the logs hold"
+! echo "$last_capture" | grep -q 'following'
+ok $? "--no-follow: the status line does not say following"
+send p
+wait_for 'not following'
+ok $? "--no-follow: p says the logs were read once"
+send q
+wait_for 'RL_DONE rc=0'
+ok $? "--no-follow: q quits"
+
 # A command: pdsh-style output of two nodes, then a failure on node07
 # once the trigger exists.  It stays alive, as `pdsh tail -F` would.
 cat >"$TMPD/gen.sh" <<'SH'

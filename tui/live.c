@@ -7,13 +7,14 @@
  * diagnose again and rebuild the index, and says in the status line what
  * is followed and how fast lines come.
  *
- * A diagnosis costs O(events log events), and under a flood new bytes come
- * on every loop turn, so it is capped, never run per line or per read: the
- * first change after a quiet spell is diagnosed on the next loop turn (an
- * appended failure is on screen within milliseconds), later ones at most
- * every LIVE_MIN_MS, or every four times what the last diagnosis cost when
- * that is longer, so the keyboard keeps three quarters of the loop
- * whatever the incident's size.
+ * A diagnosis costs O(events log events) (about 120 ms for 550,000 events
+ * here), and under a flood new bytes come on every loop turn, so it is
+ * capped, never run per line or per read: the first change after a quiet
+ * spell is diagnosed on the next loop turn (an appended failure is on
+ * screen within milliseconds), later ones at most every LIVE_MIN_MS, or
+ * every twice what the last diagnosis cost when that is longer, so the
+ * keyboard keeps two thirds of the loop whatever the incident's size and a
+ * line waits at most about three diagnoses' time.
  *
  * The index is rebuilt here only, right after diagnose(): a diagnosis
  * re-sorts the events and remakes the ranks the index points into, so the
@@ -34,7 +35,7 @@
 
 #define LIVE_MIN_MS	150	/* diagnoses at most this often under a flood */
 #define LIVE_MAX_MS	2000	/* and at least this often, whatever they cost */
-#define LIVE_COST_X	4	/* the gap is at least this many times the cost */
+#define LIVE_COST_X	2	/* the gap is at least this many times the cost */
 #define LIVE_TICK_MS	1000	/* the line rate's window */
 
 /* The gap to keep after a diagnosis that cost ms. */

@@ -5,10 +5,12 @@
 # `make check` (timings on a shared machine are not pass/fail).
 #
 #   tests/e2e/measure-latency.py [--bin ./rankline] [--flood 20000] [-n 40]
+#       [--copy DIR]
 #
 # The console runs in a private tmux server (200x50) on a folder of rank
-# files, with -v LOG.  Each sample appends one failure line with a unique
-# token to rank1.log, timed just before write(), and measures:
+# files, with -v LOG.  Each sample appends to rank1.log one failure line with
+# a unique token, timed earlier than any before it so that the header names
+# it, with the clock read just before write(), and measures:
 #  - frame: until the first frame after the diagnosis that read it, from
 #    the -v log's wall-clock stamps (inotify, read, ingest, diagnose, index,
 #    doupdate: everything inside rankline);
@@ -16,15 +18,24 @@
 #    loop (adds tmux's own parsing and each capture's ~5-10 ms).
 # With --flood, a thread appends that many progress lines a second (in 10 ms
 # batches) to the other ranks' files meanwhile; the lines/s it reached is
-# printed, since a loaded machine may not keep up.
+# printed, since a loaded machine may not keep up.  --copy DIR starts from a
+# copy of a folder of rankN.log files (bench/gen's output) instead of small
+# ones, to see the cost of diagnosing a large incident again.
 import argparse
 import os
+import re
 import shutil
 import statistics
 import subprocess
 import tempfile
 import threading
 import time
+
+
+def selected(screen):
+    """The selected rank, from the event list's title (below or beside)."""
+    m = re.search(r"rank (\d+)(?: \([^)]*\))? \S+ \S+ \S+ \d+ events?", screen)
+    return m.group(1) if m else None
 
 
 def summary(v):
@@ -39,15 +50,19 @@ def main():
     ap.add_argument("--flood", type=int, default=0, help="lines/s meanwhile")
     ap.add_argument("-n", type=int, default=30, help="samples")
     ap.add_argument("--ranks", type=int, default=8)
+    ap.add_argument("--copy", help="a folder of rankN.log files to start from")
     a = ap.parse_args()
     binary = os.path.abspath(a.bin)
     d = tempfile.mkdtemp(prefix="rl-latency.")
     tm = ["tmux", "-L", "rl-latency-%d" % os.getpid()]
     logs = os.path.join(d, "logs")
     vlog = os.path.join(d, "v.log")
-    os.makedirs(logs)
+    if a.copy:
+        shutil.copytree(a.copy, logs)
+    else:
+        os.makedirs(logs)
     for r in range(a.ranks):
-        with open(os.path.join(logs, "rank%d.log" % r), "w") as f:
+        with open(os.path.join(logs, "rank%d.log" % r), "a") as f:
             for s in range(1, 200):
                 f.write("2026-12-02 13:00:%02d,%03d INFO step %d\n" % (s % 60, s, s))
     stop = threading.Event()
@@ -75,7 +90,7 @@ def main():
                        check=True)
         t = time.time()
         while "following" not in cap():
-            if time.time() - t > 20:
+            if time.time() - t > 120:
                 raise SystemExit("the console did not start")
             time.sleep(0.05)
         th = None
@@ -87,8 +102,9 @@ def main():
         pane, frame = [], []
         for i in range(a.n):
             tok = "tok%03dx" % i
-            line = ("2026-12-02 13:00:%02d,000 ERROR RuntimeError: %s CUDA error: "
-                    "an illegal memory access was encountered\n" % (59 - i % 50, tok))
+            # Earlier than every line before it: the header names it.
+            line = ("2026-12-02 08:%02d:00,000 ERROR RuntimeError: %s CUDA error: "
+                    "an illegal memory access was encountered\n" % (59 - i % 60, tok))
             with open(os.path.join(logs, "rank1.log"), "a") as f:
                 t0 = time.time()
                 f.write(line)
@@ -109,12 +125,12 @@ def main():
             time.sleep(0.05 if a.flood else 0.3)
         keys = []
         for i in range(10 if a.flood else 0):
-            before = [l for l in cap().split("\n") if l.startswith(" rank ")]
+            before = selected(cap())
             t0 = time.time()
             subprocess.run(tm + ["send-keys", "j" if i % 2 == 0 else "k"])
-            while [l for l in cap().split("\n") if l.startswith(" rank ")] == before:
+            while selected(cap()) == before:
                 if time.time() - t0 > 10:
-                    break
+                    raise SystemExit("the key never moved the selection")
             keys.append((time.time() - t0) * 1000)
         rate = (written[0] - f0) / (time.time() - t_f0)
         stop.set()

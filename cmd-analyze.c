@@ -1,8 +1,9 @@
 /*
  * cmd-analyze.c: `rankline analyze` and the console's start.  Both read
  * every path, diagnose, and store the incident; analyze prints the answer,
- * the console shows it.
+ * the console shows it while it follows the sources for new lines.
  */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,50 @@
 #include "rankline.h"
 #include "store/store.h"
 #include "tui/tui.h"
+
+/* analyze --follow and cat --follow: a follow, and what ends it. */
+struct analyze_run {
+	struct follow	*follow;	/* until stopped, then NULL */
+	uv_signal_t	 sig[2];	/* SIGINT, SIGTERM */
+	bool		 signalled;	/* ended by one of them */
+};
+
+/* Stop following and close the signal watchers; the loop then ends. */
+static void
+analyze_run_end(struct analyze_run *r)
+{
+	if (r->follow == NULL)
+		return;
+	follow_stop(r->follow);
+	r->follow = NULL;
+	uv_close((uv_handle_t *)&r->sig[0], NULL);
+	uv_close((uv_handle_t *)&r->sig[1], NULL);
+	/*
+	 * timeout(1) and process-group kills deliver SIGTERM twice; closing
+	 * the watcher restored the default action, and the second one must
+	 * not cut the report we are about to print.
+	 */
+	if (r->signalled)
+		signal(SIGTERM, SIG_IGN);
+}
+
+/* SIGINT or SIGTERM: diagnose what was read. */
+static void
+analyze_signal_cb(uv_signal_t *h, int signum)
+{
+	struct analyze_run	*r = h->data;
+
+	(void)signum;
+	r->signalled = true;
+	analyze_run_end(r);
+}
+
+/* --until-idle passed, or a batch's commands all ended. */
+static void
+analyze_ended_cb(void *arg)
+{
+	analyze_run_end(arg);
+}
 
 /*
  * Run the loop over the paths (watched with --follow) and the commands
@@ -21,7 +66,9 @@ analyze_follow(const struct options *o, struct rl_incident *inc, int argc,
     char **argv, ingest_line_cb cb, void *arg, int *bad)
 {
 	struct follow_config	 cfg = { 0 };
+	struct analyze_run	 r = { 0 };
 	uv_loop_t		 loop;
+	int			 i;
 
 	cfg.until_idle_ms = o->until_idle_ms;
 	cfg.poll = o->poll;
@@ -31,10 +78,25 @@ analyze_follow(const struct options *o, struct rl_incident *inc, int argc,
 	cfg.restart = o->restart;
 	cfg.line_cb = cb;
 	cfg.line_arg = arg;
+	cfg.end_cb = analyze_ended_cb;
+	cfg.cb_arg = &r;
 	uv_loop_init(&loop);
 	uv_disable_stdio_inheritance();
-	if (follow_run(&loop, inc, &cfg, argc, argv) != 0)
-		*bad = 1;
+	for (i = 0; i < 2; i++) {
+		uv_signal_init(&loop, &r.sig[i]);
+		r.sig[i].data = &r;
+		uv_signal_start(&r.sig[i], analyze_signal_cb,
+		    i == 0 ? SIGINT : SIGTERM);
+	}
+	r.follow = follow_start(&loop, inc, &cfg, argc, argv, bad);
+	if (o->follow) {
+		/* Say so: the engineer (and a test) knows the watches are set. */
+		fprintf(stderr, "rankline: following %zu sources; SIGINT or "
+		    "SIGTERM stops%s\n", inc->nsources,
+		    o->until_idle_ms > 0 ? ", as does a quiet spell" : "");
+		fflush(stderr);
+	}
+	uv_run(&loop, UV_RUN_DEFAULT);
 	if (uv_loop_close(&loop) != 0)
 		fatal("handles left open on the loop");
 	diagnose(inc);
@@ -126,6 +188,47 @@ analyze_store(const struct options *o, struct rl_incident *inc,
 	return rv;
 }
 
+/*
+ * What the history says of an incident that is not stored yet (a console
+ * that follows stores it when it ends): its own earlier row, if the same
+ * logs were stored before, is not a match.
+ */
+static int
+analyze_recall(const struct options *o, struct rl_incident *inc,
+    struct rl_history *h)
+{
+	struct store	*st;
+	char		*path, *cause = NULL;
+	int64_t		 id = 0;
+	int		 rv = 0;
+
+	memset(h, 0, sizeof *h);
+	if (o->no_store)
+		return 0;
+	path = o->db != NULL ? xstrdup(o->db) : store_default_path();
+	if (path == NULL)
+		return -1;
+	if (store_open(path, &st, &cause) != 0) {
+		fprintf(stderr, "rankline: %s\n", cause);
+		free(cause);
+		free(path);
+		return -1;
+	}
+	if (store_find(st, inc, &id, &cause) != 0) {
+		free(cause);
+		cause = NULL;
+	}
+	if (store_recall(st, inc, id, h, &cause) != 0) {
+		fprintf(stderr, "rankline: %s\n", cause);
+		free(cause);
+		rv = -1;
+	} else
+		inc->history = h;
+	store_close(st);
+	free(path);
+	return rv;
+}
+
 /* Print each unreadable path on stderr. */
 static void
 analyze_warn(const struct rl_incident *inc)
@@ -171,38 +274,93 @@ cmd_analyze(const struct options *o, int argc, char **argv)
 	return 0;
 }
 
-/* The console: read, diagnose, store, then show it until the user quits. */
+/* The console's follow read new lines: diagnose again soon (live.c). */
+static void
+console_data_cb(void *arg)
+{
+	(void)arg;
+	tui_changed();
+}
+
+/*
+ * Start following the paths and commands on the loop: what is there now
+ * is read before this returns, and diagnosed.
+ */
+static struct follow *
+console_follow(const struct options *o, uv_loop_t *loop,
+    struct rl_incident *inc, int argc, char **argv)
+{
+	struct follow_config	 cfg = { 0 };
+	struct follow		*f;
+	int			 bad = 0;
+
+	cfg.poll = o->poll;
+	cfg.cmds = o->cmds;
+	cfg.ncmds = o->ncmds;
+	cfg.restart = o->restart;
+	cfg.data_cb = console_data_cb;
+	f = follow_start(loop, inc, &cfg, argc, argv, &bad);
+	analyze_warn(inc);
+	diagnose(inc);
+	return f;
+}
+
+/*
+ * The console: read the paths, then show the incident until the engineer
+ * quits, following the sources on the same loop (unless --no-follow read
+ * them once).  A followed incident is stored when the console ends, by q or
+ * by a signal, with the diagnosis of everything read; tui_run returns with
+ * curses ended and SIGTERM and SIGHUP ignored, so that nothing cuts that.
+ */
 int
 cmd_console(const struct options *o, int argc, char **argv)
 {
 	struct tui_config	 cfg = { 0 };
 	struct ruleset		*rs;
 	struct rl_incident	*inc;
-	struct rl_history	 h;
+	struct rl_history	 h, last;
+	struct follow		*f = NULL;
 	uv_loop_t		 loop;
 	char			*cause = NULL;
 	int			 bad, rv;
 
 	rs = rules_load_or_warn();
-	inc = analyze_paths(o, rs, argc, argv, NULL, NULL, &bad);
-	analyze_warn(inc);
-	analyze_store(o, inc, &h);
+	memset(&last, 0, sizeof last);
+	if (o->no_follow) {
+		inc = analyze_paths(o, rs, argc, argv, NULL, NULL, &bad);
+		analyze_warn(inc);
+		analyze_store(o, inc, &h);
+	} else
+		inc = incident_create(rs);
+	uv_loop_init(&loop);
+	uv_disable_stdio_inheritance();
+	if (!o->no_follow) {
+		f = console_follow(o, &loop, inc, argc, argv);
+		analyze_recall(o, inc, &h);
+	}
 	cfg.theme = o->theme;
 	cfg.mono = o->mono;
 	cfg.ascii = o->ascii;
 	cfg.debug_log = o->debug_log;
-	uv_loop_init(&loop);
-	uv_disable_stdio_inheritance();
+	cfg.follow = f;
 	rv = tui_run(&loop, inc, &cfg, &cause);
-	if (uv_loop_close(&loop) != 0)
-		fatal("handles left open on the loop");
 	if (rv != 0) {
 		fprintf(stderr, "rankline: %s\n", cause != NULL ? cause :
 		    "the console failed");
 		free(cause);
 	}
+	if (f != NULL) {
+		/* A last read of every file, then the commands are stopped. */
+		follow_stop(f);
+		uv_run(&loop, UV_RUN_DEFAULT);
+		diagnose(inc);
+		analyze_store(o, inc, &last);
+	}
+	if (uv_loop_close(&loop) != 0)
+		fatal("handles left open on the loop");
 	incident_free(inc);
 	history_free(&h);
+	history_free(&last);
 	ruleset_free(rs);
 	return rv == 0 ? 0 : 1;
 }

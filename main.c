@@ -31,11 +31,14 @@ usage(FILE *f)
 {
 	const struct command	*c;
 
-	fprintf(f, "usage: rankline [options] PATH...   open the console\n");
+	fprintf(f, "usage: rankline [options] [--no-follow] [--poll] "
+	    "[--cmd COMMAND [--restart]]... [PATH|-]...\n");
 	for (c = commands; c->name != NULL; c++)
 		fprintf(f, "       rankline %s\n", c->usage);
 	fprintf(f, "options: --json --db PATH --no-store --theme NAME --mono "
 	    "--ascii -v LOGFILE --version\n");
+	fprintf(f, "The first form opens the console, which follows the logs "
+	    "as they grow (--no-follow reads them once).\n");
 }
 
 /* --until-idle SECONDS, fractions allowed. */
@@ -62,6 +65,7 @@ static const struct option long_options[] = {
 	{ "version", no_argument, NULL, 'V' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "follow", no_argument, NULL, 'f' },
+	{ "no-follow", no_argument, NULL, 'F' },
 	{ "until-idle", required_argument, NULL, 'i' },
 	{ "poll", no_argument, NULL, 'P' },
 	{ "cmd", required_argument, NULL, 'c' },
@@ -108,6 +112,9 @@ main(int argc, char **argv)
 			break;
 		case 'f':
 			o.follow = true;
+			break;
+		case 'F':
+			o.no_follow = true;
 			break;
 		case 'i':
 			if (until_idle(optarg, &o.until_idle_ms) != 0) {

@@ -16,7 +16,8 @@ struct options {
 	bool		 mono;		/* --mono */
 	bool		 ascii;		/* --ascii */
 	const char	*debug_log;	/* -v FILE */
-	bool		 follow;	/* --follow */
+	bool		 follow;	/* --follow (analyze, cat) */
+	bool		 no_follow;	/* --no-follow: the console reads once */
 	uint64_t	 until_idle_ms;	/* --until-idle SECONDS, or 0 */
 	bool		 poll;		/* --poll */
 	char		**cmds;		/* --cmd COMMAND, repeatable */

@@ -665,28 +665,49 @@ int64_t		 source_fd_drain(struct rl_incident *, struct rl_source *, int,
 int		 source_file_read(struct rl_incident *, struct rl_source *,
 		     ingest_line_cb, void *);
 
-/* follow.c: analyze --follow; files and folders watched on one uv loop. */
+/*
+ * follow.c: the sources named on the command line read, then followed on
+ * the caller's uv loop (files and folders watched, commands and a piped
+ * stdin read as they write) until the caller calls follow_stop.  analyze
+ * --follow, cat --follow and the console each run one.
+ */
 struct uv_loop_s;
+struct follow;
 struct follow_config {
-	uint64_t	 until_idle_ms;	/* stop after this long without bytes, or 0 */
+	uint64_t	 until_idle_ms;	/* end_cb after this long without bytes, or 0 */
 	bool		 poll;		/* --poll: stat, never inotify */
 	bool		 batch;		/* no watching: run the commands to their end */
-	char		**cmds;		/* --cmd COMMAND, borrowed */
+	char		**cmds;		/* --cmd COMMAND, borrowed for follow_start */
 	size_t		 ncmds;
 	bool		 restart;	/* --restart: run a command again when it exits */
 	ingest_line_cb	 line_cb;	/* for `cat`, or NULL */
 	void		*line_arg;
+	void		(*data_cb)(void *);	/* bytes were read in, or NULL */
+	void		(*end_cb)(void *);	/* nothing more will come: stop it */
+	void		*cb_arg;	/* for data_cb and end_cb */
 };
-int		 follow_run(struct uv_loop_s *, struct rl_incident *,
-		     const struct follow_config *, int, char **);
+struct follow_stats {
+	size_t		 files;		/* text files followed, open or awaiting their name */
+	size_t		 polled;	/* of those, polled (network file system, --poll) */
+	size_t		 dirs;		/* folders watched for new files */
+	int		 cmds;		/* commands not ended for good */
+	bool		 in;		/* standard input is still read */
+	uint64_t	 bytes;		/* read since the start */
+	uint64_t	 last_data;	/* uv_now of the last bytes, or 0 */
+};
+struct follow	*follow_start(struct uv_loop_s *, struct rl_incident *,
+		     const struct follow_config *, int, char **, int *);
+void		 follow_stop(struct follow *);
+void		 follow_stats(const struct follow *, struct follow_stats *);
 
 /* source-cmd.c: commands (--cmd) and a piped standard input on a uv loop. */
 struct source_cmds;
 struct source_cmds *source_cmds_create(struct uv_loop_s *, struct rl_incident *,
-		     bool, void (*)(void *), void (*)(void *), void *);
+		     bool, void (*)(void *, size_t), void (*)(void *), void *);
 void		 source_cmds_add(struct source_cmds *, const char *);
 void		 source_cmds_add_stdin(struct source_cmds *, struct rl_source *);
 void		 source_cmds_stop(struct source_cmds *);
+int		 source_cmds_live(const struct source_cmds *, bool *);
 
 /* diagnose.c: the three answers from the events. */
 void		 diagnose(struct rl_incident *);

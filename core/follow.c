@@ -1,7 +1,12 @@
 /*
- * follow.c: `analyze --follow`, the files and folders named on the command
- * line read once and then watched on one libuv loop, the way `tail -F`
- * follows a name.
+ * follow.c: the sources named on the command line read once and then
+ * followed on the caller's libuv loop, the way `tail -F` follows a name:
+ * files and folders watched, commands (--cmd) and a piped standard input
+ * read as they write.  It is one object, started and stopped by its owner:
+ * `analyze --follow` and `cat --follow` run it until a signal or a quiet
+ * spell, and the console runs it beside the keyboard, diagnosing again when
+ * data_cb says that bytes came.  It takes no signals and prints nothing: what
+ * ends it is the owner's business (end_cb says when nothing more will come).
  *
  * A file is watched through its folder: one uv_fs_event (inotify) per
  * folder hears appends, truncation, renames, deletion and creation of every
@@ -21,8 +26,9 @@
  *
  * Ownership: the follow owns its files and folders, which embed their
  * handles; each is freed in the close callback of its last handle, and the
- * follow itself in the close callback of its own last handle, so that
- * follow_run returns with nothing left on the loop.
+ * follow itself in the close callback of its own last handle, so that once
+ * follow_stop was called the loop runs to its end with nothing left on it.
+ * The incident is the caller's and outlives the follow.
  */
 #include <sys/types.h>
 #include <sys/stat.h>
@@ -31,10 +37,10 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <uv.h>
 
@@ -85,24 +91,24 @@ struct follow_inode {
 struct follow {
 	uv_loop_t	*loop;		/* borrowed */
 	struct rl_incident *inc;	/* borrowed */
-	const struct follow_config *cfg;/* borrowed */
+	struct follow_config cfg;	/* a copy; cmds is not kept past the start */
 	struct follow_file *files;	/* owned */
 	struct follow_dir *dirs;	/* owned */
 	struct follow_inode *inodes;	/* read so far */
 	size_t		 ninodes;
-	uv_signal_t	 sigint;
-	uv_signal_t	 sigterm;
-	bool		 signalled;	/* stopped by SIGINT or SIGTERM */
-	uv_timer_t	 idle;		/* --until-idle */
+	uv_timer_t	 idle;		/* --until-idle, and a batch with nothing to run */
 	uv_timer_t	 sweep;
 	struct source_cmds *cmds;	/* commands and stdin, or NULL */
+	uint64_t	 bytes;		/* read since the start */
+	uint64_t	 last_data;	/* uv_now of the last bytes, or 0 */
 	int		 nhandles;	/* its own open handles; freed at 0 */
-	bool		 stopping;
+	bool		 ended;		/* end_cb was called */
+	bool		 stopping;	/* follow_stop was called */
+	bool		 closed;	/* its last reads are done, handles closing */
 };
 
 static void	follow_file_check(struct follow_file *);
 static void	follow_dir_scan(struct follow_dir *);
-static void	follow_stop(struct follow *);
 static void	follow_quiet_cb(uv_timer_t *);
 
 /* File system magic numbers that inotify cannot hear remote writes on. */
@@ -140,12 +146,31 @@ follow_remote(const char *path)
 	return false;
 }
 
-/* Bytes arrived: the idle countdown starts again. */
+/* Nothing more will come: tell the owner, once; it calls follow_stop. */
 static void
-follow_activity(struct follow *f)
+follow_end(struct follow *f)
 {
-	if (f->cfg->until_idle_ms > 0 && !f->stopping)
+	if (f->ended || f->stopping)
+		return;
+	f->ended = true;
+	if (f->cfg.end_cb != NULL)
+		f->cfg.end_cb(f->cfg.cb_arg);
+}
+
+/*
+ * Bytes arrived (n of them), or a held line was let go (0, which is no
+ * activity for --until-idle): tell the owner.
+ */
+static void
+follow_activity(struct follow *f, uint64_t n)
+{
+	f->bytes += n;
+	if (n > 0)
+		f->last_data = uv_now(f->loop);
+	if (n > 0 && f->cfg.until_idle_ms > 0 && !f->stopping)
 		uv_timer_again(&f->idle);
+	if (f->cfg.data_cb != NULL)
+		f->cfg.data_cb(f->cfg.cb_arg);
 }
 
 /* Has this file identity been read by some followed file? */
@@ -202,10 +227,29 @@ follow_dir_get(struct follow *f, const char *path, int depth)
 	d->f = f;
 	d->path = xstrndup(path, len);
 	d->depth = depth;
-	d->poll = f->cfg->poll || follow_remote(d->path);
+	d->poll = f->cfg.poll || follow_remote(d->path);
 	d->next = f->dirs;
 	f->dirs = d;
 	return d;
+}
+
+/*
+ * Was the open file last written a quiet spell ago or more?  Then its
+ * partial last line is complete already: an old file's last line is read
+ * with the rest, as a batch run reads it, not FOLLOW_QUIET_MS later.
+ */
+static bool
+follow_file_quiet(const struct follow_file *ff)
+{
+	struct stat	 sb;
+	struct timespec	 now;
+	int64_t		 ms;
+
+	if (fstat(ff->fd, &sb) != 0 || clock_gettime(CLOCK_REALTIME, &now) != 0)
+		return false;
+	ms = ((int64_t)now.tv_sec - (int64_t)sb.st_mtim.tv_sec) * 1000 +
+	    ((int64_t)now.tv_nsec - (int64_t)sb.st_mtim.tv_nsec) / 1000000;
+	return ms >= FOLLOW_QUIET_MS;
 }
 
 /* Read what a file has past its offset. */
@@ -220,8 +264,12 @@ follow_file_drain(struct follow_file *ff)
 	n = source_fd_drain(f->inc, ff->src, ff->fd, &ff->offset);
 	if (ff->src->compressed || ff->src->binary)
 		ff->done = true;
+	if (ingest_pending(ff->src->ingest) && follow_file_quiet(ff))
+		ingest_flush(ff->src->ingest);
 	if (n > 0)
-		follow_activity(f);
+		follow_activity(f, (uint64_t)n);
+	if (f->closed)
+		return;		/* data_cb stopped the follow */
 	if (ingest_pending(ff->src->ingest))
 		uv_timer_start(&ff->quiet, follow_quiet_cb, FOLLOW_QUIET_MS, 0);
 	else
@@ -235,6 +283,7 @@ follow_quiet_cb(uv_timer_t *h)
 	struct follow_file	*ff = h->data;
 
 	ingest_flush(ff->src->ingest);
+	follow_activity(ff->f, 0);
 }
 
 /* Close the file being read, its partial line ending with it. */
@@ -293,7 +342,7 @@ follow_file_check(struct follow_file *ff)
 	struct stat	 at, cur;
 	bool		 exists, same;
 
-	if (ff->done || ff->f->stopping)
+	if (ff->done || ff->f->closed)
 		return;
 	exists = stat(ff->src->path, &at) == 0 && S_ISREG(at.st_mode);
 	if (ff->fd != -1 && fstat(ff->fd, &cur) == 0) {
@@ -304,6 +353,8 @@ follow_file_check(struct follow_file *ff)
 		}
 		ff->size = (uint64_t)cur.st_size;
 		follow_file_drain(ff);
+		if (ff->f->closed)
+			return;	/* data_cb stopped the follow */
 		same = exists && at.st_dev == ff->dev && at.st_ino == ff->ino;
 		/* Renamed away with no successor yet: writers may still add. */
 		if (!same && (exists || cur.st_nlink == 0))
@@ -369,7 +420,7 @@ follow_file_add(struct follow *f, struct rl_source *src, int depth)
 	f->files = ff;
 	if ((fd = source_file_open(f->inc, src)) != -1) {
 		follow_file_adopt(ff, fd);
-		source_ingest(f->inc, src, f->cfg->line_cb, f->cfg->line_arg);
+		source_ingest(f->inc, src, f->cfg.line_cb, f->cfg.line_arg);
 		follow_file_drain(ff);
 	}
 	return ff;
@@ -537,19 +588,22 @@ follow_dir_close_cb(uv_handle_t *h)
 /*
  * Stop: read every file one last time, end its partial line, and close
  * every handle.  The folders' handles count as the follow's, so it is
- * freed only after all of them.
+ * freed only after all of them; the caller runs the loop until then and
+ * must not use the follow again.
  */
-static void
+void
 follow_stop(struct follow *f)
 {
 	struct follow_file	*ff, *next;
 	struct follow_dir	*d;
 
+	/* First: a data_cb that calls follow_stop again returns at once. */
 	if (f->stopping)
 		return;
+	f->stopping = true;
 	for (ff = f->files; ff != NULL; ff = ff->next)
 		follow_file_check(ff);
-	f->stopping = true;
+	f->closed = true;
 	for (ff = f->files; ff != NULL; ff = next) {
 		next = ff->next;
 		follow_file_close(ff);
@@ -568,34 +622,15 @@ follow_stop(struct follow *f)
 	}
 	if (f->cmds != NULL)
 		source_cmds_stop(f->cmds);
-	uv_close((uv_handle_t *)&f->sigint, follow_close_cb);
-	uv_close((uv_handle_t *)&f->sigterm, follow_close_cb);
-	/*
-	 * timeout(1) and process-group kills deliver SIGTERM twice; closing
-	 * the watcher restored the default action, and the second one must
-	 * not cut the report we are about to print.
-	 */
-	if (f->signalled)
-		signal(SIGTERM, SIG_IGN);
 	uv_close((uv_handle_t *)&f->idle, follow_close_cb);
 	uv_close((uv_handle_t *)&f->sweep, follow_close_cb);
 }
 
-static void
-follow_signal_cb(uv_signal_t *h, int signum)
-{
-	struct follow	*f = h->data;
-
-	(void)signum;
-	f->signalled = true;
-	follow_stop(f);
-}
-
-/* No new bytes for --until-idle seconds. */
+/* No new bytes for --until-idle seconds, or a batch with nothing to run. */
 static void
 follow_idle_cb(uv_timer_t *h)
 {
-	follow_stop(h->data);
+	follow_end(h->data);
 }
 
 /* The safety net: look at every file, as a missed event would have. */
@@ -611,28 +646,24 @@ follow_sweep_cb(uv_timer_t *h)
 
 /* Start the follow's own handles. */
 static void
-follow_start(struct follow *f)
+follow_handles_start(struct follow *f)
 {
-	uv_signal_init(f->loop, &f->sigint);
-	uv_signal_init(f->loop, &f->sigterm);
 	uv_timer_init(f->loop, &f->idle);
 	uv_timer_init(f->loop, &f->sweep);
-	f->sigint.data = f->sigterm.data = f->idle.data = f->sweep.data = f;
-	f->nhandles = 4;
-	uv_signal_start(&f->sigint, follow_signal_cb, SIGINT);
-	uv_signal_start(&f->sigterm, follow_signal_cb, SIGTERM);
+	f->idle.data = f->sweep.data = f;
+	f->nhandles = 2;
 	uv_timer_start(&f->sweep, follow_sweep_cb, FOLLOW_SWEEP_MS,
 	    FOLLOW_SWEEP_MS);
-	if (f->cfg->until_idle_ms > 0)
-		uv_timer_start(&f->idle, follow_idle_cb, f->cfg->until_idle_ms,
-		    f->cfg->until_idle_ms);
+	if (f->cfg.until_idle_ms > 0)
+		uv_timer_start(&f->idle, follow_idle_cb, f->cfg.until_idle_ms,
+		    f->cfg.until_idle_ms);
 }
 
 /* Bytes came from a command or standard input. */
 static void
-follow_cmds_activity(void *arg)
+follow_cmds_activity(void *arg, size_t n)
 {
-	follow_activity(arg);
+	follow_activity(arg, n);
 }
 
 /* Every command and pipe ended (and none restarts): a batch is done. */
@@ -641,8 +672,8 @@ follow_cmds_ended(void *arg)
 {
 	struct follow	*f = arg;
 
-	if (f->cfg->batch)
-		follow_stop(f);
+	if (f->cfg.batch)
+		follow_end(f);
 }
 
 /* The commands' set, made on first use. */
@@ -650,8 +681,8 @@ static void
 follow_cmds(struct follow *f)
 {
 	if (f->cmds == NULL)
-		f->cmds = source_cmds_create(f->loop, f->inc, f->cfg->restart &&
-		    !f->cfg->batch, follow_cmds_activity, follow_cmds_ended, f);
+		f->cmds = source_cmds_create(f->loop, f->inc, f->cfg.restart &&
+		    !f->cfg.batch, follow_cmds_activity, follow_cmds_ended, f);
 }
 
 /* Follow one command-line path: a folder, a file, or a glob's files. */
@@ -684,40 +715,62 @@ follow_add_arg(struct follow *f, const char *path)
 }
 
 /*
- * Read the paths, then follow them until a signal or --until-idle.  A path
- * that could not be read is named in inc->errors (returns -1); the rest
- * are followed.  When it returns every handle it made is closed.
+ * Read the paths and start following them, and the commands, on the loop.
+ * *bad is set when a path could not be read (it is named in inc->errors;
+ * the rest are followed).  The follow runs until its owner calls
+ * follow_stop; end_cb says when nothing more will come (--until-idle, or a
+ * batch whose commands all ended), never from inside this call.
  */
-int
-follow_run(uv_loop_t *loop, struct rl_incident *inc,
-    const struct follow_config *cfg, int argc, char **argv)
+struct follow *
+follow_start(uv_loop_t *loop, struct rl_incident *inc,
+    const struct follow_config *cfg, int argc, char **argv, int *bad)
 {
 	struct follow	*f;
 	size_t		 i;
-	int		 k, rv = 0;
+	int		 k;
 
 	f = xcalloc(1, sizeof *f);
 	f->loop = loop;
 	f->inc = inc;
-	f->cfg = cfg;
-	follow_start(f);
+	f->cfg = *cfg;
+	f->cfg.cmds = NULL;
+	f->cfg.ncmds = 0;
+	follow_handles_start(f);
 	for (k = 0; k < argc; k++) {
 		if (follow_add_arg(f, argv[k]) != 0)
-			rv = -1;
+			*bad = 1;
 	}
 	for (i = 0; i < cfg->ncmds; i++) {
 		follow_cmds(f);
 		source_cmds_add(f->cmds, cfg->cmds[i]);
 	}
+	/* A batch with nothing to wait for ends on the loop's first turn. */
 	if (cfg->batch && f->cmds == NULL)
-		follow_stop(f);
-	else if (!cfg->batch) {
-		/* Say so: the engineer (and a test) knows the watches are set. */
-		fprintf(stderr, "rankline: following %zu sources; SIGINT or "
-		    "SIGTERM stops%s\n", inc->nsources,
-		    cfg->until_idle_ms > 0 ? ", as does a quiet spell" : "");
-		fflush(stderr);
+		uv_timer_start(&f->idle, follow_idle_cb, 0, 0);
+	return f;
+}
+
+/* What is being followed, for the console's status line. */
+void
+follow_stats(const struct follow *f, struct follow_stats *st)
+{
+	const struct follow_file	*ff;
+	const struct follow_dir		*d;
+
+	memset(st, 0, sizeof *st);
+	for (ff = f->files; ff != NULL; ff = ff->next) {
+		if (ff->done)
+			continue;	/* binary or compressed: read once */
+		st->files++;
+		if (ff->dir->poll)
+			st->polled++;
 	}
-	uv_run(loop, UV_RUN_DEFAULT);
-	return rv;
+	for (d = f->dirs; d != NULL; d = d->next) {
+		if (d->scan && d->watching)
+			st->dirs++;
+	}
+	if (f->cmds != NULL)
+		st->cmds = source_cmds_live(f->cmds, &st->in);
+	st->bytes = f->bytes;
+	st->last_data = f->last_data;
 }

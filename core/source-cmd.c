@@ -58,7 +58,7 @@ struct source_cmds {
 	uv_loop_t	*loop;		/* borrowed */
 	struct rl_incident *inc;	/* borrowed */
 	bool		 restart;
-	void		(*activity)(void *);	/* bytes came */
+	void		(*activity)(void *, size_t);	/* bytes came */
 	void		(*ended)(void *);	/* all ended, none restarts */
 	void		*arg;
 	struct cmd_job	*jobs;		/* owned */
@@ -75,7 +75,7 @@ static void	source_cmd_backoff_cb(uv_timer_t *);
 /* Make the set; the callbacks get arg. */
 struct source_cmds *
 source_cmds_create(uv_loop_t *loop, struct rl_incident *inc, bool restart,
-    void (*activity)(void *), void (*ended)(void *), void *arg)
+    void (*activity)(void *, size_t), void (*ended)(void *), void *arg)
 {
 	struct source_cmds	*set;
 
@@ -136,7 +136,7 @@ source_cmd_read_cb(uv_stream_t *s, ssize_t n, const uv_buf_t *b)
 		ingest_feed(source_ingest(set->inc, cp->src, NULL, NULL),
 		    b->base, (size_t)n);
 		if (set->activity != NULL)
-			set->activity(set->arg);
+			set->activity(set->arg, (size_t)n);
 	} else if (n < 0)
 		source_cmd_pipe_end(cp);	/* UV_EOF, or an error: the end */
 }
@@ -356,6 +356,17 @@ source_cmds_add_stdin(struct source_cmds *set, struct rl_source *src)
 	cp->reading = true;
 	uv_read_start((uv_stream_t *)&cp->pipe, source_cmd_alloc_cb,
 	    source_cmd_read_cb);
+}
+
+/*
+ * Commands not finished for good (a restarting one never is); *in says
+ * whether standard input is still being read.
+ */
+int
+source_cmds_live(const struct source_cmds *set, bool *in)
+{
+	*in = !set->stopping && set->in != NULL && set->in->reading;
+	return set->stopping ? 0 : set->live - (*in ? 1 : 0);
 }
 
 /* A job's backoff timer closed. */

@@ -67,6 +67,8 @@ static const struct binding input_bindings[] = {
 	{ TUI_KEYFN | KEY_F(1), V_ALL, ACT_HELP, NULL, NULL },
 	{ 't', V_ALL, ACT_THEME, "t", "next colour theme" },
 	{ TUI_CTRL('l'), V_ALL, ACT_REDRAW, "^L", "redraw the screen" },
+	{ 'p', V_ALL, ACT_PAUSE, "p",
+	    "pause following (lines are still read), or resume" },
 	{ 'q', V(VIEW_TIMELINE), ACT_QUIT, "q", "quit (from the timeline)" },
 	{ 'Q', V_ALL, ACT_QUIT, "Q", "quit from anywhere" },
 };
@@ -114,7 +116,7 @@ input_binding(size_t i, enum view_id view, const char **name,
 
 /*
  * The keys every view shares, for what the view left alone: help, the
- * next theme, quit.  Kept here once, so no view can forget one.
+ * next theme, pause, quit.  Kept here once, so no view can forget one.
  */
 static int
 input_common(struct tui *t, int react, enum tui_action act)
@@ -129,6 +131,8 @@ input_common(struct tui *t, int react, enum tui_action act)
 	case ACT_THEME:
 		theme_next(t);
 		return (REACT_REDRAW);
+	case ACT_PAUSE:
+		return (live_pause(t));
 	case ACT_QUIT:
 		return (REACT_QUIT);
 	default:
@@ -154,6 +158,10 @@ input_key(struct tui *t, int key)
 		t->dirty = true;
 		return;
 	}
+	/* The engineer is reading: the selection no longer follows the answer. */
+	if (act != ACT_NONE && act != ACT_HELP && act != ACT_THEME &&
+	    act != ACT_PAUSE)
+		t->sel_auto = false;
 	tui_react(t, input_common(t, v->type->key(v, key, act), act));
 }
 

@@ -145,28 +145,111 @@ model_axis(struct tui_index *ix, const struct rl_incident *inc)
 	ix->timed = ix->t1 > ix->t0 && !(inc->start.flags & RL_TIME_BOOT);
 }
 
-/* Find the selected event again after a rebuild (events may have moved). */
+/*
+ * Remember the selected row by what it is (its rank, or an unranked row's
+ * host), before a diagnosis remakes the ranks the index points into.
+ */
+void
+model_keep(struct tui *t)
+{
+	struct tui_rowkey	*k = &t->sel_key;
+	const struct rl_rank	*r;
+
+	free(k->host);
+	memset(k, 0, sizeof *k);
+	if (t->sel_row < 0 || (size_t)t->sel_row >= t->index.nrows)
+		return;
+	r = t->index.rows[t->sel_row].rank;
+	k->valid = true;
+	k->orphan = r == NULL;
+	k->rank = r != NULL ? r->rank : RL_NONE;
+	if (r != NULL && r->rank == RL_NONE && r->host != NULL)
+		k->host = xstrdup(r->host);
+}
+
+/* The row a remembered key names in the new index, or -1. */
+static int
+model_key_row(const struct tui *t, const struct tui_rowkey *k)
+{
+	const struct tui_index	*ix = &t->index;
+	const struct rl_rank	*r;
+	size_t			 i, nranked = model_nranked(t->inc);
+
+	if (!k->valid)
+		return (-1);
+	if (k->orphan)
+		return (ix->nrows > 0 && ix->rows[ix->nrows - 1].rank == NULL ?
+		    (int)ix->nrows - 1 : -1);
+	if (k->rank != RL_NONE)
+		return (model_rank_row(t->inc, nranked, k->rank));
+	for (i = nranked; i < ix->nrows; i++) {
+		if ((r = ix->rows[i].rank) == NULL || r->rank != RL_NONE)
+			continue;
+		if (r->host == NULL ? k->host == NULL :
+		    k->host != NULL && strcmp(r->host, k->host) == 0)
+			return ((int)i);
+	}
+	return (-1);
+}
+
+/* The selected event after a diagnosis: found by its seq, or -1. */
+static int
+model_find_selected(const struct tui *t)
+{
+	const struct rl_incident	*inc = t->inc;
+	size_t				 i;
+
+	if (t->sel_event == RL_NONE)
+		return (RL_NONE);
+	if ((size_t)t->sel_event < inc->nevents &&
+	    inc->events[t->sel_event].seq == t->sel_seq)
+		return (t->sel_event);
+	for (i = 0; i < inc->nevents; i++) {
+		if (inc->events[i].seq == t->sel_seq)
+			return ((int)i);
+	}
+	return (RL_NONE);
+}
+
+/*
+ * Select again after a rebuild, keeping what the engineer chose: the same
+ * event (events move when a diagnosis sorts them), else the same row (a
+ * row without events, or whose event was the hang's, which each diagnosis
+ * makes anew), else the first failure.  Until a key moves it, the
+ * selection follows the answer as it changes.
+ */
 static void
 model_reselect(struct tui *t)
 {
 	const struct rl_incident	*inc = t->inc;
-	size_t				 i;
-	int				 ev = RL_NONE;
+	int				 ev, row;
 
-	if (t->sel_event != RL_NONE) {
-		if ((size_t)t->sel_event < inc->nevents &&
-		    inc->events[t->sel_event].seq == t->sel_seq)
-			ev = t->sel_event;
-		for (i = 0; ev == RL_NONE && i < inc->nevents; i++) {
-			if (inc->events[i].seq == t->sel_seq)
-				ev = (int)i;
-		}
+	if (t->sel_auto) {
+		if (inc->answer.first != RL_NONE)
+			tui_select_event(t, inc->answer.first);
+		else
+			tui_select_row(t, 0);
+		return;
 	}
-	if (ev == RL_NONE)
-		ev = inc->answer.first;
-	if (t->index.nrows > 0 && (size_t)t->sel_row >= t->index.nrows)
-		t->sel_row = (int)t->index.nrows - 1;
-	tui_select_event(t, ev);
+	if ((ev = model_find_selected(t)) != RL_NONE) {
+		tui_select_event(t, ev);
+		return;
+	}
+	if ((row = model_key_row(t, &t->sel_key)) >= 0) {
+		if (t->sel_event != RL_NONE)
+			tui_select_row(t, row);
+		else
+			t->sel_row = row;
+		return;
+	}
+	if (inc->answer.first != RL_NONE) {
+		tui_select_event(t, inc->answer.first);
+		return;
+	}
+	row = t->sel_row;
+	if (t->index.nrows > 0 && (size_t)row >= t->index.nrows)
+		row = (int)t->index.nrows - 1;
+	tui_select_row(t, row);
 }
 
 /* Rebuild the index from the model. */

@@ -304,17 +304,54 @@ screen_too_small(int sx, int sy)
 	screen_puts(sy / 2, len < sx ? (sx - len) / 2 : 0, sx, TR_ERROR, msg);
 }
 
+/* Width of a string as drawn, 0 for NULL. */
+static int
+screen_swidth(const char *s)
+{
+	return (s != NULL ? screen_width(s, strlen(s)) : 0);
+}
+
+/*
+ * What the right of the status line says: what is followed ("following 12
+ * files · idle", which every view shows) and the view's own right part
+ * when both fit in half the line, else the first alone.  A message on the
+ * left is worth more: the right part is left out when both do not fit.
+ */
+static const char *
+screen_status_right(struct tui *t, const char *right, char *buf, size_t len)
+{
+	char		 live[96];
+	const char	*r = right;
+	int		 room = t->sx / 2;
+
+	if (live_status(t, live, sizeof live) != NULL) {
+		if (right != NULL && screen_swidth(live) + screen_swidth(right) +
+		    3 <= room)
+			snprintf(buf, len, "%s%s%s", live,
+			    screen_sym(" \xe2\x94\x82 ", " | "), right);
+		else
+			snprintf(buf, len, "%s", live);
+		r = buf;
+	}
+	if (t->message != NULL &&
+	    screen_swidth(r) > t->sx - 3 - screen_swidth(t->message))
+		return (NULL);
+	return (r);
+}
+
 /*
  * The bottom line: the message if there is one, else key hints written as
  * "key what|key what|...", with the key drawn in its role; right is drawn
- * right-aligned when it fits.
+ * right-aligned when it fits (see screen_status_right).
  */
 void
 screen_status(struct tui *t, int y, const char *hints, const char *right)
 {
 	const char	*p, *sp, *bar;
+	char		 both[256];
 	int		 x = 0, rw = 0;
 
+	right = screen_status_right(t, right, both, sizeof both);
 	screen_fill(y, 0, t->sx, TR_STATUS);
 	if (right != NULL)
 		rw = screen_width(right, strlen(right)) + 1;

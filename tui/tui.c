@@ -13,8 +13,11 @@
  *     may have read stdin as a log source;
  *  3. the keyboard is a uv_poll on that fd, drained in nodelay mode;
  *  4. one uv_prepare hook draws what is dirty once per loop turn, with one
- *     doupdate(); model changes (tui_changed) are capped at one frame per
- *     TUI_REDRAW_MS by a timer, keys are drawn at once.
+ *     doupdate(); other changes (the status line's rate) are capped at one
+ *     frame per TUI_REDRAW_MS by a timer, keys and diagnoses are drawn at
+ *     once (live.c caps diagnoses themselves);
+ *  5. the follow that reads the sources runs on the same loop, and its
+ *     new lines reach the screen through tui_changed() and live.c.
  * Shutdown ends curses first, then closes every handle; the struct that
  * embeds them is freed by the last close callback.
  */
@@ -24,6 +27,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <langinfo.h>
 #include <locale.h>
 #include <signal.h>
@@ -32,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <termios.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <curses.h>
@@ -134,22 +139,26 @@ tui_timer_cb(uv_timer_t *h)
 	(void)h;
 }
 
-/* Draw one frame: rebuild the index if the model moved, then the top view. */
+/* The model was diagnosed again: rebuild the index, tell every view. */
+void
+tui_rebuild(struct tui *t)
+{
+	int	 i;
+
+	model_build(t);
+	for (i = 0; i < t->nviews; i++) {
+		if (t->views[i]->type->update != NULL)
+			t->views[i]->type->update(t->views[i]);
+	}
+	t->dirty = true;
+}
+
+/* Draw one frame of the top view. */
 static void
 tui_draw(struct tui *t)
 {
 	struct view	*v = t->views[t->nviews - 1];
-	int		 i;
 
-	if (t->model_dirty || t->index.nevents != t->inc->nevents ||
-	    t->index.nranks != t->inc->nranks) {
-		model_build(t);
-		for (i = 0; i < t->nviews; i++) {
-			if (t->views[i]->type->update != NULL)
-				t->views[i]->type->update(t->views[i]);
-		}
-		t->model_dirty = false;
-	}
 	screen_erase();
 	if (t->sx < 40 || t->sy < 10)
 		screen_too_small(t->sx, t->sy);
@@ -159,6 +168,7 @@ tui_draw(struct tui *t)
 	doupdate();
 	t->dirty = t->urgent = false;
 	t->last_draw = uv_now(t->loop);
+	tui_log(t, "frame");
 }
 
 /* Once per loop turn: draw if something is dirty and the cap allows. */
@@ -290,6 +300,7 @@ tui_handles_start(struct tui *t)
 	uv_timer_init(t->loop, &t->timer);
 	t->timer.data = t;
 	t->nhandles++;
+	live_start(t);
 }
 
 /* Put a view on top of the stack. */
@@ -322,10 +333,27 @@ tui_pop(struct tui *t)
 	free(v);
 }
 
+/* Open the -v log; the console never writes to stdout or stderr. */
+static void
+tui_log_open(struct tui *t)
+{
+	int	 fd;
+
+	if (t->cfg->debug_log == NULL)
+		return;
+	fd = open(t->cfg->debug_log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC,
+	    0600);
+	if (fd != -1 && (t->log_fp = fdopen(fd, "a")) == NULL)
+		close(fd);
+	if (t->log_fp != NULL)
+		setvbuf(t->log_fp, NULL, _IOLBF, 0);
+}
+
 /* Everything up to the first frame. */
 static int
 tui_start(struct tui *t, char **cause)
 {
+	tui_log_open(t);
 	tui_signals_start(t);
 	if (tui_tty_open(t, cause) != 0)
 		return (-1);
@@ -337,13 +365,13 @@ tui_start(struct tui *t, char **cause)
 	screen_init(t);
 	theme_load(t, t->cfg->theme);
 	tui_handles_start(t);
+	t->sel_auto = true;
 	model_build(t);
 	tui_push(t, VIEW_TIMELINE);
-	if (t->inc->answer.first != RL_NONE)
-		tui_select_event(t, t->inc->answer.first);
-	else
-		tui_select_row(t, 0);
 	t->dirty = t->urgent = true;
+	tui_log(t, "started: %zu sources, %zu events, %" PRIu64 " lines%s",
+	    t->inc->nsources, t->inc->nevents, t->inc->lines,
+	    t->cfg->follow != NULL ? ", following" : "");
 	return (0);
 }
 
@@ -351,7 +379,8 @@ tui_start(struct tui *t, char **cause)
 static void
 tui_stop(struct tui *t)
 {
-	uv_handle_t	*hs[nitems(t->sig) + 3];
+	uv_handle_t	*hs[nitems(t->sig) + 5];
+	sigset_t	 block, saved;
 	size_t		 i, n = 0;
 
 	while (t->nviews > 0)
@@ -368,15 +397,31 @@ tui_stop(struct tui *t)
 	hs[n++] = (uv_handle_t *)&t->poll;
 	hs[n++] = (uv_handle_t *)&t->prepare;
 	hs[n++] = (uv_handle_t *)&t->timer;
-	if (t->nhandles == 0) {
-		tui_free(t);
-		return;
-	}
+	hs[n++] = (uv_handle_t *)&t->live.timer;
+	hs[n++] = (uv_handle_t *)&t->live.tick;
+	tui_log(t, "stopped%s", t->signal != 0 ? " by a signal" : "");
+	/*
+	 * Closing the watchers gives SIGTERM and SIGHUP back their default,
+	 * deadly action, but the caller still has to store the incident, and
+	 * timeout(1) and process-group kills send SIGTERM twice: they are
+	 * blocked across the close and ignored after it, so one that comes in
+	 * between is dropped.  Curses has ended, so whatever comes, the
+	 * terminal is left sane.
+	 */
+	sigemptyset(&block);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigprocmask(SIG_BLOCK, &block, &saved);
 	/* A handle never initialized still has type 0 from xcalloc. */
 	for (i = 0; i < n; i++) {
 		if (hs[i]->type != UV_UNKNOWN_HANDLE && !uv_is_closing(hs[i]))
 			uv_close(hs[i], tui_close_cb);
 	}
+	signal(SIGTERM, SIG_IGN);
+	signal(SIGHUP, SIG_IGN);
+	sigprocmask(SIG_SETMASK, &saved, NULL);
+	if (t->nhandles == 0)
+		tui_free(t);
 }
 
 /* Free the console once no handle refers to it; closes the tty fds. */
@@ -391,7 +436,10 @@ tui_free(struct tui *t)
 		close(t->in_fd);
 	if (t->out_fp != NULL)
 		fclose(t->out_fp);
+	if (t->log_fp != NULL)
+		fclose(t->log_fp);
 	model_free(&t->index);
+	free(t->sel_key.host);
 	theme_free();
 	free(t->message);
 	free(t->theme);
@@ -433,14 +481,30 @@ tui_run(uv_loop_t *loop, struct rl_incident *inc,
 	return (rc);
 }
 
-/* The model grew or was diagnosed again: rebuild and redraw, capped. */
+/* Lines came into the incident: diagnose again and redraw, capped. */
 void
 tui_changed(void)
 {
-	if (tui_current == NULL)
+	if (tui_current != NULL && !tui_current->quitting)
+		live_changed(tui_current);
+}
+
+/* A line in the -v log, stamped with the wall clock to the millisecond. */
+void
+tui_log(struct tui *t, const char *fmt, ...)
+{
+	struct timespec	 ts;
+	va_list		 ap;
+
+	if (t->log_fp == NULL)
 		return;
-	tui_current->model_dirty = true;
-	tui_current->dirty = true;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	fprintf(t->log_fp, "%lld.%03ld ", (long long)ts.tv_sec,
+	    ts.tv_nsec / 1000000);
+	va_start(ap, fmt);
+	vfprintf(t->log_fp, fmt, ap);
+	va_end(ap);
+	fputc('\n', t->log_fp);
 }
 
 /* The signal that ended the last run (SIGTERM, SIGHUP, SIGINT), or 0. */
@@ -494,7 +558,7 @@ tui_select_event(struct tui *t, int ev)
 {
 	int	 row;
 
-	if (ev < 0 || (size_t)ev >= t->inc->nevents) {
+	if (ev < 0 || (size_t)ev >= t->index.nevents) {
 		t->sel_event = RL_NONE;
 		return;
 	}

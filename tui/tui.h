@@ -16,12 +16,17 @@ struct tui_config {
 	bool		 mono;		/* no colour, whatever the terminal says */
 	bool		 ascii;		/* no line-drawing or UTF-8 glyphs */
 	const char	*debug_log;	/* file for -v output, or NULL */
+	struct follow	*follow;	/* borrowed: the sources followed, or NULL */
 };
 
-/* tui.c */
+/*
+ * tui.c.  tui_run returns with curses ended and SIGTERM and SIGHUP ignored,
+ * so that the caller's last work (storing the incident) is not cut by a
+ * second signal; SIGINT is left to its default, for an impatient human.
+ */
 int		 tui_run(uv_loop_t *, struct rl_incident *,
 		     const struct tui_config *, char **);
-void		 tui_changed(void);	/* the model grew: redraw soon */
+void		 tui_changed(void);	/* lines came: diagnose again soon */
 int		 tui_signal(void);	/* signal that ended the last run, or 0 */
 
 /*
@@ -125,6 +130,7 @@ enum tui_action {
 	ACT_DIAGNOSIS,		/* the answers' reasons and next steps */
 	ACT_THEME,		/* cycle through the themes */
 	ACT_REDRAW,
+	ACT_PAUSE,		/* hold the screen still, or let it follow again */
 	ACT_QUIT,
 	ACT_NACTIONS
 };
@@ -184,6 +190,29 @@ struct tui_index {
 	int		 max_rank;	/* highest rank number, or -1 */
 };
 
+/* A timeline row's identity, to find it again after the ranks are remade. */
+struct tui_rowkey {
+	bool		 valid;		/* a row was selected */
+	bool		 orphan;	/* the row of events no rank claims */
+	int		 rank;		/* its rank, or RL_NONE */
+	char		*host;		/* an unranked row's host, owned, or NULL */
+};
+
+/* The console while its sources are followed (live.c). */
+struct tui_live {
+	struct follow	*follow;	/* borrowed, or NULL: read once */
+	uv_timer_t	 timer;		/* the next capped diagnosis */
+	uv_timer_t	 tick;		/* once a second: the line rate */
+	bool		 stale;		/* lines came since the last diagnosis */
+	bool		 paused;	/* the screen holds still */
+	uint64_t	 diag_at;	/* uv_now of the last diagnosis */
+	uint64_t	 diag_ms;	/* what the last diagnosis cost */
+	uint64_t	 diagnoses;	/* how many were run, for -v */
+	uint64_t	 shown_lines;	/* inc->lines at the last diagnosis */
+	uint64_t	 tick_lines;	/* inc->lines at the last tick */
+	uint64_t	 rate;		/* lines read in the last second */
+};
+
 /* The console. */
 struct tui {
 	uv_loop_t	*loop;		/* borrowed: the caller's */
@@ -194,6 +223,7 @@ struct tui {
 	uv_poll_t	 poll;		/* the keyboard */
 	uv_prepare_t	 prepare;	/* draws once per loop turn */
 	uv_timer_t	 timer;		/* wakes the loop for a capped redraw */
+	struct tui_live	 live;		/* following: diagnosis cadence, pause */
 	int		 nhandles;	/* still open; freed when it reaches 0 */
 
 	int		 in_fd;		/* our own open of the tty, for reading */
@@ -202,13 +232,13 @@ struct tui {
 	void		*in_fp;		/* FILE * of in_fd */
 	void		*out_fp;	/* FILE * of out_fd, when we opened it */
 	void		*screen;	/* SCREEN * from newterm */
+	void		*log_fp;	/* FILE * of the -v log, or NULL */
 	bool		 curses;	/* curses is running */
 
 	bool		 utf8;		/* draw UTF-8 glyphs and text */
 	bool		 mono;		/* attributes only */
 	bool		 dirty;		/* something must be drawn */
 	bool		 urgent;	/* drawn now, not after the cap */
-	bool		 model_dirty;	/* the index must be rebuilt first */
 	bool		 quitting;	/* handles are being closed */
 	uint64_t	 last_draw;	/* uv_now() of the last doupdate */
 	unsigned	 empty_wakes;	/* keyboard wake-ups that read nothing */
@@ -224,6 +254,8 @@ struct tui {
 	int		 sel_row;	/* selected timeline row */
 	int		 sel_event;	/* selected event index, or RL_NONE */
 	uint64_t	 sel_seq;	/* its seq, to find it again after a rebuild */
+	bool		 sel_auto;	/* no key moved it yet: it follows the answer */
+	struct tui_rowkey sel_key;	/* the selected row, across a diagnosis */
 
 	char		*message;	/* status line message, owned, or NULL */
 	bool		 message_error;	/* drawn as an error */
@@ -232,6 +264,9 @@ struct tui {
 
 /* tui.c */
 void		 tui_resize(struct tui *);
+void		 tui_rebuild(struct tui *);
+void		 tui_log(struct tui *, const char *, ...)
+		     __attribute__((format(printf, 2, 3)));
 void		 tui_react(struct tui *, int);
 void		 tui_quit(struct tui *, int);
 void		 tui_set_message(struct tui *, bool, const char *, ...)
@@ -239,7 +274,15 @@ void		 tui_set_message(struct tui *, bool, const char *, ...)
 void		 tui_select_event(struct tui *, int);
 void		 tui_select_row(struct tui *, int);
 
+/* live.c */
+void		 live_start(struct tui *);
+void		 live_changed(struct tui *);
+void		 live_refresh(struct tui *);
+int		 live_pause(struct tui *);
+const char	*live_status(struct tui *, char *, size_t);
+
 /* model.c */
+void		 model_keep(struct tui *);
 void		 model_build(struct tui *);
 void		 model_free(struct tui_index *);
 const char	*model_row_label(const struct tui_row *, char *, size_t);

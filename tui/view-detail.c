@@ -45,6 +45,7 @@ struct detail_line {
 
 struct detail {
 	int		 ev;		/* the event shown */
+	uint64_t	 seq;		/* its seq: the same event after a sort */
 	struct detail_line *lines;
 	size_t		 nlines;
 	int		 top;		/* first line on screen */
@@ -414,6 +415,8 @@ static void
 detail_show(struct detail *d, struct tui *t, int ev)
 {
 	d->ev = ev;
+	d->seq = ev >= 0 && (size_t)ev < t->inc->nevents ?
+	    t->inc->events[ev].seq : 0;
 	d->top = 0;
 	detail_context(d, t);
 	detail_build(d, t);
@@ -455,23 +458,37 @@ view_detail_resize(struct view *v, int sx, int sy)
 	detail_build(d, v->tui);
 }
 
-/* The model changed: the event may have moved. */
+/*
+ * The model was diagnosed again.  The same event may sit at another index
+ * (events are sorted) and its log may have grown below it: read it again
+ * and keep the scroll, or, scrolled to the end, stay at the end as less +F
+ * does.  Another event (the old one went) starts at the top.
+ */
 static void
 view_detail_update(struct view *v)
 {
 	struct detail	*d = v->data;
 	struct tui	*t = v->tui;
+	int		 h = t->sy - 2;
+	bool		 at_end = d->top > 0 && d->top >= (int)d->nlines - h;
 
 	if (t->sel_event == RL_NONE) {
-		if ((size_t)d->ev >= t->inc->nevents)
+		if ((size_t)d->ev >= t->index.nevents)
 			d->ev = 0;
-		if (t->inc->nevents > 0)
+		if (t->index.nevents > 0)
 			tui_select_event(t, d->ev);
 	}
-	if (t->sel_event != RL_NONE && t->sel_event != d->ev)
+	if (t->sel_event == RL_NONE)
+		return;
+	if (t->inc->events[t->sel_event].seq != d->seq) {
 		detail_show(d, t, t->sel_event);
-	else if (t->sel_event != RL_NONE)
-		detail_build(d, t);
+		return;
+	}
+	d->ev = t->sel_event;
+	detail_context(d, t);
+	detail_build(d, t);
+	if (at_end)
+		d->top = (int)d->nlines - h;
 }
 
 /* Draw one line of the body at y. */
@@ -516,6 +533,11 @@ view_detail_draw(struct view *v, int sx, int sy)
 
 	if (d->width != sx)
 		view_detail_resize(v, sx, sy);
+	if (d->ev < 0 || (size_t)d->ev >= t->index.nevents) {
+		screen_puts(1, 1, sx - 2, TR_DIM, "no event to show");
+		screen_status(t, sy - 1, "Esc back|? help", NULL);
+		return;
+	}
 	if (d->top > (int)d->nlines - h)
 		d->top = (int)d->nlines - h;
 	if (d->top < 0)

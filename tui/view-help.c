@@ -4,6 +4,7 @@
  * The key list is read from input.c's binding table, so it always says
  * what the keys really do; the legend is drawn with the same glyphs and
  * roles as the timeline, so it shows what the current theme looks like.
+ * A last section says how the console follows its logs, and what p does.
  */
 
 #include <stdlib.h>
@@ -129,6 +130,34 @@ help_legend_draw(int y, int top, int h, int x, int w)
 	return (y + 1);
 }
 
+/* How the console follows its sources; returns the next line. */
+static int
+help_follow(struct tui *t, int y, int top, int h, int x, int w)
+{
+	static const char *lines[] = {
+		"The console follows its logs as they are written: appended",
+		"lines, new files in a folder, rotation, commands (--cmd) and",
+		"a piped standard input.  It diagnoses again at most every",
+		"150 ms while lines come; the status line says what it follows",
+		"and how many new lines a second, or idle.",
+		"p pauses the screen: lines are still read, and p again shows",
+		"them.  --no-follow reads the logs once.",
+	};
+	size_t	 i;
+
+	y = help_heading(y, top, h, x, w, "Following");
+	for (i = 0; i < nitems(lines); i++, y++) {
+		if (y - top >= 0 && y - top < h)
+			screen_cut(1 + y - top, x + 3, w - 3, TR_NORMAL,
+			    lines[i]);
+	}
+	if (y - top >= 0 && y - top < h)
+		screen_cut(1 + y - top, x + 3, w - 3, TR_DIM,
+		    t->live.follow == NULL ? "Now: read once (--no-follow)." :
+		    t->live.paused ? "Now: paused." : "Now: following.");
+	return (y + 2);
+}
+
 /* Draw: keys and legend side by side when there is room, else one list. */
 static void
 view_help_draw(struct view *v, int sx, int sy)
@@ -146,10 +175,12 @@ view_help_draw(struct view *v, int sx, int sy)
 	if (sx >= 110) {
 		y = help_keys(0, hp->top, h, 1, half - 2);
 		y2 = help_legend_draw(0, hp->top, h, half, sx - half - 1);
+		y2 = help_follow(t, y2, hp->top, h, half, sx - half - 1);
 		y = y > y2 ? y : y2;
 	} else {
 		y = help_keys(0, hp->top, h, 1, sx - 2);
 		y = help_legend_draw(y, hp->top, h, 1, sx - 2);
+		y = help_follow(t, y, hp->top, h, 1, sx - 2);
 	}
 	if (y - hp->top >= 0 && y - hp->top < h)
 		screen_printf(1 + y - hp->top, 1, sx - 2, TR_DIM,

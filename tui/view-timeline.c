@@ -682,7 +682,7 @@ view_timeline_draw(struct view *v, int sx, int sy)
 	timeline_draw_pane(tl, t);
 	snprintf(right, sizeof right, "row %d/%zu %s %zu events",
 	    t->index.nrows ? t->sel_row + 1 : 0, t->index.nrows,
-	    screen_sym("\xc2\xb7", "-"), t->inc->nevents);
+	    screen_sym("\xc2\xb7", "-"), t->index.nevents);
 	screen_status(t, sy - 1, "j/k rank|h/l event|Enter detail|d diagnosis|"
 	    "? help|q quit|f first|n next failed|t theme", right);
 }

@@ -29,6 +29,7 @@
 
 #define RL_NONE		(-1)		/* an unknown rank, pid or index */
 #define RL_CAP_UNSET	INT64_MIN	/* a capture the line did not have */
+#define RL_REF_NONE	INT32_MIN	/* a context key naming nothing known */
 
 /* util.c: memory that cannot fail, and the one fatal exit. */
 void		*xmalloc(size_t);
@@ -185,6 +186,9 @@ struct rl_rule {
 	char		*not_after;	/* mark name or rule id, or NULL */
 	char		*not_within;	/* rule id whose match shortly before... */
 	unsigned	 not_within_lines;/* ...this many lines makes it harmless */
+	int		 only_after_ref;/* the three above resolved when the set is */
+	int		 not_after_ref;	/*   finished: a mark (-1 - mark), a rule */
+	int		 not_within_ref;/*   index, or RL_REF_NONE (unknown) */
 	char		*title;
 	char		*explain;
 	char		*action;
@@ -607,7 +611,9 @@ struct rl_incident {
 	struct rl_tally	*tally;		/* per rule index, or NULL */
 	size_t		 ntally;
 	uint64_t	 matched;	/* lines a rule named, kept or not */
-	char		*hang_text;	/* the hang event's line, owned */
+	char		**owned;	/* texts of events made by hand (the hang's
+					   culprit line), owned */
+	size_t		 nowned;
 	struct rl_answer answer;
 	struct rl_time	 start;		/* earliest time seen */
 	struct rl_time	 end;		/* latest time seen */
@@ -628,6 +634,8 @@ struct rl_source *incident_add_source(struct rl_incident *, const char *,
 struct rl_process *incident_process(struct rl_incident *, const char *,
 		     const char *, int, int);
 struct rl_event	*incident_add_event(struct rl_incident *);
+char		*incident_own(struct rl_incident *, char *);
+void		 incident_disown(struct rl_incident *);
 struct rl_keep	*incident_keep(struct rl_incident *, const struct rl_rule *,
 		     int, unsigned);
 struct rl_event	*keep_add(struct rl_incident *, struct rl_keep *, uint64_t);

@@ -593,14 +593,14 @@ diagnose_hang(struct rl_incident *inc, struct judge *v, size_t n)
 		e->offset = lag->offset;
 		e->time = lag->time;
 		e->process = lag->process;
-		e->text = inc->hang_text = xstrdup(lag->text);
+		e->text = incident_own(inc, xstrdup(lag->text));
 	} else {
 		e->source = (unsigned)p->last_source;
 		e->line = p->last_line;
 		e->offset = p->last_offset;
 		e->time = p->last;
 		e->process = (int)p->index;
-		e->text = inc->hang_text = process_last_line(inc, p);
+		e->text = incident_own(inc, process_last_line(inc, p));
 	}
 	e->timed = true;
 	e->rank = quiet->rank;
@@ -939,8 +939,7 @@ diagnose_reset(struct rl_incident *inc)
 	inc->ranks = NULL;
 	inc->nranks = 0;
 	answer_clear(&inc->answer);
-	free(inc->hang_text);
-	inc->hang_text = NULL;
+	incident_disown(inc);
 	incident_gather(inc);
 }
 

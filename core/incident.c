@@ -84,7 +84,7 @@ incident_free(struct rl_incident *inc)
 	free(inc->keeps);
 	free(inc->khash);
 	free(inc->tally);
-	free(inc->hang_text);
+	incident_disown(inc);
 	free(inc->events);
 	answer_clear(&inc->answer);
 	free(inc->fingerprint);
@@ -183,6 +183,32 @@ incident_add_event(struct rl_incident *inc)
 
 	event_init(inc, e);
 	return e;
+}
+
+/*
+ * Take a text an event made by hand points to (a kept event's text is its
+ * keep's): the incident frees it, at the latest with itself.
+ */
+char *
+incident_own(struct rl_incident *inc, char *text)
+{
+	inc->owned = xreallocarray(inc->owned, inc->nowned + 1,
+	    sizeof *inc->owned);
+	inc->owned[inc->nowned++] = text;
+	return text;
+}
+
+/* Free the texts of events made by hand, whose events are gone. */
+void
+incident_disown(struct rl_incident *inc)
+{
+	size_t	i;
+
+	for (i = 0; i < inc->nowned; i++)
+		free(inc->owned[i]);
+	free(inc->owned);
+	inc->owned = NULL;
+	inc->nowned = 0;
 }
 
 /* How a rule's events are kept: see struct rl_keep. */

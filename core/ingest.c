@@ -36,6 +36,10 @@
 #include <string.h>
 #include <time.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "rules-int.h"
 
 #define LINE_MAX_BYTES	(1024 * 1024)	/* longer lines are cut */
@@ -283,14 +287,67 @@ static size_t
 peel_key(const char *s, size_t n, uint8_t *key, uint32_t *slot)
 {
 	size_t		k = n < PEEL_MEMO_KEY ? n : PEEL_MEMO_KEY, i;
-	uint32_t	h = 2166136261u;
+	uint64_t	w[PEEL_MEMO_KEY / 8], h;
 
-	for (i = 0; i < k; i++) {
-		key[i] = s[i] >= '0' && s[i] <= '9' ? '0' : (uint8_t)s[i];
-		h = (h ^ key[i]) * 16777619u;
+#if defined(__SSE2__)
+	if (k == PEEL_MEMO_KEY) {
+		const __m128i	zero = _mm_set1_epi8('0'), nine = _mm_set1_epi8(9);
+		__m128i		c, t;
+
+		for (i = 0; i < PEEL_MEMO_KEY; i += 16) {
+			c = _mm_loadu_si128((const __m128i *)(s + i));
+			t = _mm_sub_epi8(c, zero);
+			/* A digit is c - '0' <= 9 unsigned; it becomes '0'. */
+			t = _mm_and_si128(t, _mm_cmpeq_epi8(_mm_min_epu8(t,
+			    nine), t));
+			_mm_storeu_si128((__m128i *)(key + i),
+			    _mm_sub_epi8(c, t));
+		}
+	} else
+#endif
+	{
+		memset(key, 0, PEEL_MEMO_KEY);
+		for (i = 0; i < k; i++)
+			key[i] = s[i] >= '0' && s[i] <= '9' ? '0' : (uint8_t)s[i];
 	}
-	*slot = (h ^ (h >> 16)) & (PEEL_MEMO_SLOTS / PEEL_MEMO_WAYS - 1);
+	memcpy(w, key, sizeof w);
+	h = (w[0] * 0x9e3779b97f4a7c15ULL) ^ (w[1] * 0xc2b2ae3d27d4eb4fULL) ^
+	    (w[2] * 0x165667b19e3779f9ULL) ^ (w[3] * 0x27d4eb2f165667c5ULL) ^ k;
+	*slot = (uint32_t)(h >> 40) & (PEEL_MEMO_SLOTS / PEEL_MEMO_WAYS - 1);
 	return k;
+}
+
+/* Copy what a peel named into a line's, the host cut to fit. */
+static void
+strlcpy_host(struct peeled *pl, const char *host)
+{
+	size_t	n = strlen(host);
+
+	if (n >= sizeof pl->host)
+		n = sizeof pl->host - 1;
+	memcpy(pl->host, host, n);
+	pl->host[n] = '\0';
+}
+
+/*
+ * Remember the exact prefix bytes of a line and what they named, so that
+ * the next line with the very same prefixes (one writer's, line after
+ * line) takes them without running a pattern.
+ */
+static void
+peel_memo_raw(struct peel_memo *me, const char *s, size_t len,
+    const struct peeled *pl)
+{
+	me->rawlen = 0;
+	if (len == 0 || len > sizeof me->raw ||
+	    strlen(pl->host) >= sizeof me->host)
+		return;
+	memcpy(me->raw, s, len);
+	me->rawlen = (uint8_t)len;
+	me->local_rank = pl->local_rank;
+	me->rank = pl->rank;
+	me->pid = pl->pid;
+	memcpy(me->host, pl->host, strlen(pl->host) + 1);
 }
 
 /*
@@ -350,6 +407,20 @@ ingest_peel(struct ingest *in, const char *s, size_t n, struct peeled *pl)
 		me = peel_memo_find(rs, slot, key, k);
 		if (me->used && me->klen == k && memcmp(me->key, key, k) == 0) {
 			me->stamp = ++rs->memo_clock;
+			if (me->nstep == 0)
+				return 0;
+			/* The very prefixes of the last line: what they named. */
+			if (me->rawlen != 0 && me->rawlen <= n &&
+			    memcmp(me->raw, s, me->rawlen) == 0) {
+				pl->local_rank = me->local_rank;
+				pl->rank = me->rank;
+				pl->pid = me->pid;
+				strlcpy_host(pl, me->host);
+				pl->any = pl->local_rank != RL_NONE ||
+				    pl->rank != RL_NONE || pl->pid != RL_NONE ||
+				    pl->host[0] != '\0';
+				return me->rawlen;
+			}
 			for (i = 0; i < me->nstep; i++) {
 				a = rs->attribs[me->step[i].attrib];
 				if (!ruleset_match_pattern(rs,
@@ -360,8 +431,10 @@ ingest_peel(struct ingest *in, const char *s, size_t n, struct peeled *pl)
 				peel_apply(&m, pl);
 				pos += m.ovec[1];
 			}
-			if (i == me->nstep)
+			if (i == me->nstep) {
+				peel_memo_raw(me, s, pos, pl);
 				return pos;
+			}
 			/* Not as remembered (it cannot be): peel in full. */
 			pl->local_rank = pl->rank = pl->pid = RL_NONE;
 			pl->host[0] = '\0';
@@ -417,6 +490,7 @@ ingest_peel(struct ingest *in, const char *s, size_t n, struct peeled *pl)
 			me->step[j++].len = (uint8_t)t[i].len;
 		}
 		me->nstep = (uint8_t)j;
+		peel_memo_raw(me, s, pos, pl);
 	}
 	return pos;
 }
@@ -627,30 +701,22 @@ ingest_link_cb(void *arg, const struct rl_attrib *a, const struct rl_match *m)
 		p->pid = pid;
 }
 
-/* Did rule `id` match within the last n lines of this source? */
+/* Did the rule with index ref match within the last n lines of this source? */
 static bool
-ingest_within(const struct ingest *in, const char *id, unsigned n,
-    uint64_t lineno)
+ingest_within(const struct ingest *in, int ref, unsigned n, uint64_t lineno)
 {
-	const struct rl_rule	*r = ruleset_find(in->rs, id);
-
-	return r != NULL && in->seen[r->index] != 0 &&
-	    lineno - in->seen[r->index] <= n;
+	return ref >= 0 && in->seen[ref] != 0 && lineno - in->seen[ref] <= n;
 }
 
-/* Is the mark or rule id named by `what` seen in this source already? */
+/* Is the mark or rule a context key names (ref) seen in this source yet? */
 static bool
-ingest_seen(const struct ingest *in, const char *what)
+ingest_seen(const struct ingest *in, int ref)
 {
-	const struct rl_rule	*r;
-	int			 i;
-
-	for (i = 1; i < MARK_NMARKS; i++) {
-		if (strcmp(mark_name(i), what) == 0)
-			return (in->marks & (1u << i)) != 0;
-	}
-	r = ruleset_find(in->rs, what);
-	return r != NULL && in->seen[r->index] != 0;
+	if (ref == RL_REF_NONE)
+		return false;
+	if (ref < 0)
+		return (in->marks & (1u << (-1 - ref))) != 0;
+	return in->seen[ref] != 0;
 }
 
 /*
@@ -783,12 +849,12 @@ ingest_event(struct ingest *in, struct stream *st, const struct rl_match *m,
 		cap[i] = RL_CAP_UNSET;
 	for (i = 0; i < m->pat->ncapv; i++)
 		cap[m->pat->capv[i]] = match_int(m, m->pat->capv[i]);
-	if (r->only_after != NULL && !ingest_seen(in, r->only_after))
+	if (r->only_after != NULL && !ingest_seen(in, r->only_after_ref))
 		harmless = true;
-	if (r->not_within != NULL && ingest_within(in, r->not_within,
+	if (r->not_within != NULL && ingest_within(in, r->not_within_ref,
 	    r->not_within_lines, lineno))
 		harmless = true;
-	if (r->not_after != NULL && ingest_seen(in, r->not_after))
+	if (r->not_after != NULL && ingest_seen(in, r->not_after_ref))
 		harmless = true;
 	in->seen[r->index] = lineno;
 	if (r->mark != MARK_NONE)

@@ -119,8 +119,11 @@ prefilter_intern(struct prefilter *pf, const char *s)
 	pf->anchor = xreallocarray(pf->anchor, pf->nlit + 1,
 	    sizeof *pf->anchor);
 	pf->first = xreallocarray(pf->first, pf->nlit + 1, sizeof *pf->first);
+	pf->head = xreallocarray(pf->head, pf->nlit + 1, sizeof *pf->head);
 	pf->lit[pf->nlit] = xstrdup(s);
 	pf->len[pf->nlit] = (uint32_t)strlen(s);
+	pf->head[pf->nlit] = pf->len[pf->nlit] >= 4 ?
+	    pf_word((const uint8_t *)s) : 0;
 	pf->anchor[pf->nlit] = 0;
 	pf->first[pf->nlit] = 0;
 	return (uint32_t)pf->nlit++;
@@ -269,6 +272,7 @@ prefilter_free(struct prefilter *pf)
 	free(pf->lit);
 	free(pf->len);
 	free(pf->anchor);
+	free(pf->head);
 	free(pf->first);
 	free(pf->start);
 	free(pf->items);
@@ -308,8 +312,12 @@ prefilter_verify(const struct prefilter *pf, const uint8_t *p, size_t i,
 		if (pf->anchor[li] > i)
 			continue;
 		at = i - pf->anchor[li];
-		if (pf->len[li] <= n - at &&
-		    memcmp(p + at, pf->lit[li], pf->len[li]) == 0)
+		if (pf->len[li] > n - at)
+			continue;
+		/* Most stops are for nothing: four bytes tell before memcmp. */
+		if (pf->len[li] >= 4 && pf_word(p + at) != pf->head[li])
+			continue;
+		if (memcmp(p + at, pf->lit[li], pf->len[li]) == 0)
 			hits_add(h, (uint32_t)at, li);
 	}
 }

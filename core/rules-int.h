@@ -28,6 +28,7 @@ struct prefilter {
 	char		**lit;		/* the distinct literals, owned */
 	uint32_t	*len;		/* their lengths */
 	uint32_t	*anchor;	/* offset of the four bytes hashed */
+	uint32_t	*head;		/* its first four bytes, as a word */
 	uint32_t	*first;		/* per literal: first output + 1, or 0 */
 	size_t		 nlit;
 	uint32_t	*short_lit;	/* literals under three bytes */
@@ -77,6 +78,12 @@ struct peel_memo {
 	uint8_t		 nstep;
 	uint8_t		 key[PEEL_MEMO_KEY];/* the bytes, digits as '0' */
 	struct peel_step step[PEEL_MEMO_STEPS];
+	uint8_t		 rawlen;	/* bytes the last line's prefixes took, or 0 */
+	uint8_t		 raw[PEEL_MEMO_KEY];/* those bytes as they were */
+	int		 local_rank;	/* and what they named */
+	int		 rank;
+	int		 pid;
+	char		 host[64];
 };
 
 struct ruleset {

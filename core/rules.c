@@ -19,8 +19,6 @@
 #define DEPTH_LIMIT	2000		/* nested backtracking frames */
 #define JIT_STACK_MAX	(512 * 1024)
 
-static void	ruleset_memo(struct ruleset *);
-
 static const char *role_names[ROLE_NROLES] = {
 	"none", "root", "symptom", "collateral", "wrapper", "progress",
 	"evidence", "hang"
@@ -351,59 +349,6 @@ ruleset_collect(struct ruleset *rs, uint32_t target, char **lit, size_t nlit,
 }
 
 /*
- * Build the prefilter over every rule and every link or record attribution
- * (prefix and path attributions run on their own, anchored).  Called once
- * all packs are loaded.
- */
-void
-ruleset_finish(struct ruleset *rs)
-{
-	char		**all = NULL;
-	uint32_t	 *tg = NULL;
-	size_t		  n = 0, i, j;
-	int		  c;
-	struct rl_attrib *a;
-
-	free(rs->always);
-	rs->always = NULL;
-	rs->nalways = 0;
-	for (i = 0; i < rs->nrules; i++) {
-		rs->rules[i]->index = (unsigned)i;
-		ruleset_collect(rs, (uint32_t)i, rs->rules[i]->literal,
-		    rs->rules[i]->nliteral, &all, &tg, &n);
-	}
-	for (i = 0; i < rs->nattribs; i++) {
-		a = rs->attribs[i];
-		a->caps = 0;
-		for (j = 0; j < a->npat; j++) {
-			for (c = 0; c < CAP_NCAPS; c++) {
-				if (a->pat[j].cap[c] != 0)
-					a->caps |= 1u << c;
-			}
-		}
-		if (a->kind != ATTRIB_LINK && a->kind != ATTRIB_RECORD)
-			continue;
-		ruleset_collect(rs, (uint32_t)i | TARGET_ATTRIB, a->literal,
-		    a->nliteral, &all, &tg, &n);
-	}
-	/* A colour code may split a literal: such lines are read one by one. */
-	all = xreallocarray(all, n + 1, sizeof *all);
-	tg = xreallocarray(tg, n + 1, sizeof *tg);
-	all[n] = (char *)"\033";
-	tg[n++] = TARGET_ESC;
-	prefilter_build(&rs->pf, all, tg, n);
-	free(all);
-	free(tg);
-	free(rs->stamp);
-	rs->stamp = xcalloc(rs->nrules + rs->nattribs + 1, sizeof *rs->stamp);
-	free(rs->cand);
-	rs->cand = xcalloc(rs->nrules + rs->nattribs + 1, sizeof *rs->cand);
-	rs->gen = 0;
-	ruleset_memo(rs);
-	rs->finished = true;
-}
-
-/*
  * Does a pattern treat every digit alike?  Then lines that differ only in
  * their digits peel alike, and the peel memo may key on lines with their
  * digits masked.  A digit written out (outside a quantifier's braces and
@@ -470,6 +415,86 @@ ruleset_memo(struct ruleset *rs)
 		}
 	}
 	rs->memo = xcalloc(PEEL_MEMO_SLOTS, sizeof *rs->memo);
+}
+
+/*
+ * A context key's mark or rule id, as ingestion looks it up on every
+ * matched line: -1 - mark for a mark, the rule's index, or RL_REF_NONE.
+ */
+static int
+ruleset_ref(const struct ruleset *rs, const char *what)
+{
+	const struct rl_rule	*r;
+	int			 i;
+
+	if (what == NULL)
+		return RL_REF_NONE;
+	for (i = 1; i < MARK_NMARKS; i++) {
+		if (strcmp(mark_name(i), what) == 0)
+			return -1 - i;
+	}
+	r = ruleset_find(rs, what);
+	return r != NULL ? (int)r->index : RL_REF_NONE;
+}
+
+/*
+ * Build the prefilter over every rule and every link or record attribution
+ * (prefix and path attributions run on their own, anchored).  Called once
+ * all packs are loaded.
+ */
+void
+ruleset_finish(struct ruleset *rs)
+{
+	char		**all = NULL;
+	uint32_t	 *tg = NULL;
+	size_t		  n = 0, i, j;
+	int		  c;
+	struct rl_attrib *a;
+
+	free(rs->always);
+	rs->always = NULL;
+	rs->nalways = 0;
+	for (i = 0; i < rs->nrules; i++) {
+		rs->rules[i]->index = (unsigned)i;
+		ruleset_collect(rs, (uint32_t)i, rs->rules[i]->literal,
+		    rs->rules[i]->nliteral, &all, &tg, &n);
+	}
+	for (i = 0; i < rs->nrules; i++) {
+		struct rl_rule	*r = rs->rules[i];
+
+		r->only_after_ref = ruleset_ref(rs, r->only_after);
+		r->not_after_ref = ruleset_ref(rs, r->not_after);
+		r->not_within_ref = ruleset_ref(rs, r->not_within);
+	}
+	for (i = 0; i < rs->nattribs; i++) {
+		a = rs->attribs[i];
+		a->caps = 0;
+		for (j = 0; j < a->npat; j++) {
+			for (c = 0; c < CAP_NCAPS; c++) {
+				if (a->pat[j].cap[c] != 0)
+					a->caps |= 1u << c;
+			}
+		}
+		if (a->kind != ATTRIB_LINK && a->kind != ATTRIB_RECORD)
+			continue;
+		ruleset_collect(rs, (uint32_t)i | TARGET_ATTRIB, a->literal,
+		    a->nliteral, &all, &tg, &n);
+	}
+	/* A colour code may split a literal: such lines are read one by one. */
+	all = xreallocarray(all, n + 1, sizeof *all);
+	tg = xreallocarray(tg, n + 1, sizeof *tg);
+	all[n] = (char *)"\033";
+	tg[n++] = TARGET_ESC;
+	prefilter_build(&rs->pf, all, tg, n);
+	free(all);
+	free(tg);
+	free(rs->stamp);
+	rs->stamp = xcalloc(rs->nrules + rs->nattribs + 1, sizeof *rs->stamp);
+	free(rs->cand);
+	rs->cand = xcalloc(rs->nrules + rs->nattribs + 1, sizeof *rs->cand);
+	rs->gen = 0;
+	ruleset_memo(rs);
+	rs->finished = true;
 }
 
 /* Slot of a target in the stamp array. */
@@ -578,9 +603,8 @@ ruleset_match_pattern(struct ruleset *rs, const struct rl_pattern *p,
 	ov = pcre2_get_ovector_pointer(rs->md);
 	m->pat = p;
 	m->subject = s;
-	m->ngroups = (int)pcre2_get_ovector_count(rs->md);
-	if (m->ngroups > RL_MAXGROUPS)
-		m->ngroups = RL_MAXGROUPS;
+	/* rc is one more than the highest group set: the rest are unset. */
+	m->ngroups = rc == 0 || rc > RL_MAXGROUPS ? RL_MAXGROUPS : rc;
 	for (i = 0; i < 2 * m->ngroups; i++)
 		m->ovec[i] = ov[i];
 	return true;

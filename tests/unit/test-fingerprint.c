@@ -156,7 +156,7 @@ incident(const struct rl_rule *rule, const char *text, const char *host,
 	ev->rank = rank;
 	ev->rule = rule;
 	ev->role = rule->role;
-	ev->text = xstrdup(text);
+	ev->text = incident_own(inc, xstrdup(text));
 	inc->answer.first = 0;
 	inc->answer.domain = rule->domain;
 	fingerprint_incident(inc);

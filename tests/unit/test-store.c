@@ -77,7 +77,7 @@ add_event(struct rl_incident *inc, const struct rl_rule *rule, int rank,
 	ev->role = rule->role;
 	ev->time.flags = RL_TIME_VALID;
 	ev->time.ms = INT64_C(1796216803123) + (int64_t)line;
-	ev->text = xstrdup(text);
+	ev->text = incident_own(inc, xstrdup(text));
 	return ev;
 }
 

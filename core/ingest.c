@@ -47,6 +47,7 @@
 #define LONG_MARK	" [rankline: line cut at 1 MiB]"
 #define TEXT_MARK	" [rankline: cut]"
 #define WARMUP_BYTES	(64 * 1024)	/* read line by line at first */
+#define SETTLE_TIMED	64		/* timed lines a block's end looks back on */
 
 /* An event that waits for its stream's first time. */
 struct pending {
@@ -1195,17 +1196,24 @@ ingest_skip(struct ingest *in, const char *b, size_t from, size_t to)
  * time was known, for the source's first stream and any other whose line
  * is met on the way.  Whose lines those are says whether this source is
  * still one writer's: a second one turns skipping off.
+ *
+ * A process's last time is the latest it wrote, and writers within one
+ * process (a vLLM engine's lines among the trainer's) are not always in
+ * time order: the latest time among the first stream's last SETTLE_TIMED
+ * timed lines counts too.
  */
 static void
 ingest_settle(struct ingest *in, const char *b, size_t to)
 {
 	struct rl_source	*src = in->src;
-	struct stream		*st, *done[8];
+	struct stream		*st, *done[8], *first = NULL;
 	struct peeled		 pl;
-	struct rl_time		 t;
-	const char		*lo, *ls, *le;
+	struct rl_time		 t, max, last;
+	const char		*lo, *ls, *le, *mls = NULL, *lls = NULL;
 	uint64_t		 back = 0, abs = in->blk_abs + to;
-	size_t			 len, ndone = 0, i;
+	uint64_t		 mline = 0, lline = 0;
+	size_t			 len, mlen = 0, llen = 0, ndone = 0, i;
+	int			 timed = 0;
 
 	if (in->tknown >= abs || in->nstreams == 0) {
 		in->tknown = abs > in->tknown ? abs : in->tknown;
@@ -1221,21 +1229,43 @@ ingest_settle(struct ingest *in, const char *b, size_t to)
 		if (clock_parse(&src->clock, ls, len, &t)) {
 			ingest_peel(in, ls, len, &pl);
 			st = ingest_stream(in, &pl);
-			for (i = 0; i < ndone && done[i] != st; i++)
-				;
-			if (i == ndone) {
-				ingest_time(in, st, &t, ls, len,
-				    src->lines - back,
-				    abs - (uint64_t)(b + to - ls));
-				if (ndone < sizeof done / sizeof done[0])
-					done[ndone++] = st;
+			if (st == in->streams[0]) {
+				if (first == NULL) {
+					first = st;
+					last = max = t;
+					lls = mls = ls;
+					llen = mlen = len;
+					lline = mline = src->lines - back;
+				} else if (clock_cmp(&t, &max) > 0) {
+					max = t;
+					mls = ls;
+					mlen = len;
+					mline = src->lines - back;
+				}
+				if (++timed == SETTLE_TIMED)
+					break;
+			} else {
+				for (i = 0; i < ndone && done[i] != st; i++)
+					;
+				if (i == ndone) {
+					ingest_time(in, st, &t, ls, len,
+					    src->lines - back,
+					    abs - (uint64_t)(b + to - ls));
+					if (ndone < sizeof done / sizeof done[0])
+						done[ndone++] = st;
+				}
 			}
-			if (st == in->streams[0] ||
-			    ndone == sizeof done / sizeof done[0])
-				break;
 		}
 		if (ls == lo)
 			break;
+	}
+	if (first != NULL) {
+		/* The latest time first, then the last line's for the stream. */
+		if (mls != lls)
+			ingest_time(in, first, &max, mls, mlen, mline,
+			    abs - (uint64_t)(b + to - mls));
+		ingest_time(in, first, &last, lls, llen, lline,
+		    abs - (uint64_t)(b + to - lls));
 	}
 	in->tknown = abs;
 }

@@ -4,7 +4,8 @@
  * A folder is walked recursively (in name order, so runs are repeatable); a
  * path that does not exist but holds glob characters is expanded.  A file
  * that looks binary (a NUL byte near its start, as checkpoint shards have)
- * is listed and skipped; gzip-compressed logs are read through zlib.  A
+ * is listed and skipped; gzip- and zstd-compressed logs are read through
+ * zlib and libzstd (zstd also from a pipe).  A
  * path of "-" is standard input, read the same way.  A source keeps its
  * ingest between reads, so a followed file's next bytes continue its lines.  A
  * path that cannot be read is named in the incident's errors and the rest
@@ -18,6 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
+#include <zstd.h>
 
 #include "core.h"
 
@@ -144,6 +146,71 @@ source_read_gzip(struct ingest *in, struct rl_source *src, int fd, char *chunk)
 	return 0;
 }
 
+/*
+ * Read a zstd-compressed stream to its end: the first chunk, already read,
+ * then the rest of the fd, so that a pipe works too.  Frames may follow
+ * one another, as `zstd` and `cat a.zst b.zst` write them.
+ */
+static int
+source_read_zstd(struct ingest *in, struct rl_source *src, int fd, char *chunk,
+    size_t n)
+{
+	ZSTD_DStream	*z;
+	ZSTD_inBuffer	 ib;
+	ZSTD_outBuffer	 ob;
+	char		*out;
+	size_t		 rc = 0, outsz = ZSTD_DStreamOutSize();
+	ssize_t		 r;
+	int		 rv = 0;
+
+	if ((z = ZSTD_createDStream()) == NULL)
+		fatal("out of memory for zstd");
+	out = xmalloc(outsz);
+	ZSTD_initDStream(z);
+	for (;;) {
+		ib.src = chunk;
+		ib.size = n;
+		ib.pos = 0;
+		/* Until the input is used and the output did not fill up. */
+		do {
+			ob.dst = out;
+			ob.size = outsz;
+			ob.pos = 0;
+			rc = ZSTD_decompressStream(z, &ob, &ib);
+			if (ZSTD_isError(rc)) {
+				xasprintf(&src->error, "%s: zstd: %s", src->path,
+				    ZSTD_getErrorName(rc));
+				rv = -1;
+				goto out;
+			}
+			if (ob.pos > 0)
+				ingest_feed(in, out, ob.pos);
+		} while (ib.pos < ib.size || ob.pos == ob.size);
+		do
+			r = read(fd, chunk, READ_CHUNK);
+		while (r == -1 && errno == EINTR);
+		if (r == -1) {
+			xasprintf(&src->error, "%s: %s", src->path,
+			    strerror(errno));
+			rv = -1;
+			goto out;
+		}
+		if (r == 0)
+			break;
+		n = (size_t)r;
+	}
+	/* rc is 0 when the last frame ended: anything else was cut. */
+	if (ZSTD_isError(rc) || rc != 0) {
+		xasprintf(&src->error, "%s: zstd: the stream is cut short",
+		    src->path);
+		rv = -1;
+	}
+out:
+	free(out);
+	ZSTD_freeDStream(z);
+	return rv;
+}
+
 /* The source's ingest, made on first use and kept between reads. */
 struct ingest *
 source_ingest(struct rl_incident *inc, struct rl_source *src,
@@ -183,7 +250,8 @@ source_file_open(struct rl_incident *inc, struct rl_source *src)
 
 /*
  * The first chunk of a file: a gzip stream is read whole (from the start,
- * which only a file that can seek allows) and a binary file is skipped.
+ * which only a file that can seek allows), a zstd stream too (from this
+ * chunk on, so from a pipe as well), and a binary file is skipped.
  * Returns 1 when the chunk was dealt with, 0 to feed it, -1 on error.
  */
 static int
@@ -194,6 +262,11 @@ source_first_chunk(struct ingest *in, struct rl_source *src, int fd,
 	    lseek(fd, 0, SEEK_SET) == 0) {
 		src->compressed = true;
 		return source_read_gzip(in, src, fd, chunk) == 0 ? 1 : -1;
+	}
+	if (n >= 4 && (uint8_t)chunk[0] == 0x28 && (uint8_t)chunk[1] == 0xb5 &&
+	    (uint8_t)chunk[2] == 0x2f && (uint8_t)chunk[3] == 0xfd) {
+		src->compressed = true;
+		return source_read_zstd(in, src, fd, chunk, n) == 0 ? 1 : -1;
 	}
 	if (looks_binary(chunk, n)) {
 		src->binary = true;

@@ -79,6 +79,19 @@ ok $? "a binary file among the logs breaks nothing"
 gzip -c "$tmp/logs/rank1.log" > "$tmp/rank1.log.gz"
 "$RANKLINE" analyze --json --no-store "$tmp/rank1.log.gz" | grep -q IndexError
 ok $? "a gzip-compressed log is read transparently"
+if command -v zstd >/dev/null 2>&1; then
+	zstd -q -c "$tmp/logs/rank1.log" > "$tmp/rank1.log.zst"
+	"$RANKLINE" analyze --json --no-store "$tmp/rank1.log.zst" |
+	    grep -q IndexError
+	ok $? "a zstd-compressed log is read transparently"
+	{ zstd -q -c "$tmp/logs/rank1.log"; zstd -q -c "$tmp/logs/rank1.log"; } |
+	    "$RANKLINE" cat - | grep -c IndexError | grep -qx 2
+	ok $? "zstd from a pipe, two frames one after the other"
+	head -c 60 "$tmp/rank1.log.zst" > "$tmp/cut.log.zst"
+	"$RANKLINE" analyze --no-store "$tmp/cut.log.zst" 2>&1 >/dev/null |
+	    grep -q "cut.log.zst: zstd: the stream is cut short"
+	ok $? "a zstd stream cut short is named, with the file"
+fi
 cat > "$tmp/vllm.log" <<'LOG'
 INFO 09-01 10:00:00 [loggers.py:123] Engine 000: Avg prompt throughput: 812.3 tokens/s, Avg generation throughput: 140.2 tokens/s, Running: 64 reqs, Waiting: 12 reqs, Preemptions: 7, GPU KV cache usage: 99.1%, Prefix cache hit rate: 12.0%
 INFO 09-01 10:01:00 [loggers.py:123] Engine 000: Avg prompt throughput: 812.3 tokens/s, Avg generation throughput: 140.2 tokens/s, Running: 64 reqs, Waiting: 12 reqs, Preemptions: 3, GPU KV cache usage: 99.1%, Prefix cache hit rate: 12.0%

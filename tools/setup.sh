@@ -11,7 +11,8 @@ cd "$(dirname "$0")/.."
 # zlib and jansson (the history's export files).  Test: tmux drives the console, python3 runs the corpus scorers,
 # valgrind checks analyze in CI.
 PKGS="build-essential autoconf automake pkg-config libncurses-dev libuv1-dev
-libsqlite3-dev libpcre2-dev zlib1g-dev libjansson-dev tmux python3 gzip"
+libsqlite3-dev libpcre2-dev zlib1g-dev libzstd-dev libjansson-dev tmux python3
+gzip zstd"
 
 missing=""
 for p in $PKGS; do

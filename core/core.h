@@ -326,6 +326,10 @@ struct rl_source {
 	bool		 binary;	/* looked like a binary file: skipped */
 	bool		 compressed;	/* read whole through a decompressor */
 	bool		 transient;	/* cannot be re-read at an offset (followed) */
+	int		 spill;		/* an unlinked temporary file holding what
+					   was read (commands, standard input,
+					   decompressed logs), owned; or -1 */
+	bool		 spill_lost;	/* the spill failed (a full disk) */
 	char		*error;		/* why it could not be read, or NULL */
 	struct ingest	*ingest;	/* owned: line state kept between reads */
 	struct clock_ctx clock;		/* timestamp form detection */
@@ -672,6 +676,9 @@ int64_t		 source_fd_drain(struct rl_incident *, struct rl_source *, int,
 		     uint64_t *);
 int		 source_file_read(struct rl_incident *, struct rl_source *,
 		     ingest_line_cb, void *);
+void		 source_spill_start(struct rl_incident *, struct rl_source *);
+void		 source_spill_write(struct rl_source *, const char *, size_t);
+int		 source_reopen(const struct rl_source *);
 
 /*
  * follow.c: the sources named on the command line read, then followed on

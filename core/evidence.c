@@ -239,7 +239,7 @@ process_last_line(const struct rl_incident *inc, const struct rl_process *p)
 		return xstrdup("");
 	src = inc->sources[p->last_source];
 	s = xmalloc(p->last_len + 1);
-	if ((fd = open(src->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) == -1 ||
+	if ((fd = source_reopen(src)) == -1 ||
 	    (n = pread(fd, s, p->last_len, (off_t)p->last_offset)) < 0)
 		n = 0;
 	if (fd != -1)

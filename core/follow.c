@@ -350,6 +350,7 @@ follow_file_check(struct follow_file *ff)
 			ingest_flush(ff->src->ingest);
 			lseek(ff->fd, 0, SEEK_SET);
 			ff->offset = 0;	/* truncated in place: copytruncate */
+			ff->src->transient = true;
 		}
 		ff->size = (uint64_t)cur.st_size;
 		follow_file_drain(ff);
@@ -357,8 +358,11 @@ follow_file_check(struct follow_file *ff)
 			return;	/* data_cb stopped the follow */
 		same = exists && at.st_dev == ff->dev && at.st_ino == ff->ino;
 		/* Renamed away with no successor yet: writers may still add. */
-		if (!same && (exists || cur.st_nlink == 0))
+		if (!same && (exists || cur.st_nlink == 0)) {
+			/* The path's next file is not at the offsets read. */
+			ff->src->transient = true;
 			follow_file_close(ff);
+		}
 	}
 	if (ff->fd == -1 && exists) {
 		follow_file_open(ff);
@@ -401,7 +405,6 @@ follow_file_add(struct follow *f, struct rl_source *src, int depth)
 	ff->src = src;
 	ff->fd = -1;
 	ff->name = slash != NULL ? slash + 1 : src->path;
-	src->transient = true;	/* a rotated file cannot be read back */
 	dir = slash == NULL ? xstrdup(".") : slash == src->path ? xstrdup("/") :
 	    xstrndup(src->path, (size_t)(slash - src->path));
 	ff->dir = follow_dir_get(f, dir, depth);

@@ -6,6 +6,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core.h"
 
@@ -54,6 +55,8 @@ source_free(struct rl_source *s)
 	free(s->proc_key);
 	free(s->error);
 	ingest_free(s->ingest);
+	if (s->spill != -1)
+		close(s->spill);
 	free(s);
 }
 
@@ -103,6 +106,7 @@ incident_add_source(struct rl_incident *inc, const char *path,
 	s->path = xstrdup(path);
 	s->kind = kind;
 	s->rank = s->local_rank = RL_NONE;
+	s->spill = -1;
 	s->index = (unsigned)inc->nsources;
 	inc->sources = xreallocarray(inc->sources, inc->nsources + 1,
 	    sizeof *inc->sources);

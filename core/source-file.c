@@ -211,12 +211,95 @@ out:
 	return rv;
 }
 
+/*
+ * Keep what a source that cannot be read again gives (a command's output,
+ * standard input, a log read through a decompressor) in a temporary file,
+ * unlinked at once, so that its lines can be shown again by their offsets
+ * (the console's detail, the store's context) without being held in
+ * memory.  Without one (no room in $TMPDIR) nothing is lost but that.
+ */
+void
+source_spill_start(struct rl_incident *inc, struct rl_source *src)
+{
+	const char	*dir = getenv("TMPDIR");
+	char		*path;
+	int		 fd;
+
+	if (src->spill != -1)
+		return;
+	xasprintf(&path, "%s/rankline-spill.XXXXXX", dir != NULL &&
+	    *dir != '\0' ? dir : "/tmp");
+	if ((fd = mkstemp(path)) == -1) {
+		errlist_add(&inc->errors, "%s: no temporary file to keep its "
+		    "lines in (%s): they are not shown again", src->path,
+		    strerror(errno));
+		free(path);
+		return;
+	}
+	unlink(path);
+	free(path);
+	if (fcntl(fd, F_SETFD, FD_CLOEXEC) == -1) {
+		close(fd);
+		return;
+	}
+	src->spill = fd;
+}
+
+/* Append bytes read to a source's spill; a failing disk ends the spill. */
+void
+source_spill_write(struct rl_source *src, const char *p, size_t n)
+{
+	ssize_t	w;
+
+	while (src->spill != -1 && n > 0) {
+		if ((w = write(src->spill, p, n)) == -1) {
+			if (errno == EINTR)
+				continue;
+			close(src->spill);
+			src->spill = -1;
+			src->spill_lost = true;
+			return;
+		}
+		p += w;
+		n -= (size_t)w;
+	}
+}
+
+/*
+ * A descriptor to read a source's bytes at the offsets its lines were read
+ * from (the caller closes it), or -1: a plain file again, or the spill of
+ * one that cannot be read twice.  O_NONBLOCK, so that a FIFO given as a
+ * log cannot hang the reader.
+ */
+int
+source_reopen(const struct rl_source *src)
+{
+	struct stat	sb;
+	int		fd;
+
+	if (src->spill != -1)
+		return fcntl(src->spill, F_DUPFD_CLOEXEC, 0);
+	if (src->kind != SOURCE_FILE || src->compressed || src->transient ||
+	    src->binary)
+		return -1;
+	if ((fd = open(src->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC |
+	    O_NOCTTY)) == -1)
+		return -1;
+	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 /* The source's ingest, made on first use and kept between reads. */
 struct ingest *
 source_ingest(struct rl_incident *inc, struct rl_source *src,
     ingest_line_cb cb, void *arg)
 {
 	if (src->ingest == NULL) {
+		if (src->kind != SOURCE_FILE)
+			source_spill_start(inc, src);
 		attrib_path(inc->rules, src);
 		src->ingest = ingest_create(inc, src);
 		ingest_set_line_cb(src->ingest, cb, arg);
@@ -255,17 +338,19 @@ source_file_open(struct rl_incident *inc, struct rl_source *src)
  * Returns 1 when the chunk was dealt with, 0 to feed it, -1 on error.
  */
 static int
-source_first_chunk(struct ingest *in, struct rl_source *src, int fd,
-    char *chunk, size_t n)
+source_first_chunk(struct rl_incident *inc, struct ingest *in,
+    struct rl_source *src, int fd, char *chunk, size_t n)
 {
 	if (n >= 2 && (uint8_t)chunk[0] == 0x1f && (uint8_t)chunk[1] == 0x8b &&
 	    lseek(fd, 0, SEEK_SET) == 0) {
 		src->compressed = true;
+		source_spill_start(inc, src);
 		return source_read_gzip(in, src, fd, chunk) == 0 ? 1 : -1;
 	}
 	if (n >= 4 && (uint8_t)chunk[0] == 0x28 && (uint8_t)chunk[1] == 0xb5 &&
 	    (uint8_t)chunk[2] == 0x2f && (uint8_t)chunk[3] == 0xfd) {
 		src->compressed = true;
+		source_spill_start(inc, src);
 		return source_read_zstd(in, src, fd, chunk, n) == 0 ? 1 : -1;
 	}
 	if (looks_binary(chunk, n)) {
@@ -308,7 +393,7 @@ source_fd_drain(struct rl_incident *inc, struct rl_source *src, int fd,
 		if (n == 0)
 			break;
 		if (*offset == 0 && src->bytes == 0 && (rv =
-		    source_first_chunk(in, src, fd, chunk, (size_t)n)) != 0) {
+		    source_first_chunk(inc, in, src, fd, chunk, (size_t)n)) != 0) {
 			total = rv < 0 ? -1 : total + n;
 			break;
 		}

@@ -623,17 +623,16 @@ store_key(char **paths, size_t n, char *key, size_t len)
 }
 
 /*
- * Open a source again to copy lines out of it, or -1: only a plain file
- * can be read at an event's offset (not a command, standard input, or a
- * log read through a decompressor).
+ * Open a source again to copy lines out of it, or -1: a plain file, or
+ * what a command, standard input or a decompressor gave, kept in its spill.
  */
 static int
 store_source_open(const struct rl_source *src, const char *path)
 {
-	if (src->kind != SOURCE_FILE || src->compressed || src->transient ||
-	    src->binary || src->error != NULL)
+	(void)path;
+	if (src->error != NULL)
 		return -1;
-	return open(path, O_RDONLY|O_CLOEXEC|O_NOCTTY);
+	return source_reopen(src);
 }
 
 /* The job's identity: paths, matched lines, and the head of each log. */

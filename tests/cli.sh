@@ -79,6 +79,17 @@ ok $? "a binary file among the logs breaks nothing"
 gzip -c "$tmp/logs/rank1.log" > "$tmp/rank1.log.gz"
 "$RANKLINE" analyze --json --no-store "$tmp/rank1.log.gz" | grep -q IndexError
 ok $? "a gzip-compressed log is read transparently"
+# Standard input cannot be read twice: its lines are kept in a spill, so
+# the store still copies the lines around the failure.
+printf '2026-12-02 10:00:00,000 INFO train: step 1\nTraceback (most recent call last):\nValueError: from a pipe\n' |
+    "$RANKLINE" analyze --db "$tmp/spill.db" - >/dev/null 2>&1
+"$RANKLINE" show 1 --db "$tmp/spill.db" 2>&1 | grep -q "INFO train: step 1"
+ok $? "standard input's lines are kept for the store's context (spill)"
+printf 'Traceback (most recent call last):\nValueError: no tmp\n' |
+    TMPDIR=/nonexistent "$RANKLINE" analyze --no-store - > "$tmp/nospill" 2>&1
+grep -q "ValueError: no tmp" "$tmp/nospill" &&
+    grep -q "no temporary file to keep its lines in" "$tmp/nospill"
+ok $? "without a spill, the pipe is still read and the reason is said"
 if command -v zstd >/dev/null 2>&1; then
 	zstd -q -c "$tmp/logs/rank1.log" > "$tmp/rank1.log.zst"
 	"$RANKLINE" analyze --json --no-store "$tmp/rank1.log.zst" |

@@ -207,7 +207,6 @@ detail_context(struct detail *d, struct tui *t)
 {
 	const struct rl_event	*e = &t->inc->events[d->ev];
 	const struct rl_source	*src;
-	struct stat		 sb;
 	uint64_t		 start;
 	char			*buf;
 	ssize_t			 n;
@@ -217,18 +216,12 @@ detail_context(struct detail *d, struct tui *t)
 	if (e->source >= t->inc->nsources)
 		return;
 	src = t->inc->sources[e->source];
-	if (src->kind != SOURCE_FILE) {
-		xasprintf(&d->ctx_error, "%s is not a file: no log to re-read",
-		    src->path);
-		return;
-	}
-	/* O_NONBLOCK so that a FIFO given as a log cannot hang the console. */
-	if ((fd = open(src->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) == -1 ||
-	    fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
-		xasprintf(&d->ctx_error, "%s: %s", src->path, fd == -1 ?
-		    strerror(errno) : "not a regular file");
-		if (fd != -1)
-			close(fd);
+	errno = 0;
+	if ((fd = source_reopen(src)) == -1) {
+		xasprintf(&d->ctx_error, "%s: %s", src->path,
+		    src->kind != SOURCE_FILE || src->compressed ?
+		    "its lines were not kept, no log to read again" :
+		    errno != 0 ? strerror(errno) : "cannot be read again");
 		return;
 	}
 	start = e->offset > DETAIL_BEFORE_BYTES ? e->offset -

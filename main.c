@@ -3,6 +3,8 @@
  * common options are parsed here; the first word names a command from the
  * table, and any other first word is a path, which opens the console.
  */
+#include <sys/resource.h>
+
 #include <getopt.h>
 #include <locale.h>
 #include <signal.h>
@@ -24,6 +26,21 @@ const struct command commands[] = {
 	{ "note", "note ID [--resolution] TEXT", cmd_note },
 	{ NULL, NULL, NULL }
 };
+
+/*
+ * Following 1,024 ranks holds 1,024 files open, and the usual soft limit
+ * is 1,024 in all: take the hard limit, which needs no privilege.
+ */
+static void
+raise_open_files(void)
+{
+	struct rlimit	rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
 
 /* Print the usage to a stream. */
 static void
@@ -86,6 +103,7 @@ main(int argc, char **argv)
 
 	setlocale(LC_ALL, "");
 	signal(SIGPIPE, SIG_IGN);
+	raise_open_files();
 	/* Options may come anywhere: "+" is not used, so getopt permutes. */
 	while ((ch = getopt_long(argc, argv, "hv:", long_options, NULL)) != -1) {
 		switch (ch) {

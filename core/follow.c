@@ -31,6 +31,7 @@
  * The incident is the caller's and outlives the follow.
  */
 #include <sys/types.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
 
@@ -59,6 +60,7 @@ struct follow_dir {
 	bool		 scan;		/* new regular files in it are sources */
 	bool		 poll;		/* a network file system, or --poll */
 	bool		 watching;	/* a handle was started */
+	bool		 fell_back;	/* inotify refused: polled, event unused */
 	uv_fs_event_t	 event;		/* when !poll */
 	uv_fs_poll_t	 fspoll;	/* when poll (and scan) */
 	struct follow_dir *next;
@@ -105,6 +107,9 @@ struct follow {
 	bool		 ended;		/* end_cb was called */
 	bool		 stopping;	/* follow_stop was called */
 	bool		 closed;	/* its last reads are done, handles closing */
+	bool		 said_watches;	/* the inotify limit was reported */
+	bool		 said_files;	/* the open-files limit was reported */
+	int		 watches;	/* inotify watches started */
 };
 
 static void	follow_file_check(struct follow_file *);
@@ -391,6 +396,25 @@ follow_file_poll_cb(uv_fs_poll_t *h, int status, const uv_stat_t *prev,
 	follow_file_check(h->data);
 }
 
+/*
+ * Every followed file is held open, and the limit of open files was met
+ * (the soft limit was raised to the hard one at start): say so once, with
+ * the limit; each file not followed is named in the errors too.
+ */
+static void
+follow_files_limit(struct follow *f)
+{
+	struct rlimit	rl;
+
+	f->said_files = true;
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+		rl.rlim_cur = rl.rlim_max = 0;
+	errlist_add(&f->inc->errors, "the limit of open files (%llu, hard "
+	    "limit %llu) is reached: the files named below are not followed; "
+	    "raise it (ulimit -n, or limits.conf) to follow them",
+	    (unsigned long long)rl.rlim_cur, (unsigned long long)rl.rlim_max);
+}
+
 /* Start following a source of the incident; reads what it has now. */
 static struct follow_file *
 follow_file_add(struct follow *f, struct rl_source *src, int depth)
@@ -425,7 +449,8 @@ follow_file_add(struct follow *f, struct rl_source *src, int depth)
 		follow_file_adopt(ff, fd);
 		source_ingest(f->inc, src, f->cfg.line_cb, f->cfg.line_arg);
 		follow_file_drain(ff);
-	}
+	} else if ((errno == EMFILE || errno == ENFILE) && !f->said_files)
+		follow_files_limit(f);
 	return ff;
 }
 
@@ -473,11 +498,90 @@ follow_dir_poll_cb(uv_fs_poll_t *h, int status, const uv_stat_t *prev,
 	follow_dir_scan(h->data);
 }
 
+/* A number from /proc/sys, for a message, or -1. */
+static long
+follow_sysctl(const char *path)
+{
+	FILE	*fp;
+	long	 v = -1;
+
+	if ((fp = fopen(path, "re")) != NULL) {
+		if (fscanf(fp, "%ld", &v) != 1)
+			v = -1;
+		fclose(fp);
+	}
+	return v;
+}
+
+/*
+ * Start a folder's inotify watch.  RANKLINE_INOTIFY_MAX makes the watches
+ * past that many fail as the kernel's limit would, so that tests can
+ * reach the limit without changing the machine's.
+ */
+static int
+follow_event_start(struct follow_dir *d)
+{
+	struct follow	*f = d->f;
+	const char	*max = getenv("RANKLINE_INOTIFY_MAX");
+	int		 rc;
+
+	if (max != NULL && f->watches >= atoi(max))
+		return UV_ENOSPC;
+	if ((rc = uv_fs_event_start(&d->event, follow_dir_event_cb, d->path,
+	    0)) == 0)
+		f->watches++;
+	return rc;
+}
+
+/*
+ * inotify refused a folder (its limits are per user, and other programs
+ * use them too): say so, with the limit and how to raise it, and poll the
+ * folder and its files instead, as on a network file system.
+ */
+static void
+follow_dir_fall_back(struct follow_dir *d, int rc)
+{
+	struct follow		*f = d->f;
+	struct follow_file	*ff;
+
+	if (rc == UV_ENOSPC || rc == UV_EMFILE || rc == UV_ENOMEM) {
+		if (!f->said_watches)
+			errlist_add(&f->inc->errors, "%s: inotify's limit is "
+			    "reached after %d folders (fs.inotify."
+			    "max_user_watches = %ld, max_user_instances = "
+			    "%ld): this folder and the next are polled every "
+			    "%d ms instead; raise the limits with sysctl to "
+			    "watch them", d->path, f->watches,
+			    follow_sysctl("/proc/sys/fs/inotify/max_user_watches"),
+			    follow_sysctl("/proc/sys/fs/inotify/"
+			    "max_user_instances"), FOLLOW_POLL_MS);
+		f->said_watches = true;
+	} else
+		errlist_add(&f->inc->errors, "%s: cannot watch (%s): polled "
+		    "instead", d->path, uv_strerror(rc));
+	d->fell_back = true;
+	d->poll = true;
+	uv_fs_poll_init(f->loop, &d->fspoll);
+	d->fspoll.data = d;
+	uv_fs_poll_start(&d->fspoll, follow_dir_poll_cb, d->path,
+	    FOLLOW_POLL_MS);
+	for (ff = f->files; ff != NULL; ff = ff->next) {
+		if (ff->dir != d)
+			continue;
+		uv_fs_poll_init(f->loop, &ff->fspoll);
+		ff->fspoll.data = ff;
+		ff->nhandles++;
+		uv_fs_poll_start(&ff->fspoll, follow_file_poll_cb,
+		    ff->src->path, FOLLOW_POLL_MS);
+	}
+}
+
 /* Start the folder's watch, if it needs one and has none. */
 static void
 follow_dir_watch(struct follow_dir *d)
 {
 	struct follow	*f = d->f;
+	int		 rc;
 
 	if (d->watching || (d->poll && !d->scan))
 		return;
@@ -490,9 +594,8 @@ follow_dir_watch(struct follow_dir *d)
 	} else {
 		uv_fs_event_init(f->loop, &d->event);
 		d->event.data = d;
-		if (uv_fs_event_start(&d->event, follow_dir_event_cb, d->path,
-		    0) != 0)
-			errlist_add(&f->inc->errors, "%s: cannot watch", d->path);
+		if ((rc = follow_event_start(d)) != 0)
+			follow_dir_fall_back(d, rc);
 	}
 }
 
@@ -622,6 +725,10 @@ follow_stop(struct follow *f)
 		f->nhandles++;
 		uv_close(d->poll ? (uv_handle_t *)&d->fspoll :
 		    (uv_handle_t *)&d->event, follow_dir_close_cb);
+		if (d->fell_back) {
+			f->nhandles++;
+			uv_close((uv_handle_t *)&d->event, follow_dir_close_cb);
+		}
 	}
 	if (f->cmds != NULL)
 		source_cmds_stop(f->cmds);

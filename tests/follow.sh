@@ -130,4 +130,40 @@ exc IndexError >> "$tmp/l.log"
 wait $fpid
 grep -q IndexError "$tmp/o9"
 ok $? "cat --follow prints appended lines"
+
+# inotify's limit (made to bite after one folder): the folders past it are
+# polled, said so, and what is appended there is still seen.
+for d in n1 n2 n3; do
+	mkdir -p "$tmp/lim/$d"
+	printf '%s1,000 INFO step 1\n' "$T" > "$tmp/lim/$d/rank.log"
+done
+RANKLINE_INOTIFY_MAX=1 follow "$tmp/o10" --until-idle 2 "$tmp/lim"
+exc KeyError >> "$tmp/lim/n3/rank.log"
+wait $fpid
+grep -q "inotify's limit is reached after 1 folders" "$tmp/o10.err"
+ok $? "inotify's limit is said, with the sysctl to raise"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert "KeyError" in d["first_failure"]["text"]' "$tmp/o10"
+ok $? "a folder past inotify's limit is polled: its append is seen"
+
+# 1,100 ranks followed at once: the soft limit of open files is raised to
+# the hard one; with the hard one too low, the limit is named.
+mkdir -p "$tmp/many"
+i=0
+while [ $i -lt 1100 ]; do
+	printf '%s1,000 INFO step 1\n' "$T" > "$tmp/many/rank$i.log"
+	i=$((i + 1))
+done
+exc ValueError >> "$tmp/many/rank1099.log"
+sh -c 'ulimit -Sn 256 && exec "$@"' sh timeout 60 "$RANKLINE" analyze \
+    --follow --until-idle 1 --json --no-store "$tmp/many" > "$tmp/o11" \
+    2>"$tmp/o11.err"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert len(d["sources"]) == 1100 and all(s["lines"] >= 1 for s in d["sources"]) and "ValueError" in d["first_failure"]["text"]' "$tmp/o11"
+ok $? "1,100 files followed with a soft limit of 256: all read"
+if sh -c 'ulimit -n 256' 2>/dev/null; then
+	sh -c 'ulimit -n 256 && exec "$@"' sh timeout 60 "$RANKLINE" analyze \
+	    --follow --until-idle 1 --no-store "$tmp/many" > "$tmp/o12" 2>&1
+	grep -q "the limit of open files (256, hard limit 256) is reached" \
+	    "$tmp/o12"
+	ok $? "a hard limit of 256 open files is named, not met in silence"
+fi
 tap_done

@@ -6,37 +6,78 @@
  * The merge never reorders lines within one source (a tee'd console is not
  * in time order, and its own order is the truth); it only interleaves
  * sources, always taking the source whose next line is earliest.
+ *
+ * A line's rank may be learnt only at the end (a launcher's record names
+ * the ranks of its children when they have failed), so the sources are
+ * analyzed first, and then read again side by side, a chunk of each at a
+ * time, and merged through a heap: memory is a chunk per source, not the
+ * logs.  What cannot be read again (a command, standard input, a log read
+ * through a decompressor) was kept in its spill by the first reading.  A
+ * source with neither, and `cat --follow`, whose files may be rotated
+ * while they are read, hold their lines in memory instead.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "rankline.h"
+
+#define CAT_CHUNK	(64 * 1024)	/* bytes of a source read at a time */
 
 /* One line held for the merge. */
 struct cat_line {
 	int64_t		 utc;		/* for ordering; INT64_MIN when untimed */
 	struct rl_time	 time;
-	unsigned	 source;
 	uint64_t	 line;
-	unsigned	 proc;		/* process index */
-	char		*text;
+	unsigned	 proc;		/* process index, in the reading's incident */
+	size_t		 at;		/* its text in the source's arena */
 	size_t		 len;
 };
 
-/* The lines of one source, in its own order. */
+/* One source being merged: the lines read from it and not yet printed. */
 struct cat_src {
-	struct cat_line	*v;
+	struct rl_source *src;		/* the first reading's, borrowed */
+	struct rl_source *again;	/* the second reading's, or NULL */
+	int		 fd;		/* read again from, or -1 */
+	uint64_t	 off;		/* where, next (a spill's fd is shared) */
+	bool		 eof;		/* no more bytes */
+	struct cat_line	*v;		/* queued lines */
 	size_t		 n;
 	size_t		 cap;
-	size_t		 next;		/* the merge's position */
+	size_t		 next;		/* the first not printed */
+	struct buf	 text;		/* their texts */
 };
 
 struct cat_state {
+	struct rl_incident *inc;	/* the analysis: final ranks */
+	struct rl_incident *re;		/* the second reading, or NULL */
 	struct cat_src	*src;		/* by source index */
 	size_t		 nsrc;
+	const struct rl_process **procs;/* the re-reading's process -> the analysis's */
+	size_t		 nprocs;
+	size_t		*heap;		/* sources with a line queued */
+	size_t		 nheap;
+	bool		 json;
+	bool		 collect;	/* the first reading keeps every line */
+	struct buf	 out;
 };
 
+/* Room for n sources. */
+static void
+cat_grow(struct cat_state *cs, size_t n)
+{
+	size_t	i;
+
+	cs->src = xreallocarray(cs->src, n, sizeof *cs->src);
+	memset(cs->src + cs->nsrc, 0, (n - cs->nsrc) * sizeof *cs->src);
+	for (i = cs->nsrc; i < n; i++)
+		cs->src[i].fd = -1;
+	cs->nsrc = n;
+}
+
+/* Queue a line for its source. */
 static void
 cat_line_cb(void *arg, const struct rl_source *s, uint64_t lineno,
     const struct rl_time *t, const struct rl_process *p, const char *text,
@@ -46,12 +87,8 @@ cat_line_cb(void *arg, const struct rl_source *s, uint64_t lineno,
 	struct cat_src		*q;
 	struct cat_line		*l;
 
-	if (s->index >= cs->nsrc) {
-		cs->src = xreallocarray(cs->src, s->index + 1, sizeof *cs->src);
-		memset(cs->src + cs->nsrc, 0, (s->index + 1 - cs->nsrc) *
-		    sizeof *cs->src);
-		cs->nsrc = s->index + 1;
-	}
+	if (s->index >= cs->nsrc)
+		cat_grow(cs, s->index + 1);
 	q = &cs->src[s->index];
 	if (q->n == q->cap) {
 		q->cap = q->cap ? q->cap * 2 : 256;
@@ -60,28 +97,59 @@ cat_line_cb(void *arg, const struct rl_source *s, uint64_t lineno,
 	l = &q->v[q->n++];
 	l->time = *t;
 	l->utc = (t->flags & RL_TIME_VALID) ? clock_utc_ms(t) : INT64_MIN;
-	l->source = s->index;
 	l->line = lineno;
 	l->proc = p->index;
-	l->text = xstrndup(text, len);
+	l->at = q->text.len;
 	l->len = len;
+	buf_add(&q->text, text, len);
+}
+
+/* The analysis's process for a line: where the final rank and host are. */
+static const struct rl_process *
+cat_process(struct cat_state *cs, unsigned proc)
+{
+	const struct rl_process	*p;
+	size_t			 i;
+
+	if (cs->re == NULL)
+		return cs->inc->procs[proc];
+	if (proc >= cs->nprocs) {
+		cs->procs = xreallocarray(cs->procs, proc + 1,
+		    sizeof *cs->procs);
+		for (i = cs->nprocs; i <= proc; i++)
+			cs->procs[i] = NULL;
+		cs->nprocs = proc + 1;
+	}
+	if (cs->procs[proc] == NULL) {
+		p = cs->re->procs[proc];
+		/* The same paths and lines make the same process keys. */
+		for (i = 0; i < cs->inc->nprocs; i++) {
+			if (strcmp(cs->inc->procs[i]->key, p->key) == 0) {
+				p = cs->inc->procs[i];
+				break;
+			}
+		}
+		cs->procs[proc] = p;
+	}
+	return cs->procs[proc];
 }
 
 /* Print one line. */
 static void
-cat_print(const struct rl_incident *inc, const struct cat_line *l, bool json,
-    struct buf *b)
+cat_print(struct cat_state *cs, const struct cat_src *q,
+    const struct cat_line *l)
 {
-	const struct rl_process	*p = inc->procs[l->proc];
+	const struct rl_process	*p = cat_process(cs, l->proc);
+	const char		*text = q->text.p + l->at;
+	struct buf		*b = &cs->out;
 	char			 t[64] = "";
 
 	buf_reset(b);
 	if (l->time.flags & RL_TIME_VALID)
 		clock_format(&l->time, t, sizeof t);
-	if (json) {
+	if (cs->json) {
 		buf_adds(b, "{\"source\": \"");
-		sanitize_json(b, inc->sources[l->source]->path,
-		    strlen(inc->sources[l->source]->path));
+		sanitize_json(b, q->src->path, strlen(q->src->path));
 		buf_printf(b, "\", \"line\": %llu, \"time\": ",
 		    (unsigned long long)l->line);
 		if (t[0] != '\0')
@@ -100,7 +168,7 @@ cat_print(const struct rl_incident *inc, const struct cat_line *l, bool json,
 		buf_adds(b, ", \"pid\": ");
 		buf_printf(b, p->pid == RL_NONE ? "null" : "%d", p->pid);
 		buf_adds(b, ", \"text\": \"");
-		sanitize_json(b, l->text, l->len);
+		sanitize_json(b, text, l->len);
 		buf_adds(b, "\"}\n");
 	} else {
 		buf_printf(b, "%-23s ", t[0] != '\0' ? t : "-");
@@ -111,45 +179,164 @@ cat_print(const struct rl_incident *inc, const struct cat_line *l, bool json,
 			buf_addc(b, ' ');
 		} else
 			buf_adds(b, "-     ");
-		sanitize_terminal(b, l->text, l->len);
+		sanitize_terminal(b, text, l->len);
 		buf_addc(b, '\n');
 	}
 	fwrite(b->p, 1, b->len, stdout);
 }
 
 /*
- * Merge: repeatedly take the source whose next line is earliest.  An untimed
- * line goes with its source's previous line, so it never holds a source back.
+ * Read a source again until a line is queued or it ends.  A failed read
+ * ends the source; the error is said once.
  */
 static void
-cat_merge(const struct rl_incident *inc, struct cat_state *cs, bool json)
+cat_fill(struct cat_state *cs, struct cat_src *q)
 {
-	struct buf		 b = { 0 };
-	struct cat_src		*q, *best;
-	struct cat_line		*l;
-	size_t			 i;
+	char	*chunk;
+	ssize_t	 n;
+
+	if (q->again == NULL)
+		return;
+	q->n = q->next = 0;
+	buf_reset(&q->text);
+	chunk = xmalloc(CAT_CHUNK);
+	while (q->n == 0 && !q->eof) {
+		n = pread(q->fd, chunk, CAT_CHUNK, (off_t)q->off);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (n == -1)
+				fprintf(stderr, "rankline: %s: %s\n",
+				    q->src->path, strerror(errno));
+			q->eof = true;
+			ingest_flush(q->again->ingest);
+			break;
+		}
+		q->off += (uint64_t)n;
+		ingest_feed(q->again->ingest, chunk, (size_t)n);
+	}
+	free(chunk);
+	(void)cs;
+}
+
+/* Does source a's next line come before source b's? */
+static bool
+cat_before(const struct cat_state *cs, size_t a, size_t b)
+{
+	const struct cat_line	*x = &cs->src[a].v[cs->src[a].next];
+	const struct cat_line	*y = &cs->src[b].v[cs->src[b].next];
+
+	/* An untimed line goes with its source's last one: now. */
+	if (x->utc != y->utc)
+		return x->utc < y->utc;
+	return a < b;
+}
+
+/* Restore the heap from slot i down. */
+static void
+cat_sift(struct cat_state *cs, size_t i)
+{
+	size_t	l, r, m, t;
 
 	for (;;) {
-		best = NULL;
-		for (i = 0; i < cs->nsrc; i++) {
-			q = &cs->src[i];
-			if (q->next >= q->n)
-				continue;
-			l = &q->v[q->next];
-			if (l->utc == INT64_MIN) {
-				best = q;	/* untimed: print now */
-				break;
-			}
-			if (best == NULL || l->utc < best->v[best->next].utc)
-				best = q;
-		}
-		if (best == NULL)
-			break;
-		l = &best->v[best->next++];
-		cat_print(inc, l, json, &b);
-		free(l->text);
+		l = 2 * i + 1;
+		r = l + 1;
+		m = i;
+		if (l < cs->nheap && cat_before(cs, cs->heap[l], cs->heap[m]))
+			m = l;
+		if (r < cs->nheap && cat_before(cs, cs->heap[r], cs->heap[m]))
+			m = r;
+		if (m == i)
+			return;
+		t = cs->heap[i];
+		cs->heap[i] = cs->heap[m];
+		cs->heap[m] = t;
+		i = m;
 	}
-	buf_free(&b);
+}
+
+/* Add a source with a queued line to the heap. */
+static void
+cat_push(struct cat_state *cs, size_t s)
+{
+	size_t	i = cs->nheap++, p, t;
+
+	cs->heap[i] = s;
+	while (i > 0) {
+		p = (i - 1) / 2;
+		if (!cat_before(cs, cs->heap[i], cs->heap[p]))
+			break;
+		t = cs->heap[i];
+		cs->heap[i] = cs->heap[p];
+		cs->heap[p] = t;
+		i = p;
+	}
+}
+
+/* Merge: always print the line of the source whose next line is earliest. */
+static void
+cat_merge(struct cat_state *cs)
+{
+	struct cat_src	*q;
+	size_t		 i, s;
+
+	cs->heap = xcalloc(cs->nsrc + 1, sizeof *cs->heap);
+	for (i = 0; i < cs->nsrc; i++) {
+		q = &cs->src[i];
+		if (q->next == q->n)
+			cat_fill(cs, q);
+		if (q->next < q->n)
+			cat_push(cs, i);
+	}
+	while (cs->nheap > 0) {
+		s = cs->heap[0];
+		q = &cs->src[s];
+		cat_print(cs, q, &q->v[q->next++]);
+		if (q->next == q->n)
+			cat_fill(cs, q);
+		if (q->next < q->n)
+			cat_sift(cs, 0);
+		else {
+			cs->heap[0] = cs->heap[--cs->nheap];
+			cat_sift(cs, 0);
+		}
+	}
+	free(cs->heap);
+}
+
+/*
+ * Set up the second reading: every source of the analysis that can be
+ * read again is added to an incident of its own, with the same path (so
+ * the same attribution) and the same clock reference.
+ */
+static void
+cat_again(struct cat_state *cs, struct ruleset *rs)
+{
+	struct rl_incident	*inc = cs->inc;
+	struct rl_source	*s, *a;
+	struct cat_src		*q;
+	size_t			 i;
+
+	cs->re = incident_create(rs);
+	if (cs->nsrc < inc->nsources)
+		cat_grow(cs, inc->nsources);
+	for (i = 0; i < inc->nsources; i++) {
+		s = inc->sources[i];
+		q = &cs->src[i];
+		q->src = s;
+		q->fd = -1;
+		q->eof = true;
+		a = incident_add_source(cs->re, s->path, SOURCE_FILE);
+		if (s->binary || s->error != NULL ||
+		    (q->fd = source_reopen(s)) == -1)
+			continue;
+		a->clock = s->clock;
+		a->clock.form = 0;
+		memset(a->clock.seen, 0, sizeof a->clock.seen);
+		source_ingest(cs->re, a, cat_line_cb, cs);
+		q->again = a;
+		q->eof = false;
+	}
 }
 
 int
@@ -157,7 +344,6 @@ cmd_cat(const struct options *o, int argc, char **argv)
 {
 	struct cat_state	 cs = { 0 };
 	struct ruleset		*rs;
-	struct rl_incident	*inc;
 	size_t			 i;
 	int			 bad;
 
@@ -166,14 +352,43 @@ cmd_cat(const struct options *o, int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	rs = rules_load_or_warn();
-	inc = analyze_paths(o, rs, argc, argv, cat_line_cb, &cs, &bad);
-	for (i = 0; i < inc->errors.n; i++)
-		fprintf(stderr, "rankline: %s\n", inc->errors.v[i]);
-	cat_merge(inc, &cs, o->json);
-	for (i = 0; i < cs.nsrc; i++)
+	cs.json = o->json;
+	cs.collect = o->follow;
+	cs.inc = analyze_paths(o, rs, argc, argv, cs.collect ? cat_line_cb :
+	    NULL, &cs, &bad);
+	for (i = 0; i < cs.inc->errors.n; i++)
+		fprintf(stderr, "rankline: %s\n", cs.inc->errors.v[i]);
+	if (!cs.collect) {
+		cat_again(&cs, rs);
+		for (i = 0; i < cs.nsrc; i++) {
+			if (cs.src[i].again == NULL && cs.src[i].src != NULL &&
+			    !cs.src[i].src->binary &&
+			    cs.src[i].src->error == NULL &&
+			    cs.src[i].src->lines > 0)
+				fprintf(stderr, "rankline: %s: cannot be read "
+				    "again: its lines are left out\n",
+				    cs.src[i].src->path);
+		}
+	} else {
+		if (cs.nsrc < cs.inc->nsources)
+			cat_grow(&cs, cs.inc->nsources);
+		for (i = 0; i < cs.nsrc; i++) {
+			cs.src[i].src = cs.inc->sources[i];
+			cs.src[i].eof = true;
+		}
+	}
+	cat_merge(&cs);
+	for (i = 0; i < cs.nsrc; i++) {
+		if (cs.src[i].fd != -1)
+			close(cs.src[i].fd);
 		free(cs.src[i].v);
+		buf_free(&cs.src[i].text);
+	}
 	free(cs.src);
-	incident_free(inc);
+	free(cs.procs);
+	buf_free(&cs.out);
+	incident_free(cs.re);
+	incident_free(cs.inc);
 	ruleset_free(rs);
 	return 0;
 }

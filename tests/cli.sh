@@ -72,6 +72,12 @@ for l in sys.stdin: json.loads(l)'
 ok $? "cat --json prints valid JSON Lines for hostile bytes"
 "$RANKLINE" cat "$tmp/logs" | head -1 | grep -q "13:20:01"
 ok $? "cat merges the sources in time order"
+cat "$tmp/logs/rank1.log" "$tmp/logs/rank0.log" | "$RANKLINE" cat - |
+    wc -l | grep -qx "$(cat "$tmp/logs/rank1.log" "$tmp/logs/rank0.log" | wc -l)"
+ok $? "cat - prints every line of standard input (read again from its spill)"
+printf '[default1]:hello before the rank is known\n[default1]:2026-12-02 13:20:01,000 INFO     [rank5] train: step 1\n' > "$tmp/console.log"
+"$RANKLINE" cat "$tmp/console.log" | head -1 | grep -q " r5 .*hello before"
+ok $? "cat prints a line with the rank learnt after it"
 head -c 3000 /dev/urandom > "$tmp/blob.bin"
 printf '\0\0\0' >> "$tmp/blob.bin"
 "$RANKLINE" analyze --json --no-store "$tmp/blob.bin" "$tmp/logs" > "$tmp/o2" 2>&1

@@ -112,7 +112,6 @@ analyze_paths(const struct options *o, struct ruleset *rs, int argc,
     char **argv, ingest_line_cb cb, void *arg, int *bad)
 {
 	struct rl_incident	*inc;
-	size_t			 i;
 	int			 k;
 
 	inc = incident_create(rs);
@@ -123,10 +122,8 @@ analyze_paths(const struct options *o, struct ruleset *rs, int argc,
 		if (source_add_path(inc, argv[k]) != 0)
 			*bad = 1;
 	}
-	for (i = 0; i < inc->nsources; i++) {
-		if (source_file_read(inc, inc->sources[i], cb, arg) != 0)
-			*bad = 1;
-	}
+	if (batch_read(inc, cb, arg, o->jobs) != 0)
+		*bad = 1;
 	if (o->ncmds > 0)
 		analyze_follow(o, inc, 0, NULL, cb, arg, bad);
 	else

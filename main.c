@@ -53,7 +53,7 @@ usage(FILE *f)
 	for (c = commands; c->name != NULL; c++)
 		fprintf(f, "       rankline %s\n", c->usage);
 	fprintf(f, "options: --json --db PATH --no-store --theme NAME --mono "
-	    "--ascii -v LOGFILE --version\n");
+	    "--ascii --jobs N -v LOGFILE --version\n");
 	fprintf(f, "The first form opens the console, which follows the logs "
 	    "as they grow (--no-follow reads them once).\n");
 }
@@ -91,6 +91,7 @@ static const struct option long_options[] = {
 	{ "export", required_argument, NULL, 'E' },
 	{ "import", required_argument, NULL, 'I' },
 	{ "resolution", no_argument, NULL, 'R' },
+	{ "jobs", required_argument, NULL, 'J' },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -161,6 +162,14 @@ main(int argc, char **argv)
 			break;
 		case 'I':
 			o.import_file = optarg;
+			break;
+		case 'J':
+			o.jobs = atoi(optarg);
+			if (o.jobs < 1) {
+				fprintf(stderr, "rankline: --jobs wants a "
+				    "number of threads, 1 or more\n");
+				return EXIT_USAGE;
+			}
 			break;
 		case 'R':
 			o.resolution = true;

@@ -27,6 +27,7 @@ struct options {
 	const char	*export_file;	/* history --export FILE */
 	const char	*import_file;	/* history --import FILE */
 	bool		 resolution;	/* note --resolution */
+	int		 jobs;		/* --jobs N: threads reading files, 0 all */
 };
 
 /* A command: its name, a one-line usage, and its function. */

@@ -1182,7 +1182,8 @@ clock_utc_ms(const struct rl_time *t)
 	 * unset) and a sort compares millions of pairs, so the local offset is
 	 * cached per wall-clock hour: zones change on hour boundaries.
 	 */
-	static struct {
+	/* Per thread: batch reading runs a worker on each core. */
+	static _Thread_local struct {
 		bool	used;
 		int64_t	hour;	/* wall-clock hour */
 		int64_t	off;	/* utc - wall, in ms */

@@ -252,6 +252,11 @@ int		 ruleset_load_file(struct ruleset *, const char *,
 		     struct errlist *);
 int		 ruleset_load_defaults(struct ruleset *, struct errlist *);
 void		 ruleset_finish(struct ruleset *);
+struct ruleset	*ruleset_clone(struct ruleset *);
+void		 ruleset_absorb(struct ruleset *, const struct ruleset *);
+void		 ruleset_learn(struct ruleset *, const char *, size_t);
+bool		 ruleset_learning(const struct ruleset *);
+void		 ruleset_learnt(struct ruleset *);
 size_t		 ruleset_nrules(const struct ruleset *);
 const struct rl_rule *ruleset_rule(const struct ruleset *, size_t);
 const struct rl_rule *ruleset_find(const struct ruleset *, const char *);
@@ -645,6 +650,7 @@ struct rl_keep	*incident_keep(struct rl_incident *, const struct rl_rule *,
 struct rl_event	*keep_add(struct rl_incident *, struct rl_keep *, uint64_t);
 struct rl_event	*keep_find(struct rl_keep *, uint64_t);
 void		 incident_gather(struct rl_incident *);
+void		 incident_absorb(struct rl_incident *, struct rl_incident *);
 struct rl_tally	*incident_tally(struct rl_incident *, const struct rl_rule *);
 const struct rl_rank *incident_rank(const struct rl_incident *, int);
 const char	*rank_state_name(enum rank_state);
@@ -666,6 +672,7 @@ void		 ingest_set_line_cb(struct ingest *, ingest_line_cb, void *);
 void		 attrib_path(const struct ruleset *, struct rl_source *);
 
 bool		 ingest_pending(const struct ingest *);
+uint64_t	 ingest_warmup(void);
 
 /* source-file.c: reading files and folders named on the command line. */
 int		 source_add_path(struct rl_incident *, const char *);
@@ -679,6 +686,9 @@ int		 source_file_read(struct rl_incident *, struct rl_source *,
 void		 source_spill_start(struct rl_incident *, struct rl_source *);
 void		 source_spill_write(struct rl_source *, const char *, size_t);
 int		 source_reopen(const struct rl_source *);
+
+/* batch.c: every source read to its end, on every core. */
+int		 batch_read(struct rl_incident *, ingest_line_cb, void *, int);
 
 /*
  * follow.c: the sources named on the command line read, then followed on

@@ -500,3 +500,156 @@ scope_name(enum rl_scope s)
 {
 	return s <= SCOPE_ALL ? scope_names[s] : NULL;
 }
+
+/* FNV-1a of a process key, for the merge's table. */
+static uint64_t
+key_hash(const char *s)
+{
+	uint64_t	h = 1469598103934665603ULL;
+
+	for (; *s != '\0'; s++)
+		h = (h ^ (uint8_t)*s) * 1099511628211ULL;
+	return h;
+}
+
+/* One process of a part merged into one of the whole. */
+static void
+process_merge(struct rl_process *d, struct rl_process *s)
+{
+	if (d->host == NULL && s->host != NULL) {
+		d->host = s->host;
+		s->host = NULL;
+	}
+	if (s->rank != RL_NONE && (d->rank == RL_NONE || d->rank_guessed)) {
+		d->rank = s->rank;
+		d->rank_guessed = s->rank_guessed;
+	}
+	if (d->local_rank == RL_NONE)
+		d->local_rank = s->local_rank;
+	if (d->pid == RL_NONE)
+		d->pid = s->pid;
+	if (d->exitcode == RL_NONE)
+		d->exitcode = s->exitcode;
+	if (d->signal == 0)
+		d->signal = s->signal;
+	if ((s->last.flags & RL_TIME_VALID) && (!(d->last.flags &
+	    RL_TIME_VALID) || clock_cmp(&s->last, &d->last) >= 0)) {
+		d->last = s->last;
+		d->last_source = s->last_source;
+		d->last_line = s->last_line;
+		d->last_offset = s->last_offset;
+		d->last_len = s->last_len;
+		free(d->last_text);
+		d->last_text = s->last_text;
+		s->last_text = NULL;
+	}
+	d->lines += s->lines;
+}
+
+/* Rebuild the keep hash table for the keeps there are. */
+static void
+keep_rebuild(struct rl_incident *inc)
+{
+	struct rl_keep	*k;
+	size_t		 i, b;
+
+	free(inc->khash);
+	for (inc->khsize = 256; inc->khsize < 2 * inc->nkeeps;)
+		inc->khsize *= 2;
+	inc->khash = xcalloc(inc->khsize, sizeof *inc->khash);
+	for (i = 0; i < inc->nkeeps; i++) {
+		k = inc->keeps[i];
+		b = keep_bucket(inc, k->rule, k->process, k->source);
+		k->hnext = inc->khash[b];
+		inc->khash[b] = k;
+	}
+}
+
+/*
+ * Take what a part read into the whole: the part read a run of the
+ * sources (whose indexes are the whole's) on another thread, after the
+ * sources the whole holds already, so processes are joined by their keys
+ * in the order they came, and the part's arrival numbers go after the
+ * whole's.  Read in order, the parts make the whole one reading would.
+ * The part is left empty, to be freed.
+ */
+void
+incident_absorb(struct rl_incident *inc, struct rl_incident *part)
+{
+	struct rl_process	**tab, *p;
+	struct rl_keep		 *k;
+	struct rl_event		 *e;
+	uint64_t		  base = inc->next_seq, h;
+	size_t			  cap, i, j, slot;
+	int			 *map;
+
+	/* Processes, by key: a table over the whole's, then the part's. */
+	for (cap = 64; cap < 2 * (inc->nprocs + part->nprocs);)
+		cap *= 2;
+	tab = xcalloc(cap, sizeof *tab);
+	for (i = 0; i < inc->nprocs; i++) {
+		for (slot = key_hash(inc->procs[i]->key) & (cap - 1);
+		    tab[slot] != NULL; slot = (slot + 1) & (cap - 1))
+			;
+		tab[slot] = inc->procs[i];
+	}
+	map = xcalloc(part->nprocs + 1, sizeof *map);
+	for (i = 0; i < part->nprocs; i++) {
+		p = part->procs[i];
+		h = key_hash(p->key);
+		for (slot = h & (cap - 1); tab[slot] != NULL &&
+		    strcmp(tab[slot]->key, p->key) != 0;
+		    slot = (slot + 1) & (cap - 1))
+			;
+		if (tab[slot] != NULL) {
+			process_merge(tab[slot], p);
+			map[i] = (int)tab[slot]->index;
+			free(p->key);
+			free(p->host);
+			free(p->last_text);
+			free(p);
+			continue;
+		}
+		p->index = (unsigned)inc->nprocs;
+		inc->procs = xreallocarray(inc->procs, inc->nprocs + 1,
+		    sizeof *inc->procs);
+		inc->procs[inc->nprocs++] = p;
+		tab[slot] = p;
+		map[i] = (int)p->index;
+	}
+	free(tab);
+	part->nprocs = 0;
+
+	/* Keeps: the sources differ, so no two are the same keep. */
+	inc->keeps = xreallocarray(inc->keeps, inc->nkeeps + part->nkeeps + 1,
+	    sizeof *inc->keeps);
+	for (i = 0; i < part->nkeeps; i++) {
+		k = part->keeps[i];
+		k->process = k->process == RL_NONE ? RL_NONE : map[k->process];
+		for (j = 0; j <= k->n; j++) {
+			e = j < k->n ? &k->v[j] : &k->tail;
+			if (e == &k->tail && e->rule == NULL)
+				continue;
+			e->seq += base;
+			if (e->process != RL_NONE)
+				e->process = map[e->process];
+		}
+		inc->keeps[inc->nkeeps++] = k;
+	}
+	part->nkeeps = 0;
+	keep_rebuild(inc);
+	free(map);
+
+	inc->next_seq = base + part->next_seq;
+	inc->lines += part->lines;
+	inc->bytes += part->bytes;
+	inc->matched += part->matched;
+	if ((part->start.flags & RL_TIME_VALID) && (!(inc->start.flags &
+	    RL_TIME_VALID) || clock_cmp(&part->start, &inc->start) < 0))
+		inc->start = part->start;
+	if ((part->end.flags & RL_TIME_VALID) && (!(inc->end.flags &
+	    RL_TIME_VALID) || clock_cmp(&part->end, &inc->end) > 0))
+		inc->end = part->end;
+	for (i = 0; i < part->errors.n; i++)
+		errlist_add(&inc->errors, "%s", part->errors.v[i]);
+}

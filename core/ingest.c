@@ -133,8 +133,9 @@ struct link_ctx {
  * How many bytes of a source are read line by line before skipping may
  * start; RANKLINE_WARMUP sets it, and RANKLINE_READ_ALL reads every line,
  * so that tests can hold the two ways of reading to the same answers.
+ * Asked once before threads read (batch.c), so they only read the answer.
  */
-static uint64_t
+uint64_t
 ingest_warmup(void)
 {
 	static uint64_t	 warmup = UINT64_MAX - 1;

@@ -33,7 +33,6 @@
 
 #include "rules-int.h"
 
-#define PF_LEARN_BYTES	(1024 * 1024)	/* input seen before re-anchoring */
 #define PF_MULT		0x2c1b3c6du
 /* Mix the high byte down first, so that every byte moves the bits kept. */
 #define PF_HASH(w)	((((w) ^ ((w) >> 15)) * PF_MULT) >> (32 - PF_BITS))
@@ -245,6 +244,8 @@ prefilter_learn(struct prefilter *pf, const uint8_t *p, size_t n)
 
 	if (!pf->built || pf->learnt >= PF_LEARN_BYTES)
 		return;
+	if (n == 0)
+		return;
 	if (pf->seen == NULL)
 		pf->seen = xcalloc(PF_SLOTS, sizeof *pf->seen);
 	if (n > PF_LEARN_BYTES - pf->learnt)
@@ -255,11 +256,20 @@ prefilter_learn(struct prefilter *pf, const uint8_t *p, size_t n)
 			pf->seen[h]++;
 	}
 	pf->learnt += n;
-	if (pf->learnt >= PF_LEARN_BYTES) {
-		prefilter_index(pf);
-		free(pf->seen);
-		pf->seen = NULL;
-	}
+	if (pf->learnt >= PF_LEARN_BYTES)
+		prefilter_learnt(pf);
+}
+
+/* Enough was seen (or all there is): anchor the literals by it. */
+void
+prefilter_learnt(struct prefilter *pf)
+{
+	if (pf->seen == NULL)
+		return;
+	prefilter_index(pf);
+	free(pf->seen);
+	pf->seen = NULL;
+	pf->learnt = PF_LEARN_BYTES;
 }
 
 void

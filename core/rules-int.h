@@ -20,6 +20,7 @@
  * bytes, and the literals bucketed by that hash (see prefilter.c).
  */
 #define PF_BITS		16		/* bits of the hash */
+#define PF_LEARN_BYTES	(1024 * 1024)	/* input seen before re-anchoring */
 #define PF_SLOTS	(1u << PF_BITS)
 struct prefilter {
 	uint32_t	 bits[PF_SLOTS / 32];/* hashes some literal's anchor has */
@@ -109,6 +110,8 @@ struct ruleset {
 	struct pf_hits	 line_hits;	/* scratch of a one-line scan */
 	struct peel_memo *memo;		/* PEEL_MEMO_SLOTS, or NULL: no memo */
 	uint32_t	 memo_clock;	/* stamps memo entries */
+	bool		 borrowed;	/* a clone: rules, attribs, knobs and the
+					   prefilter are its parent's */
 };
 
 /* rules.c */
@@ -132,6 +135,7 @@ void		 prefilter_build(struct prefilter *, char **, uint32_t *,
 		     size_t);
 void		 prefilter_free(struct prefilter *);
 void		 prefilter_learn(struct prefilter *, const uint8_t *, size_t);
+void		 prefilter_learnt(struct prefilter *);
 void		 prefilter_scan(const struct prefilter *, const uint8_t *,
 		     size_t, struct pf_hits *);
 void		 pf_hits_free(struct pf_hits *);

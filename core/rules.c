@@ -189,6 +189,48 @@ ruleset_create(void)
 	return rs;
 }
 
+/*
+ * A ruleset for another thread: the rules, attributions, knobs and the
+ * prefilter are shared (matching only reads them), and the scratch of a
+ * match (match data, JIT stack, candidates, the peel memo) is its own.
+ * The parent is finished first and outlives its clones.
+ */
+struct ruleset *
+ruleset_clone(struct ruleset *parent)
+{
+	struct ruleset	*rs;
+
+	if (!parent->finished)
+		ruleset_finish(parent);
+	rs = ruleset_create();
+	rs->rules = parent->rules;
+	rs->nrules = parent->nrules;
+	rs->attribs = parent->attribs;
+	rs->nattribs = parent->nattribs;
+	rs->knobs = parent->knobs;
+	rs->nknobs = parent->nknobs;
+	rs->always = parent->always;
+	rs->nalways = parent->nalways;
+	rs->pf = parent->pf;
+	/* The anchors are the parent's: a clone learns nothing. */
+	rs->pf.seen = NULL;
+	rs->pf.learnt = SIZE_MAX;
+	rs->stamp = xcalloc(rs->nrules + rs->nattribs + 1, sizeof *rs->stamp);
+	rs->cand = xcalloc(rs->nrules + rs->nattribs + 1, sizeof *rs->cand);
+	if (parent->memo != NULL)
+		rs->memo = xcalloc(PEEL_MEMO_SLOTS, sizeof *rs->memo);
+	rs->borrowed = true;
+	rs->finished = true;
+	return rs;
+}
+
+/* A clone's count of limit hits, added to its parent's. */
+void
+ruleset_absorb(struct ruleset *parent, const struct ruleset *clone)
+{
+	parent->limit_hits += clone->limit_hits;
+}
+
 void
 ruleset_free(struct ruleset *rs)
 {
@@ -196,6 +238,8 @@ ruleset_free(struct ruleset *rs)
 
 	if (rs == NULL)
 		return;
+	if (rs->borrowed)
+		goto scratch;
 	for (i = 0; i < rs->nrules; i++)
 		rule_free(rs->rules[i]);
 	free(rs->rules);
@@ -211,9 +255,10 @@ ruleset_free(struct ruleset *rs)
 	}
 	free(rs->knobs);
 	free(rs->always);
+	prefilter_free(&rs->pf);
+scratch:
 	free(rs->stamp);
 	free(rs->cand);
-	prefilter_free(&rs->pf);
 	pf_hits_free(&rs->line_hits);
 	free(rs->memo);
 	pcre2_match_data_free(rs->md);
@@ -561,6 +606,29 @@ ruleset_scan(struct ruleset *rs, const char *s, size_t n)
 	prefilter_scan(&rs->pf, (const uint8_t *)s, n, &rs->line_hits);
 	for (i = 0; i < rs->line_hits.all.n; i++)
 		ruleset_scan_lit(rs, rs->line_hits.all.v[i].lit);
+}
+
+/* Learn from input which four bytes of each literal are rare (prefilter.c). */
+void
+ruleset_learn(struct ruleset *rs, const char *p, size_t n)
+{
+	if (!rs->finished)
+		ruleset_finish(rs);
+	prefilter_learn(&rs->pf, (const uint8_t *)p, n);
+}
+
+/* Does the prefilter still want input to learn from? */
+bool
+ruleset_learning(const struct ruleset *rs)
+{
+	return rs->pf.built && rs->pf.learnt < PF_LEARN_BYTES;
+}
+
+/* Anchor the literals by what was learnt, however little it was. */
+void
+ruleset_learnt(struct ruleset *rs)
+{
+	prefilter_learnt(&rs->pf);
 }
 
 /* Scan a block of whole lines for every literal (see prefilter_scan). */

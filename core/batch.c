@@ -1,0 +1,227 @@
+/*
+ * batch.c: read the files named on the command line once, to their end,
+ * on every core.
+ *
+ * A job's logs are many files, and reading one is work for one core: the
+ * sources are cut into runs of about equal bytes, one per core, and each
+ * run is read on libuv's thread pool into an incident of its own, with a
+ * clone of the ruleset (the rules are shared, the scratch of matching is
+ * not).  The runs are then taken into the whole in order (incident_absorb),
+ * which makes the very incident that reading the files one after another
+ * makes: the same processes in the same order, the same arrival numbers.
+ *
+ * Before that, the prefilter learns from the first megabyte of the files
+ * which bytes of each literal are rare, so that every run scans with the
+ * same anchors.  Few or small files, a line callback (`cat`), or
+ * RANKLINE_JOBS=1 (--jobs 1) read on this thread alone.
+ */
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <uv.h>
+
+#include "core.h"
+
+#define BATCH_MIN_BYTES		(16 * 1024 * 1024)	/* less is read on one core */
+#define BATCH_LEARN_BYTES	(1024 * 1024)	/* input the prefilter learns from */
+#define BATCH_LEARN_EACH	(256 * 1024)	/* of it from one file at most */
+
+/* One run of sources, read on a thread of the pool. */
+struct batch_part {
+	uv_work_t	 req;
+	struct rl_incident *whole;	/* borrowed: its sources */
+	struct rl_incident *part;	/* what the run read; owned until absorbed */
+	struct ruleset	*rs;		/* the run's clone; owned */
+	size_t		 from;		/* its sources: [from, to) */
+	size_t		 to;
+	int		 bad;		/* a source could not be read */
+};
+
+/* How many runs: RANKLINE_JOBS, else the cores this process may use. */
+static int
+batch_jobs(int jobs)
+{
+	const char	*s = getenv("RANKLINE_JOBS");
+
+	if (jobs <= 0 && s != NULL)
+		jobs = atoi(s);
+	if (jobs <= 0)
+		jobs = (int)uv_available_parallelism();
+	return jobs < 1 ? 1 : jobs > 256 ? 256 : jobs;
+}
+
+/* Bytes below which one thread reads; RANKLINE_BATCH_MIN for tests. */
+static uint64_t
+batch_min(void)
+{
+	const char	*s = getenv("RANKLINE_BATCH_MIN");
+
+	return s != NULL ? strtoull(s, NULL, 10) : BATCH_MIN_BYTES;
+}
+
+/* A regular file's size, or 0. */
+static uint64_t
+batch_size(const struct rl_source *src)
+{
+	struct stat	sb;
+
+	if (src->kind != SOURCE_FILE || stat(src->path, &sb) != 0 ||
+	    !S_ISREG(sb.st_mode))
+		return 0;
+	return (uint64_t)sb.st_size;
+}
+
+/*
+ * Let the prefilter learn from the head of the files, a little of each,
+ * skipping what is compressed or binary.
+ */
+static void
+batch_learn(struct rl_incident *inc)
+{
+	struct ruleset	*rs = (struct ruleset *)inc->rules;
+	char		*buf;
+	ssize_t		 n;
+	size_t		 i, got = 0, want;
+	int		 fd;
+
+	if (rs == NULL || !ruleset_learning(rs))
+		return;
+	buf = xmalloc(BATCH_LEARN_EACH);
+	for (i = 0; i < inc->nsources && got < BATCH_LEARN_BYTES; i++) {
+		if (batch_size(inc->sources[i]) == 0 ||
+		    (fd = open(inc->sources[i]->path, O_RDONLY | O_NONBLOCK |
+		    O_CLOEXEC)) == -1)
+			continue;
+		want = BATCH_LEARN_BYTES - got;
+		if (want > BATCH_LEARN_EACH)
+			want = BATCH_LEARN_EACH;
+		n = pread(fd, buf, want, 0);
+		close(fd);
+		if (n < 4 || memchr(buf, '\0', (size_t)n) != NULL ||
+		    ((uint8_t)buf[0] == 0x1f && (uint8_t)buf[1] == 0x8b) ||
+		    ((uint8_t)buf[0] == 0x28 && (uint8_t)buf[1] == 0xb5))
+			continue;
+		ruleset_learn(rs, buf, (size_t)n);
+		got += (size_t)n;
+	}
+	free(buf);
+	ruleset_learnt(rs);
+}
+
+/* Read a run of sources (on a thread of the pool). */
+static void
+batch_work_cb(uv_work_t *req)
+{
+	struct batch_part	*bp = req->data;
+	size_t			 i;
+
+	for (i = bp->from; i < bp->to; i++) {
+		if (source_file_read(bp->part, bp->whole->sources[i], NULL,
+		    NULL) != 0)
+			bp->bad = 1;
+	}
+}
+
+static void
+batch_after_cb(uv_work_t *req, int status)
+{
+	(void)req;
+	(void)status;
+}
+
+/* Read the sources one after another, on this thread. */
+static int
+batch_serial(struct rl_incident *inc, ingest_line_cb cb, void *arg)
+{
+	size_t	i;
+	int	bad = 0;
+
+	for (i = 0; i < inc->nsources; i++) {
+		if (source_file_read(inc, inc->sources[i], cb, arg) != 0)
+			bad = 1;
+	}
+	return bad;
+}
+
+/*
+ * Read every source of the incident to its end; jobs is how many runs at
+ * most (0: as many as cores).  Returns 1 when a source could not be read
+ * (named in the incident's errors), else 0.
+ */
+int
+batch_read(struct rl_incident *inc, ingest_line_cb cb, void *arg, int jobs)
+{
+	struct batch_part	*bp;
+	uv_loop_t		 loop;
+	uint64_t		*size, total = 0, acc = 0;
+	size_t			 i, k, nparts;
+	int			 bad = 0;
+
+	batch_learn(inc);
+	jobs = batch_jobs(jobs);
+	size = xcalloc(inc->nsources + 1, sizeof *size);
+	for (i = 0; i < inc->nsources; i++)
+		total += size[i] = batch_size(inc->sources[i]);
+	if (cb != NULL || jobs == 1 || inc->nsources < 2 ||
+	    total < batch_min()) {
+		free(size);
+		return batch_serial(inc, cb, arg);
+	}
+	if ((size_t)jobs > inc->nsources)
+		jobs = (int)inc->nsources;
+
+	/* Runs of about total / jobs bytes each, in the sources' order. */
+	bp = xcalloc((size_t)jobs, sizeof *bp);
+	for (i = k = 0; k < (size_t)jobs; k++) {
+		bp[k].from = i;
+		while (i < inc->nsources && (k == (size_t)jobs - 1 ||
+		    acc < total * (k + 1) / (size_t)jobs))
+			acc += size[i++];
+		bp[k].to = i;
+	}
+	free(size);
+	nparts = (size_t)jobs;
+
+	/* The pool has four threads unless told: as many as the runs. */
+	if (nparts > 4 && getenv("UV_THREADPOOL_SIZE") == NULL) {
+		char	n[16];
+
+		snprintf(n, sizeof n, "%zu", nparts);
+		setenv("UV_THREADPOOL_SIZE", n, 0);
+	}
+	ingest_warmup();	/* its setting, read once here */
+	tzset();		/* and the zone, before threads use mktime */
+	uv_loop_init(&loop);
+	for (k = 0; k < nparts; k++) {
+		bp[k].whole = inc;
+		bp[k].rs = ruleset_clone((struct ruleset *)inc->rules);
+		bp[k].part = incident_create(bp[k].rs);
+		bp[k].req.data = &bp[k];
+		if (bp[k].from < bp[k].to)
+			uv_queue_work(&loop, &bp[k].req, batch_work_cb,
+			    batch_after_cb);
+	}
+	uv_run(&loop, UV_RUN_DEFAULT);
+	if (uv_loop_close(&loop) != 0)
+		fatal("handles left open on the batch loop");
+
+	for (k = 0; k < nparts; k++) {
+		incident_absorb(inc, bp[k].part);
+		ruleset_absorb((struct ruleset *)inc->rules, bp[k].rs);
+		/* Their reading state points into the part: it is done. */
+		for (i = bp[k].from; i < bp[k].to; i++) {
+			ingest_free(inc->sources[i]->ingest);
+			inc->sources[i]->ingest = NULL;
+		}
+		bad |= bp[k].bad;
+		incident_free(bp[k].part);
+		ruleset_free(bp[k].rs);
+	}
+	free(bp);
+	return bad;
+}

@@ -16,29 +16,43 @@
 #define TARGET_ESC	0x7fffffffu	/* the escape byte: a colour code */
 
 /*
- * The multi-literal prefilter: a hashed set of every literal's first four
- * bytes, and the literals bucketed by that hash (see prefilter.c).
+ * The multi-literal prefilter (see prefilter.c): literals of seven bytes or
+ * more are found by a hashed set of four consecutive four-byte anchors of
+ * each, probed at every fourth position; shorter ones by two of their
+ * bytes, or (under three bytes) by memchr.
  */
 #define PF_BITS		16		/* bits of the hash */
 #define PF_LEARN_BYTES	(1024 * 1024)	/* input seen before re-anchoring */
 #define PF_SLOTS	(1u << PF_BITS)
+#define PF_STRIDE	4		/* positions apart the set is probed */
+#define PF_LONG		(PF_STRIDE + 3)	/* bytes a literal needs for the set */
+#define PF_MID		3		/* bytes a literal needs for two probes */
+
 struct prefilter {
 	uint32_t	 bits[PF_SLOTS / 32];/* hashes some literal's anchor has */
 	uint32_t	*start;		/* per hash: first of its items (CSR) */
 	uint32_t	*items;		/* literal indexes, bucketed by hash */
+	uint32_t	*item_off;	/* per item: the anchor's offset in it */
 	char		**lit;		/* the distinct literals, owned */
 	uint32_t	*len;		/* their lengths */
-	uint32_t	*anchor;	/* offset of the four bytes hashed */
+	uint32_t	*anchor;	/* offset of the first anchor */
 	uint32_t	*head;		/* its first four bytes, as a word */
 	uint32_t	*first;		/* per literal: first output + 1, or 0 */
 	size_t		 nlit;
-	uint32_t	*short_lit;	/* literals under three bytes */
+	uint32_t	*mid_lit;	/* literals of PF_MID to PF_LONG-1 bytes */
+	uint8_t		*mid_off;	/* per mid literal: its three bytes' */
+	size_t		 nmid;
+	uint8_t		 mid_lo[PF_MID][16];/* per byte of three: low nibble */
+	uint8_t		 mid_hi[PF_MID][16];/* and high: -> buckets (bits) */
+	uint32_t	 mid_start[9];	/* per bucket: first of mid_by (CSR) */
+	uint32_t	*mid_by;	/* mid literals, by bucket */
+	uint32_t	*short_lit;	/* literals under PF_MID bytes */
 	size_t		 nshort;
 	uint32_t	*outnext;	/* outputs chained: next index + 1, or 0 */
 	uint32_t	*outtarget;	/* output -> target */
 	size_t		 nout;
 	bool		 built;		/* there is a literal to find */
-	bool		 avx2;		/* scan eight positions at a time */
+	bool		 avx2;		/* probe thirty-two positions at a time */
 	uint16_t	*seen;		/* per hash: words of input seen, learning */
 	size_t		 learnt;	/* bytes of input learnt from */
 };
@@ -55,7 +69,8 @@ struct pf_list {
 };
 struct pf_hits {
 	struct pf_list	 all;		/* the scan's hits, in order */
-	struct pf_list	 tmp;		/* scratch */
+	struct pf_list	 tmp;		/* scratch: the other literals' hits */
+	struct pf_list	 tmp2;
 };
 
 /*

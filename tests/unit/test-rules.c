@@ -186,6 +186,124 @@ test_prefilter(void)
 	ruleset_free(rs);
 }
 
+/*
+ * The block scan against brute force: literals of every length from one
+ * byte to twenty (so each of the scan's three ways is used), planted in
+ * long random blocks at every alignment, before and after the anchors are
+ * learnt from input, with the vector code and without.
+ */
+static size_t
+brute_hits(char **lit, size_t nlit, const char *b, size_t n, bool *want)
+{
+	size_t	i, k, c = 0, len;
+
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < nlit; k++) {
+			len = strlen(lit[k]);
+			want[i * nlit + k] = len <= n - i &&
+			    memcmp(b + i, lit[k], len) == 0;
+			c += want[i * nlit + k];
+		}
+	}
+	return c;
+}
+
+static void
+scan_round(const char *how, bool simd, bool learn)
+{
+	enum { NLIT = 40, N = 20000 };
+	static const char alpha[] = "abcdeSTEP: \n=\033xyz";
+	struct prefilter pf = { 0 };
+	struct pf_hits	 h = { 0 };
+	char		*lit[NLIT], *b = malloc(N + 1);
+	uint32_t	 tg[NLIT];
+	bool		*want = calloc((size_t)N * NLIT, sizeof *want);
+	bool		*got = calloc((size_t)N * NLIT, sizeof *got);
+	size_t		 i, k, len, nwant, bad = 0, extra = 0, order = 0, n;
+	uint32_t	 li;
+	int		 round;
+
+	if (simd)
+		unsetenv("RANKLINE_NO_SIMD");
+	else
+		setenv("RANKLINE_NO_SIMD", "1", 1);
+	srand(11);
+	for (k = 0; k < NLIT; k++) {
+		len = 1 + k % 20;
+		lit[k] = malloc(len + 1);
+		for (i = 0; i < len; i++)
+			lit[k][i] = "abcdeSTEP: xyz"[rand() % 14];
+		if (len == 1)
+			lit[k][0] = '\033';
+		lit[k][len] = '\0';
+		tg[k] = (uint32_t)k;
+	}
+	prefilter_build(&pf, lit, tg, NLIT);
+	for (round = 0; round < 6; round++) {
+		n = N - (size_t)round * 7;	/* every tail length */
+		for (i = 0; i < n; i++)
+			b[i] = alpha[rand() % (sizeof alpha - 1)];
+		for (k = 0; k < 400; k++) {	/* plant literals */
+			li = (uint32_t)(rand() % NLIT);
+			len = strlen(lit[li]);
+			i = (size_t)rand() % (n - len);
+			memcpy(b + i, lit[li], len);
+		}
+		if (learn && round == 2)
+			prefilter_learnt(&pf);
+		if (learn && round < 2)
+			prefilter_learn(&pf, (const uint8_t *)b, n);
+		memset(got, 0, (size_t)N * NLIT * sizeof *got);
+		memset(want, 0, (size_t)N * NLIT * sizeof *want);
+		nwant = brute_hits(lit, NLIT, b, n, want);
+		prefilter_scan(&pf, (const uint8_t *)b, n, &h);
+		for (i = 0; i < h.all.n; i++) {
+			size_t at = h.all.v[i].pos;
+
+			/* pf->lit is interned: mark every test literal alike. */
+			for (k = 0; k < NLIT; k++) {
+				if (strcmp(lit[k], pf.lit[h.all.v[i].lit]) != 0)
+					continue;
+				if (!want[at * NLIT + k] || got[at * NLIT + k])
+					extra++;
+				got[at * NLIT + k] = true;
+			}
+			/* Hits keep line order: no newline between a hit
+			 * and an earlier one placed after it. */
+			if (i > 0 && h.all.v[i - 1].pos > at &&
+			    memchr(b + at, '\n', h.all.v[i - 1].pos - at))
+				order++;
+		}
+		for (i = 0; i < (size_t)N * NLIT; i++) {
+			bad += want[i] && !got[i];
+		}
+		if (nwant == 0)
+			bad++;
+	}
+	is_int(bad, 0, "block scan %s: every planted and chance literal "
+	    "found", how);
+	is_int(extra, 0, "block scan %s: no hit twice or where no literal "
+	    "is", how);
+	is_int(order, 0, "block scan %s: hits in line order", how);
+	prefilter_free(&pf);
+	pf_hits_free(&h);
+	for (k = 0; k < NLIT; k++)
+		free(lit[k]);
+	free(b);
+	free(want);
+	free(got);
+	unsetenv("RANKLINE_NO_SIMD");
+}
+
+static void
+test_block_scan(void)
+{
+	scan_round("(vector)", true, false);
+	scan_round("(scalar)", false, false);
+	scan_round("(vector, learnt anchors)", true, true);
+	scan_round("(scalar, learnt anchors)", false, true);
+}
+
 static void
 test_priority(void)
 {
@@ -309,6 +427,7 @@ main(void)
 	test_override();
 	test_literals();
 	test_prefilter();
+	test_block_scan();
 	test_priority();
 	test_captures();
 	test_pathological();

@@ -259,7 +259,7 @@ cmd_analyze(const struct options *o, int argc, char **argv)
 	analyze_warn(inc);
 	analyze_store(o, inc, &h);
 	if (o->json)
-		report_json(inc, &b);
+		report_json(inc, &b, stdout);
 	else
 		report_text(inc, &b);
 	fwrite(b.p, 1, b.len, stdout);

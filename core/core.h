@@ -22,6 +22,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <time.h>
 
@@ -433,6 +434,7 @@ struct rl_keep {
 	uint32_t	 limit;		/* events kept at most */
 	struct rl_event	*v;		/* kept, in arrival order; owned with text */
 	uint32_t	 n;
+	uint32_t	 cap;		/* slots of v; grows to limit */
 	uint32_t	 ring;		/* KEEP_LAST: next slot to reuse, from 1 */
 	uint64_t	 stride;	/* KEEP_SAMPLE: ords kept are multiples */
 	struct rl_event	 tail;		/* the latest if not in v (rule NULL: none) */
@@ -892,7 +894,7 @@ void		 job_identity(const struct rl_incident *, struct rl_job *);
 void		 job_free(struct rl_job *);
 
 /* report-json.c */
-void		 report_json(const struct rl_incident *, struct buf *);
+void		 report_json(const struct rl_incident *, struct buf *, FILE *);
 void		 report_text(const struct rl_incident *, struct buf *);
 
 #endif

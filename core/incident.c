@@ -299,12 +299,20 @@ incident_keep(struct rl_incident *inc, const struct rl_rule *r, int proc,
 	return k;
 }
 
-/* Append a slot to a keep. */
+/*
+ * Append a slot to a keep.  The slots grow as they fill: most keeps hold a
+ * few events, and 1,024 sources with a dozen keeps each at their limit
+ * would be hundreds of megabytes.
+ */
 static struct rl_event *
 keep_append(struct rl_keep *k)
 {
-	if (k->v == NULL)
-		k->v = xreallocarray(NULL, k->limit, sizeof *k->v);
+	if (k->n == k->cap) {
+		k->cap = k->cap == 0 ? 4 : k->cap * 2;
+		if (k->cap > k->limit)
+			k->cap = k->limit;
+		k->v = xreallocarray(k->v, k->cap, sizeof *k->v);
+	}
 	return &k->v[k->n++];
 }
 
@@ -411,13 +419,23 @@ void
 incident_gather(struct rl_incident *inc)
 {
 	struct rl_keep	*k;
-	size_t		 i;
-	uint32_t	 j;
-
 	struct rl_tally	*t;
+	size_t		 i, need;
+	uint32_t	 j;
 	int64_t		 ms;
 
 	inc->nevents = 0;
+	/*
+	 * Room for them all at once, with a little for the diagnosis's own:
+	 * doubling would leave up to half of the largest array unused.
+	 */
+	for (i = 0, need = 16; i < inc->nkeeps; i++)
+		need += inc->keeps[i]->n + 1;
+	if (need > inc->cevents) {
+		inc->cevents = need;
+		inc->events = xreallocarray(inc->events, inc->cevents,
+		    sizeof *inc->events);
+	}
 	for (i = 0; i < inc->ntally; i++) {
 		memset(&inc->tally[i], 0, sizeof inc->tally[i]);
 		inc->tally[i].first = INT64_MAX;

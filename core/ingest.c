@@ -95,7 +95,6 @@ struct ingest {
 	void		*line_arg;
 	uint64_t	 offset;	/* bytes consumed so far */
 	struct rl_time	 recent;	/* the last time parsed in this source */
-	struct pf_hits	 hits;		/* the block scan's, reused */
 	bool		 slow;		/* every line is read from now on */
 	uint64_t	 warmup;	/* bytes read line by line first */
 	const char	*blk;		/* the block being read, or NULL */
@@ -188,7 +187,6 @@ ingest_free(struct ingest *in)
 	free(in->writers);
 	buf_free(&in->partial);
 	buf_free(&in->work);
-	pf_hits_free(&in->hits);
 	free(in->seen);
 	free(in->keep);
 	free(in->dirty);
@@ -1345,13 +1343,13 @@ static void
 ingest_block(struct ingest *in, const char *b, size_t n)
 {
 	struct ruleset		*rs = in->rs;
-	const struct pf_list	*h = &in->hits.all;
+	const struct pf_list	*h = &rs->block_hits.all;
 	const char		*q;
 	size_t			 pos = 0, hi = 0, ls, nl;
 
 	in->blk = b;
 	in->blk_abs = in->offset;
-	ruleset_scan_block(rs, b, n, &in->hits);
+	ruleset_scan_block(rs, b, n, &rs->block_hits);
 	while (pos < n) {
 		if (!ingest_skipping(in)) {
 			ingest_settle(in, b, pos);

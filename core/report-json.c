@@ -7,12 +7,14 @@
  */
 #include <math.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core.h"
 
 #define JSON_EVENTS_MAX	20000	/* events listed; the count says if more */
+#define JSON_FLUSH	(64 * 1024)	/* bytes held before writing them out */
 
 /* Append a time, or null. */
 static void
@@ -452,7 +454,7 @@ event_listed(const struct rl_event *e)
 }
 
 static void
-json_events(struct buf *b, const struct rl_incident *inc)
+json_events(struct buf *b, const struct rl_incident *inc, FILE *out)
 {
 	const struct rl_event	*e;
 	size_t			 i, n = 0;
@@ -481,6 +483,11 @@ json_events(struct buf *b, const struct rl_incident *inc)
 		buf_adds(b, ", \"text\": ");
 		json_string(b, e->text);
 		buf_adds(b, "}");
+		/* The list is most of the output: pass it on as it grows. */
+		if (out != NULL && b->len >= JSON_FLUSH) {
+			fwrite(b->p, 1, b->len, out);
+			buf_reset(b);
+		}
 	}
 	buf_adds(b, n ? "\n  ]" : "]");
 }
@@ -611,9 +618,12 @@ json_signatures(struct buf *b, const struct rl_incident *inc)
 	free(v);
 }
 
-/* The whole analysis as one JSON object. */
+/*
+ * The whole analysis as one JSON object, in b; with out, the events list
+ * is written to out as it is made, and b holds what is left to write.
+ */
 void
-report_json(const struct rl_incident *inc, struct buf *b)
+report_json(const struct rl_incident *inc, struct buf *b, FILE *out)
 {
 	size_t	i;
 
@@ -626,7 +636,7 @@ report_json(const struct rl_incident *inc, struct buf *b)
 	buf_adds(b, ",\n  \"ranks\": ");
 	json_ranks(b, inc);
 	buf_adds(b, ",\n  \"events\": ");
-	json_events(b, inc);
+	json_events(b, inc, out);
 	buf_adds(b, ",\n  \"history\": ");
 	json_history(b, inc);
 	buf_adds(b, ",\n  \"signatures\": ");

@@ -123,6 +123,8 @@ struct ruleset {
 	bool		 cand_esc;	/* the scanned bytes hold an escape */
 	uint64_t	 limit_hits;	/* matches cut short by a pcre2 limit */
 	struct pf_hits	 line_hits;	/* scratch of a one-line scan */
+	struct pf_hits	 block_hits;	/* scratch of a block scan: one per
+					   ruleset, not per source */
 	struct peel_memo *memo;		/* PEEL_MEMO_SLOTS, or NULL: no memo */
 	uint32_t	 memo_clock;	/* stamps memo entries */
 	bool		 borrowed;	/* a clone: rules, attribs, knobs and the

@@ -260,6 +260,7 @@ scratch:
 	free(rs->stamp);
 	free(rs->cand);
 	pf_hits_free(&rs->line_hits);
+	pf_hits_free(&rs->block_hits);
 	free(rs->memo);
 	pcre2_match_data_free(rs->md);
 	pcre2_match_context_free(rs->mctx);

@@ -55,4 +55,23 @@ python3 "$gen" --out "$tmp/g1" --files 3 --size 30KB --seed 7 2>"$tmp/again"
 grep -q "up to date" "$tmp/again"
 ok $? "an unchanged dataset is not written again"
 
+# bench/follow, small: 16 files, 3 samples each.
+if command -v tmux >/dev/null 2>&1; then
+	python3 "$RL_SRCDIR/bench/follow" --bin "$RANKLINE" --files 16 -n 3 \
+	    --json >"$tmp/follow.json" 2>"$tmp/follow.err"
+	ok $? "bench/follow completes on 16 files"
+	python3 - "$tmp/follow.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+r, t = d["rankline"], d["tail"]["line"]
+assert d["files"] == 16 and r["frame"]["samples"] == 3, d
+assert 0 <= r["frame"]["median_ms"] < 10000 and t["samples"] == 3, d
+assert "tok0002x" in r["header"][0], r
+PY
+	ok $? "it measured rankline's frame and tail's line; the console named the last token"
+else
+	skip "bench/follow: tmux is not installed"
+	skip "bench/follow: tmux is not installed"
+fi
+
 tap_done

@@ -10,14 +10,21 @@
  *    for one never seen;
  *  - `history QUERY` (store_list with a query, 200 rows at most) for a
  *    word, a host, a note's ticket and a query holding LIKE's own '%'.
- * Prints the median and the 99th percentile of each in milliseconds, and
- * "bench-store: ok" at the end.  `make bench-store` runs it; make check
+ * Prints the median and the 99th percentile of each in milliseconds.
+ * With --rankline PATH, it also times, as processes, `rankline history
+ * QUERY` on that database beside `grep -i -F -c QUERY` over the same
+ * history exported to JSON (the peer an engineer without the store would
+ * use), and prints the ratio.  "bench-store: ok" at the end.  `make bench-store` runs it; make check
  * runs it small, as a smoke test of the program itself.
  *
  * usage: bench/store [--incidents N] [--lookups N] [--db PATH [--no-fill]]
+ *     [--rankline PATH]
  * (--no-fill times a database an earlier run filled with N incidents.)
  */
 #include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <fcntl.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -133,6 +140,35 @@ report(const char *what, double *t, size_t n)
 	    t[n / 2], t[(n * 99) / 100 < n ? (n * 99) / 100 : n - 1], n);
 }
 
+/*
+ * Milliseconds a command takes, its output written to the file out (not
+ * /dev/null: GNU grep sees that and stops at the first match); -1 if it
+ * failed.
+ */
+static double
+run_ms(char *const *argv, const char *out)
+{
+	double	t0 = now_ms();
+	pid_t	pid;
+	int	status, fd;
+
+	if ((pid = fork()) == -1)
+		return -1;
+	if (pid == 0) {
+		if ((fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600)) !=
+		    -1) {
+			dup2(fd, 1);
+			dup2(fd, 2);
+		}
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) == -1 || !WIFEXITED(status) ||
+	    WEXITSTATUS(status) > 1)	/* grep -c: 1 is "none found" */
+		return -1;
+	return now_ms() - t0;
+}
+
 /* Fail with a cause. */
 static void
 die(const char *what, char *cause)
@@ -158,7 +194,7 @@ main(int argc, char **argv)
 	int64_t			 id;
 	double			*t, t0;
 	bool			 updated, fill = true;
-	const char		*db = NULL;
+	const char		*db = NULL, *rankline = NULL;
 
 	for (i = 1; i < (unsigned)argc; i++) {
 		if (strcmp(argv[i], "--no-fill") == 0) {
@@ -173,6 +209,8 @@ main(int argc, char **argv)
 			lookups = (unsigned)strtoul(argv[i + 1], NULL, 10);
 		else if (strcmp(argv[i], "--db") == 0)
 			db = argv[i + 1];
+		else if (strcmp(argv[i], "--rankline") == 0)
+			rankline = argv[i + 1];
 		i++;
 	}
 	if (n < 10 || lookups < 1) {
@@ -242,6 +280,47 @@ main(int argc, char **argv)
 		}
 		snprintf(note, sizeof note, "history \"%s\"", queries[q]);
 		report(note, t, lookups / 10 + 1);
+	}
+	if (rankline != NULL) {
+		char	 json[300], out[300], *rl[7], *gr[7];
+		double	*u = xcalloc(lookups / 10 + 1, sizeof *u);
+		unsigned nr = lookups / 10 + 1;
+
+		snprintf(json, sizeof json, "%s.json", db);
+		snprintf(out, sizeof out, "%s.out", db);
+		if (store_export(st, json, &cause) != 0)
+			die("export", cause);
+		for (q = 0; q < sizeof queries / sizeof *queries; q++) {
+			rl[0] = (char *)rankline;
+			rl[1] = (char *)"--db";
+			rl[2] = (char *)db;
+			rl[3] = (char *)"history";
+			rl[4] = (char *)queries[q];
+			rl[5] = NULL;
+			gr[0] = (char *)"grep";
+			gr[1] = (char *)"-i";
+			gr[2] = (char *)"-F";
+			gr[3] = (char *)"-c";
+			gr[4] = (char *)queries[q];
+			gr[5] = json;
+			gr[6] = NULL;
+			for (i = 0; i < nr; i++) {
+				if ((t[i] = run_ms(rl, out)) < 0)
+					die("rankline history", xstrdup(
+					    queries[q]));
+				if ((u[i] = run_ms(gr, out)) < 0)
+					die("grep", xstrdup(queries[q]));
+			}
+			qsort(t, nr, sizeof *t, dcmp);
+			qsort(u, nr, sizeof *u, dcmp);
+			printf("process: rankline history \"%s\" median %7.3f "
+			    "ms; grep -i -F -c over the export %7.3f ms: "
+			    "%.1fx grep's speed\n", queries[q], t[nr / 2],
+			    u[nr / 2], u[nr / 2] / t[nr / 2]);
+		}
+		unlink(json);
+		unlink(out);
+		free(u);
 	}
 	free(t);
 	store_close(st);

@@ -547,7 +547,7 @@ prefilter_short(const struct prefilter *pf, const uint8_t *p, size_t n,
 		}
 	}
 	/* Hits of several literals come literal by literal: sort. */
-	if (pf->nshort > 1)
+	if (pf->nshort > 1 && tmp->n > 1)
 		qsort(tmp->v, tmp->n, sizeof *tmp->v, hit_cmp);
 	hits_merge(&h->all, tmp);
 }

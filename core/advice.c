@@ -128,22 +128,6 @@ checklist_fill(struct rl_incident *inc)
 	}
 }
 
-/* The position of a rank in the sorted ranks table, or -1. */
-static long
-advice_rank_pos(const struct rl_incident *inc, int rank)
-{
-	size_t	lo = 0, hi = inc->nranks, mid;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (inc->ranks[mid].rank < rank)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < inc->nranks && inc->ranks[lo].rank == rank ? (long)lo : -1;
-}
-
 /*
  * Each rank's first traceback line, by position in the ranks table, in
  * one pass over the events (there may be thousands of ranks).
@@ -163,7 +147,7 @@ checklist_tracebacks_of(const struct rl_incident *inc)
 		e = &inc->events[i];
 		if (e->rank == RL_NONE || e->rule == NULL ||
 		    !(e->rule->checklist & (1u << CHECK_TRACEBACK)) ||
-		    (at = advice_rank_pos(inc, e->rank)) < 0 ||
+		    (at = incident_rank_pos(inc, e->rank)) < 0 ||
 		    first[at] != RL_NONE)
 			continue;
 		first[at] = (int)i;

@@ -39,6 +39,7 @@ void		*xrealloc(void *, size_t);
 void		*xreallocarray(void *, size_t, size_t);
 char		*xstrdup(const char *);
 char		*xstrndup(const char *, size_t);
+void		 strv_free(char **, size_t);
 int		 xasprintf(char **, const char *, ...)
 		     __attribute__((format(printf, 2, 3)));
 int		 xvasprintf(char **, const char *, va_list);
@@ -654,6 +655,7 @@ struct rl_event	*keep_find(struct rl_keep *, uint64_t);
 void		 incident_gather(struct rl_incident *);
 void		 incident_absorb(struct rl_incident *, struct rl_incident *);
 struct rl_tally	*incident_tally(struct rl_incident *, const struct rl_rule *);
+long		 incident_rank_pos(const struct rl_incident *, int);
 const struct rl_rank *incident_rank(const struct rl_incident *, int);
 const char	*rank_state_name(enum rank_state);
 const char	*ckpt_status_name(enum ckpt_status);

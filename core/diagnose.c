@@ -771,23 +771,6 @@ diagnose_ranks(struct rl_incident *inc, struct judge *v, size_t n,
 	}
 }
 
-/* The position of a global rank in the sorted ranks table, or -1. */
-static ssize_t
-rank_find(const struct rl_incident *inc, int rank)
-{
-	size_t	lo = 0, hi = inc->nranks, mid;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (inc->ranks[mid].rank < rank)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < inc->nranks && inc->ranks[lo].rank == rank ?
-	    (ssize_t)lo : -1;
-}
-
 /* Note that a rank has a source (a rank has only a few). */
 static void
 rank_add_source(struct rl_incident *inc, int rank, unsigned src)
@@ -796,7 +779,7 @@ rank_add_source(struct rl_incident *inc, int rank, unsigned src)
 	ssize_t		 i;
 	size_t		 k;
 
-	if (rank == RL_NONE || (i = rank_find(inc, rank)) < 0)
+	if (rank == RL_NONE || (i = incident_rank_pos(inc, rank)) < 0)
 		return;
 	r = &inc->ranks[i];
 	for (k = 0; k < r->nsources; k++) {

@@ -174,17 +174,6 @@ evlist_free(struct rl_evlist *l)
 	memset(l, 0, sizeof *l);
 }
 
-/* Free a vector of strings. */
-static void
-strv_free(char **v, size_t n)
-{
-	size_t	i;
-
-	for (i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-}
-
 /* Free everything an answer owns and make it empty again. */
 void
 answer_clear(struct rl_answer *a)

@@ -468,6 +468,22 @@ incident_gather(struct rl_incident *inc)
 		    event_seq_cmp);
 }
 
+/* The position of a global rank in the sorted ranks table, or -1. */
+long
+incident_rank_pos(const struct rl_incident *inc, int rank)
+{
+	size_t	lo = 0, hi = inc->nranks, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (inc->ranks[mid].rank < rank)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < inc->nranks && inc->ranks[lo].rank == rank ? (long)lo : -1;
+}
+
 /* The tally of a rule, made on first use. */
 struct rl_tally *
 incident_tally(struct rl_incident *inc, const struct rl_rule *r)

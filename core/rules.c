@@ -119,17 +119,6 @@ pattern_free(struct rl_pattern *p)
 	memset(p, 0, sizeof *p);
 }
 
-/* Free an array of strings. */
-static void
-strv_free(char **v, size_t n)
-{
-	size_t	i;
-
-	for (i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-}
-
 void
 rule_free(struct rl_rule *r)
 {

@@ -84,6 +84,17 @@ xstrndup(const char *s, size_t n)
 	return p;
 }
 
+/* Free an array of n strings and the array. */
+void
+strv_free(char **v, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
 int
 xvasprintf(char **ret, const char *fmt, va_list ap)
 {

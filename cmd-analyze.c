@@ -132,15 +132,16 @@ analyze_paths(const struct options *o, struct ruleset *rs, int argc,
 }
 
 /*
- * Keep the incident and recall its past into h, which the incident then
- * borrows (inc->history) for the report and the console: before anything
- * is printed, so that the report can say "seen before".  The incident is
- * saved first and left out of its own matches.  A store that cannot be
+ * Recall an incident's past into h, which the incident then borrows
+ * (inc->history) for the report and the console: before anything is
+ * printed, so that the report can say "seen before".  With save, the
+ * incident is kept first; either way its own row, if the same logs were
+ * stored before, is left out of its matches.  A store that cannot be
  * opened or written is a warning only.
  */
-int
-analyze_store(const struct options *o, struct rl_incident *inc,
-    struct rl_history *h)
+static int
+analyze_history(const struct options *o, struct rl_incident *inc,
+    struct rl_history *h, bool save)
 {
 	struct store	*st;
 	char		*path, *cause = NULL;
@@ -153,8 +154,9 @@ analyze_store(const struct options *o, struct rl_incident *inc,
 		return 0;
 	path = o->db != NULL ? xstrdup(o->db) : store_default_path();
 	if (path == NULL) {
-		fprintf(stderr, "rankline: no place for the incident database "
-		    "(set HOME or use --db)\n");
+		if (save)
+			fprintf(stderr, "rankline: no place for the incident "
+			    "database (set HOME or use --db)\n");
 		return -1;
 	}
 	if (store_open(path, &st, &cause) != 0) {
@@ -163,16 +165,17 @@ analyze_store(const struct options *o, struct rl_incident *inc,
 		free(path);
 		return -1;
 	}
-	if (store_save(st, inc, &id, &updated, &cause) != 0) {
+	if (save && store_save(st, inc, &id, &updated, &cause) != 0) {
 		fprintf(stderr, "rankline: %s\n", cause);
 		free(cause);
 		cause = NULL;
 		rv = -1;
-		/* Not saved: an older row of the same logs is still not a match. */
-		if (store_find(st, inc, &id, &cause) != 0) {
-			free(cause);
-			cause = NULL;
-		}
+		save = false;
+	}
+	/* Not saved: an older row of the same logs is still not a match. */
+	if (!save && store_find(st, inc, &id, &cause) != 0) {
+		free(cause);
+		cause = NULL;
 	}
 	if (store_recall(st, inc, id, h, &cause) != 0) {
 		fprintf(stderr, "rankline: %s\n", cause);
@@ -185,45 +188,23 @@ analyze_store(const struct options *o, struct rl_incident *inc,
 	return rv;
 }
 
+/* Keep the incident, then recall its past (see analyze_history). */
+int
+analyze_store(const struct options *o, struct rl_incident *inc,
+    struct rl_history *h)
+{
+	return analyze_history(o, inc, h, true);
+}
+
 /*
  * What the history says of an incident that is not stored yet (a console
- * that follows stores it when it ends): its own earlier row, if the same
- * logs were stored before, is not a match.
+ * that follows stores it when it ends).
  */
 static int
 analyze_recall(const struct options *o, struct rl_incident *inc,
     struct rl_history *h)
 {
-	struct store	*st;
-	char		*path, *cause = NULL;
-	int64_t		 id = 0;
-	int		 rv = 0;
-
-	memset(h, 0, sizeof *h);
-	if (o->no_store)
-		return 0;
-	path = o->db != NULL ? xstrdup(o->db) : store_default_path();
-	if (path == NULL)
-		return -1;
-	if (store_open(path, &st, &cause) != 0) {
-		fprintf(stderr, "rankline: %s\n", cause);
-		free(cause);
-		free(path);
-		return -1;
-	}
-	if (store_find(st, inc, &id, &cause) != 0) {
-		free(cause);
-		cause = NULL;
-	}
-	if (store_recall(st, inc, id, h, &cause) != 0) {
-		fprintf(stderr, "rankline: %s\n", cause);
-		free(cause);
-		rv = -1;
-	} else
-		inc->history = h;
-	store_close(st);
-	free(path);
-	return rv;
+	return analyze_history(o, inc, h, false);
 }
 
 /* Print each unreadable path on stderr. */

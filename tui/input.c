@@ -73,6 +73,37 @@ static const struct binding input_bindings[] = {
 	{ 'Q', V_ALL, ACT_QUIT, "Q", "quit from anywhere" },
 };
 
+/*
+ * Move a pager's first line by a scrolling action (end: where END goes);
+ * false for any other action.  The view clamps it when it draws.
+ */
+bool
+input_scroll(int *top, enum tui_action act, int page, int end)
+{
+	switch (act) {
+	case ACT_DOWN:
+		*top += 1;
+		return true;
+	case ACT_UP:
+		*top -= 1;
+		return true;
+	case ACT_PAGE_DOWN:
+		*top += page;
+		return true;
+	case ACT_PAGE_UP:
+		*top -= page;
+		return true;
+	case ACT_HOME:
+		*top = 0;
+		return true;
+	case ACT_END:
+		*top = end;
+		return true;
+	default:
+		return false;
+	}
+}
+
 /* The action of a key in a view. */
 enum tui_action
 input_action(enum view_id view, int key)

@@ -220,6 +220,25 @@ screen_fit(const char *s, size_t len, int cols)
 	return (i);
 }
 
+/*
+ * How many bytes of s[0..len) go on a line of cols columns when text is
+ * wrapped: up to the last blank in the second half of what fits, else all
+ * that fits, and at least one byte.
+ */
+size_t
+screen_wrap(const char *s, size_t len, int cols)
+{
+	size_t	fit = screen_fit(s, len, cols), cut = fit;
+
+	if (fit < len) {
+		while (cut > fit / 2 && s[cut] != ' ')
+			cut--;
+		if (cut <= fit / 2)
+			cut = fit;
+	}
+	return (cut == 0 ? 1 : cut);
+}
+
 /* Draw s, ending with an ellipsis when it does not fit in maxw. */
 int
 screen_cut(int y, int x, int maxw, enum tui_role role, const char *s)

@@ -308,6 +308,7 @@ const char	*screen_glyph_text(enum tui_glyph);
 const char	*screen_sym(const char *, const char *);
 int		 screen_width(const char *, size_t);
 size_t		 screen_fit(const char *, size_t, int);
+size_t		 screen_wrap(const char *, size_t, int);
 void		 screen_too_small(int, int);
 void		 screen_status(struct tui *, int, const char *, const char *);
 
@@ -321,6 +322,7 @@ void		 theme_free(void);
 /* input.c */
 void		 input_drain(struct tui *, bool);
 enum tui_action	 input_action(enum view_id, int);
+bool		 input_scroll(int *, enum tui_action, int, int);
 size_t		 input_nbindings(void);
 int		 input_binding(size_t, enum view_id, const char **,
 		     const char **);

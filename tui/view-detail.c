@@ -110,7 +110,7 @@ static void
 detail_field(struct detail *d, const char *label, enum tui_role role,
     const char *text)
 {
-	size_t	 len, fit, cut;
+	size_t	 len, cut;
 	int	 w = d->width - DETAIL_LABEL_W - 3;
 
 	if (text == NULL || *text == '\0')
@@ -119,16 +119,7 @@ detail_field(struct detail *d, const char *label, enum tui_role role,
 		w = 10;
 	len = strlen(text);
 	do {
-		fit = screen_fit(text, len, w);
-		cut = fit;
-		if (fit < len) {
-			while (cut > fit / 2 && text[cut] != ' ')
-				cut--;
-			if (cut <= fit / 2)
-				cut = fit;
-		}
-		if (cut == 0)
-			cut = 1;
+		cut = screen_wrap(text, len, w);
 		detail_add(d, label, role, text, cut);
 		label = "";
 		text += cut;
@@ -594,18 +585,9 @@ view_detail_key(struct view *v, int key, enum tui_action act)
 	int		 page = t->sy > 4 ? t->sy - 3 : 1;
 
 	(void)key;
+	if (input_scroll(&d->top, act, page, (int)d->nlines))
+		return (REACT_REDRAW);
 	switch (act) {
-	case ACT_DOWN:
-	case ACT_UP:
-	case ACT_PAGE_DOWN:
-	case ACT_PAGE_UP:
-		d->top += act == ACT_DOWN ? 1 : act == ACT_UP ? -1 :
-		    act == ACT_PAGE_DOWN ? page : -page;
-		return (REACT_REDRAW);
-	case ACT_HOME:
-	case ACT_END:
-		d->top = act == ACT_HOME ? 0 : (int)d->nlines;
-		return (REACT_REDRAW);
 	case ACT_ENTER:
 		d->top = d->top != 0 ? 0 : detail_log_top(d, t->sy - 2);
 		return (REACT_REDRAW);

@@ -75,7 +75,7 @@ diag_add(struct diag *d, int indent, enum tui_role role, const char *s,
 static size_t
 diag_text(struct diag *d, int indent, enum tui_role role, const char *s)
 {
-	size_t	 first = DIAG_NONE, len, fit, cut;
+	size_t	 first = DIAG_NONE, len, cut;
 	int	 w = d->width - indent - 2;
 
 	if (s == NULL || *s == '\0')
@@ -84,16 +84,7 @@ diag_text(struct diag *d, int indent, enum tui_role role, const char *s)
 		w = 10;
 	len = strlen(s);
 	do {
-		fit = screen_fit(s, len, w);
-		cut = fit;
-		if (fit < len) {
-			while (cut > fit / 2 && s[cut] != ' ')
-				cut--;
-			if (cut <= fit / 2)
-				cut = fit;
-		}
-		if (cut == 0)
-			cut = 1;
+		cut = screen_wrap(s, len, w);
 		diag_add(d, indent, role, s, cut);
 		if (first == DIAG_NONE)
 			first = d->nlines - 1;
@@ -409,18 +400,9 @@ view_diagnosis_key(struct view *v, int key, enum tui_action act)
 	int		 page = t->sy > 4 ? t->sy - 3 : 1;
 
 	(void)key;
+	if (input_scroll(&d->top, act, page, (int)d->nlines))
+		return (REACT_REDRAW);
 	switch (act) {
-	case ACT_DOWN:
-	case ACT_UP:
-	case ACT_PAGE_DOWN:
-	case ACT_PAGE_UP:
-		d->top += act == ACT_DOWN ? 1 : act == ACT_UP ? -1 :
-		    act == ACT_PAGE_DOWN ? page : -page;
-		return (REACT_REDRAW);
-	case ACT_HOME:
-	case ACT_END:
-		d->top = act == ACT_HOME ? 0 : (int)d->nlines;
-		return (REACT_REDRAW);
 	case ACT_BACK:
 	case ACT_DIAGNOSIS:
 		return (REACT_CLOSE);

@@ -196,20 +196,12 @@ static int
 view_help_key(struct view *v, int key, enum tui_action act)
 {
 	struct help	*hp = v->data;
+	int		 page = v->tui->sy > 4 ? v->tui->sy - 3 : 1;
 
 	(void)key;
+	if (input_scroll(&hp->top, act, page, hp->nlines))
+		return (REACT_REDRAW);
 	switch (act) {
-	case ACT_DOWN:
-	case ACT_PAGE_DOWN:
-		hp->top += act == ACT_DOWN ? 1 : 10;
-		return (REACT_REDRAW);
-	case ACT_UP:
-	case ACT_PAGE_UP:
-		hp->top -= act == ACT_UP ? 1 : 10;
-		return (REACT_REDRAW);
-	case ACT_HOME:
-		hp->top = 0;
-		return (REACT_REDRAW);
 	case ACT_BACK:
 	case ACT_HELP:
 		return (REACT_CLOSE);

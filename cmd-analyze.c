@@ -284,6 +284,93 @@ console_follow(const struct options *o, uv_loop_t *loop,
 }
 
 /*
+ * The console's history view reads and writes the store through these, so
+ * that tui/ never speaks SQL.  Each call opens the database and closes it
+ * again: the console may stay open for hours beside another one, and a
+ * store held open would hold its WAL with it.
+ */
+#define CONSOLE_HISTORY_ROWS	500
+
+static struct store *
+console_store(const struct options *o, char **cause)
+{
+	struct store	*st;
+	char		*path;
+
+	path = o->db != NULL ? xstrdup(o->db) : store_default_path();
+	if (path == NULL) {
+		*cause = xstrdup("no place for the incident database (set "
+		    "HOME or use --db)");
+		return NULL;
+	}
+	if (store_open(path, &st, cause) != 0)
+		st = NULL;
+	free(path);
+	return st;
+}
+
+static int
+console_history_list(void *arg, const char *query, struct tui_past **out,
+    size_t *n, char **cause)
+{
+	struct store		*st;
+	struct store_list	 l;
+	struct tui_past		*v;
+	const struct store_row	*r;
+	size_t			 i;
+
+	*out = NULL;
+	*n = 0;
+	if ((st = console_store(arg, cause)) == NULL)
+		return -1;
+	if (store_list(st, query, CONSOLE_HISTORY_ROWS, &l, cause) != 0) {
+		store_close(st);
+		return -1;
+	}
+	store_close(st);
+	v = xcalloc(l.n + 1, sizeof *v);
+	for (i = 0; i < l.n; i++) {
+		r = &l.rows[i];
+		v[i].id = r->id;
+		v[i].when = xstrdup(r->occurred != NULL ? r->occurred :
+		    r->created != NULL ? r->created : "");
+		v[i].signature = r->signature != NULL ?
+		    xstrdup(r->signature) : NULL;
+		if (r->rank != RL_NONE && r->host != NULL)
+			xasprintf(&v[i].where, "rank %d on %s", r->rank,
+			    r->host);
+		else if (r->rank != RL_NONE)
+			xasprintf(&v[i].where, "rank %d", r->rank);
+		else if (r->host != NULL)
+			v[i].where = xstrdup(r->host);
+		v[i].summary = r->summary != NULL ? xstrdup(r->summary) : NULL;
+		v[i].diagnosis = r->diagnosis != NULL ?
+		    xstrdup(r->diagnosis) : NULL;
+		v[i].resolution = r->resolution != NULL ?
+		    xstrdup(r->resolution) : NULL;
+	}
+	*out = v;
+	*n = l.n;
+	store_list_free(&l);
+	return 0;
+}
+
+static int
+console_history_note(void *arg, int64_t id, bool resolution,
+    const char *text, char **cause)
+{
+	struct store	*st;
+	int		 rv;
+
+	if ((st = console_store(arg, cause)) == NULL)
+		return -1;
+	rv = store_note(st, id, resolution ? NOTE_RESOLUTION :
+	    NOTE_DIAGNOSIS, text, cause);
+	store_close(st);
+	return rv;
+}
+
+/*
  * The console: read the paths, then show the incident until the engineer
  * quits, following the sources on the same loop (unless --no-follow read
  * them once).  A followed incident is stored when the console ends, by q or
@@ -294,6 +381,8 @@ int
 cmd_console(const struct options *o, int argc, char **argv)
 {
 	struct tui_config	 cfg = { 0 };
+	struct tui_history	 hist = { console_history_list,
+				     console_history_note, NULL };
 	struct ruleset		*rs;
 	struct rl_incident	*inc;
 	struct rl_history	 h, last;
@@ -321,6 +410,8 @@ cmd_console(const struct options *o, int argc, char **argv)
 	cfg.ascii = o->ascii;
 	cfg.debug_log = o->debug_log;
 	cfg.follow = f;
+	hist.arg = (void *)o;
+	cfg.history = o->no_store ? NULL : &hist;
 	rv = tui_run(&loop, inc, &cfg, &cause);
 	if (rv != 0) {
 		fprintf(stderr, "rankline: %s\n", cause != NULL ? cause :

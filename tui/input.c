@@ -20,7 +20,8 @@
 
 #define V_ALL		0	/* a binding for every view */
 #define V(id)		(1u << (id))
-#define V_SUB		(V(VIEW_DETAIL) | V(VIEW_HELP) | V(VIEW_DIAGNOSIS))
+#define V_SUB		(V(VIEW_DETAIL) | V(VIEW_HELP) | V(VIEW_DIAGNOSIS) | \
+			    V(VIEW_HISTORY))
 
 /* One key binding; the first that matches the key and the view wins. */
 struct binding {
@@ -52,6 +53,12 @@ static const struct binding input_bindings[] = {
 	{ TUI_KEYFN | KEY_LEFT, V_ALL, ACT_LEFT, NULL, NULL },
 	{ 'l', V_ALL, ACT_RIGHT, "l Right", "next event of the rank" },
 	{ TUI_KEYFN | KEY_RIGHT, V_ALL, ACT_RIGHT, NULL, NULL },
+	{ '/', V(VIEW_HISTORY), ACT_SEARCH, "/",
+	    "history: search (any text, as rankline history QUERY)" },
+	{ 'n', V(VIEW_HISTORY), ACT_NOTE, "n",
+	    "history: write what the selected incident was" },
+	{ 'R', V(VIEW_HISTORY), ACT_RESOLVE, "R",
+	    "history: write what fixed it" },
 	{ 'f', V_ALL, ACT_FIRST, "f", "go to the first failure" },
 	{ 'n', V_ALL, ACT_NEXT_FAILED, "n", "next rank that did not end well" },
 	{ 'N', V_ALL, ACT_PREV_FAILED, "N", "previous such rank" },
@@ -63,6 +70,8 @@ static const struct binding input_bindings[] = {
 	{ TUI_KEYFN | KEY_BACKSPACE, V_SUB, ACT_BACK, NULL, NULL },
 	{ 'd', V_ALL, ACT_DIAGNOSIS, "d", "diagnosis: why, evidence, next "
 	    "steps, checklist" },
+	{ 'H', V_ALL, ACT_HISTORY, "H", "history: past incidents and their "
+	    "notes" },
 	{ '?', V_ALL, ACT_HELP, "? F1", "help" },
 	{ TUI_KEYFN | KEY_F(1), V_ALL, ACT_HELP, NULL, NULL },
 	{ 't', V_ALL, ACT_THEME, "t", "next colour theme" },
@@ -159,6 +168,8 @@ input_common(struct tui *t, int react, enum tui_action act)
 		return (REACT_VIEW(VIEW_HELP));
 	case ACT_DIAGNOSIS:
 		return (REACT_VIEW(VIEW_DIAGNOSIS));
+	case ACT_HISTORY:
+		return (REACT_VIEW(VIEW_HISTORY));
 	case ACT_THEME:
 		theme_next(t);
 		return (REACT_REDRAW);

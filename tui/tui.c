@@ -55,6 +55,7 @@ static const struct view_type *const view_types[VIEW_NVIEWS] = {
 	[VIEW_DETAIL] = &view_detail_type,
 	[VIEW_HELP] = &view_help_type,
 	[VIEW_DIAGNOSIS] = &view_diagnosis_type,
+	[VIEW_HISTORY] = &view_history_type,
 };
 
 static const int tui_signums[] = { SIGWINCH, SIGINT, SIGTERM, SIGHUP };

@@ -11,7 +11,34 @@
 
 #include "core.h"
 
+/* A stored incident as the history view lists it: the caller's copy. */
+struct tui_past {
+	int64_t		 id;
+	char		*when;		/* ISO 8601, as stored */
+	char		*signature;	/* the root's rule, or NULL when healthy */
+	char		*where;		/* "rank 3 on node1", or NULL */
+	char		*summary;	/* the verdict's sentence, or NULL */
+	char		*diagnosis;	/* the latest diagnosis note, or NULL */
+	char		*resolution;	/* the latest resolution note, or NULL */
+};
+
+/*
+ * The incident history as the console sees it: the caller's store behind
+ * two calls, so that tui/ never speaks SQL.  list fills *v (newest first,
+ * the query as `rankline history QUERY` takes it, NULL for all) and note
+ * records a diagnosis (or with the bool, a resolution); each returns 0, or
+ * -1 with *cause, owned by the caller.
+ */
+struct tui_history {
+	int		 (*list)(void *, const char *, struct tui_past **,
+			     size_t *, char **);
+	int		 (*note)(void *, int64_t, bool, const char *, char **);
+	void		*arg;
+};
+void		 tui_past_free(struct tui_past *, size_t);
+
 struct tui_config {
+	const struct tui_history *history;	/* or NULL: no store */
 	const char	*theme;		/* theme name, or NULL for the default */
 	bool		 mono;		/* no colour, whatever the terminal says */
 	bool		 ascii;		/* no line-drawing or UTF-8 glyphs */
@@ -107,6 +134,7 @@ enum view_id {
 	VIEW_DETAIL,
 	VIEW_HELP,
 	VIEW_DIAGNOSIS,
+	VIEW_HISTORY,
 	VIEW_NVIEWS
 };
 
@@ -128,6 +156,10 @@ enum tui_action {
 	ACT_BACK,
 	ACT_HELP,
 	ACT_DIAGNOSIS,		/* the answers' reasons and next steps */
+	ACT_HISTORY,		/* past incidents and their notes */
+	ACT_SEARCH,		/* history: ask for a query */
+	ACT_NOTE,		/* history: write a diagnosis */
+	ACT_RESOLVE,		/* history: write what fixed it */
 	ACT_THEME,		/* cycle through the themes */
 	ACT_REDRAW,
 	ACT_PAUSE,		/* hold the screen still, or let it follow again */
@@ -164,6 +196,7 @@ extern const struct view_type view_timeline_type;
 extern const struct view_type view_detail_type;
 extern const struct view_type view_help_type;
 extern const struct view_type view_diagnosis_type;
+extern const struct view_type view_history_type;
 
 /* One display row of the timeline: a rank, or the events no rank claims. */
 struct tui_row {

@@ -103,6 +103,13 @@ struct ingest {
 					   before this offset */
 	struct rl_keep	**dirty;	/* keeps whose tail waits for the block's end */
 	size_t		 ndirty;
+	uint64_t	*idle;		/* per literal: it only feeds links the
+					   process knows (bits), while skipping */
+	struct idle_key {		/* what idle was worked out for */
+		const struct rl_process *p;
+		int	 rank, local_rank, pid;
+		bool	 guessed;
+	}		 idle_for;
 };
 
 struct peeled;
@@ -190,6 +197,7 @@ ingest_free(struct ingest *in)
 	free(in->seen);
 	free(in->keep);
 	free(in->dirty);
+	free(in->idle);
 	free(in);
 }
 
@@ -1147,36 +1155,83 @@ ingest_skipping(const struct ingest *in)
 }
 
 /*
+ * Does a link attribution only fill in what the process knows already
+ * (the [rank3] on every line of rank 3's log)?
+ */
+static bool
+link_idle(const struct rl_attrib *a, const struct rl_process *p)
+{
+	if (a->kind != ATTRIB_LINK)
+		return false;
+	if ((a->caps & (1u << CAP_RANK)) &&
+	    (p->rank == RL_NONE || p->rank_guessed))
+		return false;
+	if ((a->caps & (1u << CAP_LOCAL_RANK)) && p->local_rank == RL_NONE)
+		return false;
+	if ((a->caps & (1u << CAP_PID)) && p->pid == RL_NONE)
+		return false;
+	return true;
+}
+
+/*
  * Would the candidates of a line do anything?  A link that can only fill
- * in what the one process already knows (the [rank3] on every line of
- * rank 3's log) is not worth reading the line for.
+ * in what the one process already knows is not worth reading the line for.
  */
 static bool
 ingest_worth(const struct ingest *in)
 {
 	const struct ruleset	*rs = in->rs;
 	const struct rl_process	*p = in->streams[0]->proc;
-	const struct rl_attrib	*a;
 	size_t			 i;
 
 	if (rs->cand_esc)
 		return true;
 	for (i = 0; i < rs->ncand; i++) {
-		if ((rs->cand[i] & TARGET_ATTRIB) == 0)
-			return true;
-		a = rs->attribs[rs->cand[i] & ~TARGET_ATTRIB];
-		if (a->kind != ATTRIB_LINK)
-			return true;
-		if ((a->caps & (1u << CAP_RANK)) &&
-		    (p->rank == RL_NONE || p->rank_guessed))
-			return true;
-		if ((a->caps & (1u << CAP_LOCAL_RANK)) &&
-		    p->local_rank == RL_NONE)
-			return true;
-		if ((a->caps & (1u << CAP_PID)) && p->pid == RL_NONE)
+		if ((rs->cand[i] & TARGET_ATTRIB) == 0 || !link_idle(
+		    rs->attribs[rs->cand[i] & ~TARGET_ATTRIB], p))
 			return true;
 	}
 	return false;
+}
+
+/*
+ * The literals whose every target is an idle link for the one stream's
+ * process: while skipping, a hit of one of them alone is passed over
+ * without finding its line.  Worked out again when what the process
+ * knows changes.
+ */
+static const uint64_t *
+ingest_idle(struct ingest *in)
+{
+	const struct prefilter	*pf = &in->rs->pf;
+	const struct rl_process	*p = in->streams[0]->proc;
+	struct idle_key		 key;
+	uint32_t		 o, tg;
+	size_t			 li;
+	bool			 idle;
+
+	memset(&key, 0, sizeof key);
+	key.p = p;
+	key.rank = p->rank;
+	key.local_rank = p->local_rank;
+	key.pid = p->pid;
+	key.guessed = p->rank_guessed;
+	if (in->idle != NULL && memcmp(&key, &in->idle_for, sizeof key) == 0)
+		return in->idle;
+	in->idle_for = key;
+	free(in->idle);
+	in->idle = xcalloc(pf->nlit / 64 + 1, sizeof *in->idle);
+	for (li = 0; li < pf->nlit; li++) {
+		idle = pf->first[li] != 0;
+		for (o = pf->first[li]; o != 0 && idle; o = pf->outnext[o - 1]) {
+			tg = pf->outtarget[o - 1];
+			idle = tg != TARGET_ESC && (tg & TARGET_ATTRIB) != 0 &&
+			    link_idle(in->rs->attribs[tg & ~TARGET_ATTRIB], p);
+		}
+		if (idle)
+			in->idle[li / 64] |= UINT64_C(1) << (li % 64);
+	}
+	return in->idle;
 }
 
 /* Count the whole lines in b[from, to) without reading them. */
@@ -1344,6 +1399,7 @@ ingest_block(struct ingest *in, const char *b, size_t n)
 {
 	struct ruleset		*rs = in->rs;
 	const struct pf_list	*h = &rs->block_hits.all;
+	const uint64_t		*idle;
 	const char		*q;
 	size_t			 pos = 0, hi = 0, ls, nl;
 
@@ -1362,6 +1418,11 @@ ingest_block(struct ingest *in, const char *b, size_t n)
 			pos = nl + 1;
 			continue;
 		}
+		/* Hits that can only feed idle links: not worth a look. */
+		idle = ingest_idle(in);
+		while (hi < h->n && (idle[h->v[hi].lit / 64] >>
+		    (h->v[hi].lit % 64) & 1))
+			hi++;
 		if (hi == h->n) {
 			ingest_skip(in, b, pos, n);
 			pos = n;
@@ -1371,6 +1432,9 @@ ingest_block(struct ingest *in, const char *b, size_t n)
 		ls = q == NULL ? pos : (size_t)(q - b) + 1;
 		nl = (size_t)((const char *)memchr(b + h->v[hi].pos, '\n',
 		    n - h->v[hi].pos) - b);
+		/* The line's candidates are all its hits, passed over or not. */
+		while (hi > 0 && h->v[hi - 1].pos >= ls)
+			hi--;
 		ruleset_scan_begin(rs);
 		for (; hi < h->n && h->v[hi].pos < nl; hi++)
 			ruleset_scan_lit(rs, h->v[hi].lit);

@@ -308,7 +308,7 @@ static struct rl_event *
 keep_append(struct rl_keep *k)
 {
 	if (k->n == k->cap) {
-		k->cap = k->cap == 0 ? 4 : k->cap * 2;
+		k->cap = k->cap == 0 ? 1 : k->cap * 2;
 		if (k->cap > k->limit)
 			k->cap = k->limit;
 		k->v = xreallocarray(k->v, k->cap, sizeof *k->v);

@@ -895,6 +895,14 @@ void		 job_path(struct rl_job *, const char *);
 void		 job_identity(const struct rl_incident *, struct rl_job *);
 void		 job_free(struct rl_job *);
 
+/* journal.c: a line of journalctl -o json, read as its message. */
+struct journal_entry {
+	char		 host[256];	/* _HOSTNAME, or empty */
+	int		 pid;		/* _PID, or RL_NONE */
+};
+bool		 journal_unwrap(const char *, size_t, struct buf *,
+		     struct journal_entry *);
+
 /* report-json.c */
 void		 report_json(const struct rl_incident *, struct buf *, FILE *);
 void		 report_text(const struct rl_incident *, struct buf *);

@@ -1042,18 +1042,47 @@ ingest_line(struct ingest *in, const char *line, size_t len, bool scanned,
 	size_t			 off, mlen;
 	uint64_t		 lineno = ++src->lines;
 	bool			 timed = false, matched, esc = false;
+	bool			 journal = false, jtimed = false;
+	struct journal_entry	 jr;
+	struct rl_time		 jt;
 
 	in->inc->lines++;
-	if ((!scanned || in->rs->cand_esc) &&
+	/*
+	 * journalctl -o json: the line is its MESSAGE, written by _HOSTNAME's
+	 * _PID at __REALTIME_TIMESTAMP.  The source is then read line by line
+	 * (its raw lines all look like one writer's to the skipping reader).
+	 */
+	if ((len > 0 && (line[0] == '{' || line[0] == 0x1e)) &&
+	    journal_unwrap(line, len, &in->work, &jr)) {
+		journal = true;
+		in->slow = true;
+		jtimed = clock_parse(&src->clock, line, len, &jt);
+		line = in->work.p;
+		len = in->work.len;
+		esc = true;	/* its literals are looked for again */
+		lazy = false;
+	}
+	if ((!scanned || in->rs->cand_esc || journal) &&
 	    memchr(line, 0x1b, len) != NULL) {
-		buf_reset(&in->work);
-		buf_add(&in->work, line, len);
-		len = strip_ansi(in->work.p, in->work.len);
+		if (line != in->work.p) {
+			buf_reset(&in->work);
+			buf_add(&in->work, line, len);
+		}
+		len = strip_ansi(in->work.p, len);
+		in->work.len = len;
 		line = in->work.p;
 		esc = true;
 		lazy = false;	/* the block's bytes are not this line's */
 	}
 	off = ingest_peel(in, line, len, &pl);
+	if (journal) {
+		/* A prefix in the message names the writer better. */
+		if (pl.host[0] == '\0' && jr.host[0] != '\0')
+			snprintf(pl.host, sizeof pl.host, "%s", jr.host);
+		if (pl.pid == RL_NONE)
+			pl.pid = jr.pid;
+		pl.any = pl.any || pl.host[0] != '\0' || pl.pid != RL_NONE;
+	}
 	msg = line + off;
 	mlen = len - off;
 	/*
@@ -1067,7 +1096,8 @@ ingest_line(struct ingest *in, const char *line, size_t len, bool scanned,
 	if (in->slow)
 		lazy = false;	/* a second writer: times line by line */
 	if (!lazy) {
-		timed = clock_parse(&src->clock, msg, mlen, &t);
+		timed = jtimed ? (t = jt, true) : clock_parse(&src->clock, msg,
+		    mlen, &t);
 		if (timed)
 			ingest_time(in, st, &t, line, len, lineno, in->offset);
 		else if (!(st->last.flags & RL_TIME_VALID) &&

@@ -41,6 +41,34 @@ timeout 20 "$RANKLINE" analyze --follow --until-idle 1 --json --no-store \
 grep -q "ValueError: late" "$tmp/o4"
 ok $? "--follow with --cmd reads the command's later output"
 
+# journalctl -f -o json, stood in for by a command that prints its lines
+# (two hosts; the kernel's Xid on node08 first, then a rank's error).
+cat > "$tmp/journal.json" <<'EOF'
+{"__REALTIME_TIMESTAMP":"1764683100000000","_HOSTNAME":"node07","_PID":"4242","SYSLOG_IDENTIFIER":"python","MESSAGE":"[rank3]: 2025-12-02 13:45:00,000 INFO step 10"}
+{"__REALTIME_TIMESTAMP":"1764683203123456","_HOSTNAME":"node08","_PID":"0","SYSLOG_IDENTIFIER":"kernel","MESSAGE":"NVRM: Xid (PCI:0000:97:00): 79, pid=1234, GPU has fallen off the bus."}
+{"__REALTIME_TIMESTAMP":"1764683204000000","_HOSTNAME":"node07","_PID":"4242","SYSLOG_IDENTIFIER":"python","MESSAGE":"[rank3]: RuntimeError: NCCL error: unhandled system error"}
+EOF
+timeout 20 "$RANKLINE" analyze --follow --until-idle 1 --json --no-store \
+    --cmd "cat $tmp/journal.json; sleep 0.3" > "$tmp/o6"
+python3 - "$tmp/o6" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+ff = d["first_failure"]
+assert ff["host"] == "node08" and ff["text"].startswith("NVRM: Xid"), ff
+assert ff["time"].startswith("2025-12-02T13:46:43.123"), ff
+assert d["verdict"]["domain"] == "hardware", d["verdict"]
+PY
+ok $? "journalctl -o json through --cmd: each line is its MESSAGE, with its host and time"
+timeout 20 "$RANKLINE" cat --json --cmd "cat $tmp/journal.json" > "$tmp/o7"
+python3 - "$tmp/o7" <<'PY'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+r = [x for x in rows if "RuntimeError" in x["text"]][0]
+assert r["host"] == "node07" and r["pid"] == 4242 and r["rank"] == 3, r
+assert r["text"] == "[rank3]: RuntimeError: NCCL error: unhandled system error", r
+PY
+ok $? "cat --json: a journal line's host, pid, rank and message"
+
 if command -v pdsh >/dev/null 2>&1 && pdsh -V 2>&1 | grep -q exec; then
 	printf '2026-12-02 13:00:01,000 INFO step 1\n' > "$tmp/node01.log"
 	printf '2026-12-02 13:00:01,000 INFO step 1\nKeyError: shard\n' > "$tmp/node02.log"

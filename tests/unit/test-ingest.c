@@ -4,6 +4,7 @@
  * long lines, NUL bytes and escape sequences break nothing; prefixes give
  * each writer of a tee'd console its own stream, process and time.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,6 +35,8 @@ struct seen {
 	unsigned	 n;
 	int		 ranks[64];	/* process rank per line */
 	int		 locals[64];
+	int		 pids[64];
+	char		 hosts[64][32];
 	char		 times[64][32];
 };
 
@@ -51,6 +54,9 @@ seen_cb(void *arg, const struct rl_source *s, uint64_t line,
 	if (sn->n < 64) {
 		sn->ranks[sn->n] = p->rank;
 		sn->locals[sn->n] = p->local_rank;
+		sn->pids[sn->n] = p->pid;
+		snprintf(sn->hosts[sn->n], 32, "%s", p->host != NULL ?
+		    p->host : "-");
 		if (t->flags & RL_TIME_VALID)
 			clock_format(t, sn->times[sn->n], 32);
 		else
@@ -257,9 +263,57 @@ test_not_within(void)
 	ruleset_free(rs);
 }
 
+/*
+ * journalctl -o json: each line is its MESSAGE, written by _HOSTNAME's
+ * _PID at __REALTIME_TIMESTAMP; escapes are decoded (a colour code then
+ * stripped), a non-UTF-8 MESSAGE comes as an array of bytes, json-seq's RS
+ * is allowed, and other JSON is left as it is.
+ */
+static void
+test_journal(void)
+{
+	const char *t =
+	    "{\"__REALTIME_TIMESTAMP\":\"1764683203123456\",\"_HOSTNAME\":"
+	    "\"node07\",\"MESSAGE\":\"NVRM: Xid 79, \\\"fallen\\\" off\","
+	    "\"_PID\":\"0\"}\n"
+	    "{\"__REALTIME_TIMESTAMP\":\"1764683204000000\",\"_HOSTNAME\":"
+	    "\"node07\",\"_PID\":\"4242\",\"MESSAGE\":\"[rank3]:"
+	    "\\u001b[31mIndexError: \\u001b[0mlist\"}\n"
+	    "\x1e{\"__REALTIME_TIMESTAMP\":\"1764683205000000\",\"_HOSTNAME\":"
+	    "\"node08\",\"_PID\":\"77\",\"MESSAGE\":[104,105,255]}\n"
+	    "{\"level\":\"info\",\"msg\":\"not a journal line\"}\n";
+	struct ruleset		*rs = pack();
+	struct rl_incident	*inc = incident_create(rs);
+	struct rl_source	*src = incident_add_source(inc, "journal.json",
+				    SOURCE_FILE);
+	struct seen		 sn = { 0 };
+	size_t			 i;
+	bool			 exc = false;
+
+	feed(inc, src, t, strlen(t), 5, &sn);
+	is_int(sn.n, 4, "four lines");
+	is_str(sn.text.p, "NVRM: Xid 79, \"fallen\" off|[rank3]:IndexError: list|"
+	    "hi\xff|{\"level\":\"info\",\"msg\":\"not a journal line\"}|",
+	    "each journal line is its MESSAGE, decoded and colour stripped; "
+	    "other JSON stays");
+	is_str(sn.hosts[0], "node07", "_HOSTNAME names the host");
+	is_int(sn.pids[1], 4242, "_PID names the process");
+	is_int(sn.ranks[1], 3, "a [rank3]: prefix in the message names the rank");
+	is_str(sn.times[0], "2025-12-02T13:46:43.123Z",
+	    "__REALTIME_TIMESTAMP is the time, in UTC, to the millisecond");
+	is_str(sn.hosts[2], "node08", "json-seq's RS and a byte-array MESSAGE");
+	for (i = 0; i < inc->nevents; i++)
+		exc = exc || strcmp(inc->events[i].rule->id, "py.exc") == 0;
+	ok(exc, "the rules see the message: the IndexError is an event");
+	buf_free(&sn.text);
+	incident_free(inc);
+	ruleset_free(rs);
+}
+
 int
 main(void)
 {
+	test_journal();
 	test_not_within();
 	test_chunks();
 	test_long_and_binary();

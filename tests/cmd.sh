@@ -1,6 +1,7 @@
 #!/bin/sh
 # --cmd: a command's stdout and stderr as sources, batch and followed,
-# --restart, and pdsh when it is installed.
+# --restart, stand-ins for journalctl -o json, kubectl logs --prefix and
+# docker compose, and pdsh when it is installed.
 . "${RL_SRCDIR:-.}/tests/lib.sh"
 
 tmp=$(mktemp -d)
@@ -68,6 +69,24 @@ assert r["host"] == "node07" and r["pid"] == 4242 and r["rank"] == 3, r
 assert r["text"] == "[rank3]: RuntimeError: NCCL error: unhandled system error", r
 PY
 ok $? "cat --json: a journal line's host, pid, rank and message"
+
+# kubectl logs -f --prefix and docker compose, stood in for by printf.
+timeout 20 "$RANKLINE" analyze --json --no-store --cmd \
+    "printf '[pod/train-w-0/pytorch] 2026-12-02 13:00:01,000 INFO step 1\n[pod/train-w-2/pytorch] 2026-12-02 13:00:02,000 INFO step 1\n[pod/train-w-2/pytorch] IndexError: list index out of range\n'" \
+    > "$tmp/o8"
+python3 -c '
+import json, sys
+ff = json.load(open(sys.argv[1]))["first_failure"]
+assert ff["host"] == "train-w-2" and "IndexError" in ff["text"], ff' "$tmp/o8"
+ok $? "kubectl logs --prefix: the failing pod is named"
+timeout 20 "$RANKLINE" analyze --json --no-store --cmd \
+    "printf 'trainer-1  | 2026-12-02 13:00:01,000 INFO step 1\ntrainer-2  | KeyError: shard\n'" \
+    > "$tmp/o9"
+python3 -c '
+import json, sys
+ff = json.load(open(sys.argv[1]))["first_failure"]
+assert ff["host"] == "trainer-2" and "KeyError" in ff["text"], ff' "$tmp/o9"
+ok $? "docker compose: the failing service replica is named"
 
 if command -v pdsh >/dev/null 2>&1 && pdsh -V 2>&1 | grep -q exec; then
 	printf '2026-12-02 13:00:01,000 INFO step 1\n' > "$tmp/node01.log"

@@ -1098,6 +1098,9 @@ ingest_line(struct ingest *in, const char *line, size_t len, bool scanned,
 	if (!lazy) {
 		timed = jtimed ? (t = jt, true) : clock_parse(&src->clock, msg,
 		    mlen, &t);
+		/* A prefix may carry the time itself (syslog, journalctl). */
+		if (!timed && off > 0)
+			timed = clock_parse(&src->clock, line, len, &t);
 		if (timed)
 			ingest_time(in, st, &t, line, len, lineno, in->offset);
 		else if (!(st->last.flags & RL_TIME_VALID) &&

@@ -114,8 +114,8 @@ pattern_unicode(const char *p)
 }
 
 /*
- * Warnings about speed: rules the prefilter cannot skip, and patterns that
- * want Unicode.  Returns the number of warnings.
+ * Warnings about speed: rules the prefilter cannot skip, patterns that
+ * want Unicode, and prefixes that turn the peel memo off.  Returns the number of warnings.
  */
 int
 ruleset_check(const struct ruleset *rs, struct errlist *warns)
@@ -153,6 +153,27 @@ ruleset_check(const struct ruleset *rs, struct errlist *warns)
 				}
 			}
 			free(dup);
+		}
+	}
+	/*
+	 * Prefixes are peeled from every line; lines that differ only in
+	 * their digits peel alike, and a memo skips the patterns for them,
+	 * unless some prefix names a digit (a [0-3], a literal 7).
+	 */
+	for (i = 0; i < rs->nattribs; i++) {
+		const struct rl_attrib	*a = rs->attribs[i];
+
+		if (a->kind != ATTRIB_PREFIX)
+			continue;
+		for (k = 0; k < a->npat; k++) {
+			if (!pattern_digit_blind(a->pat[k].source)) {
+				errlist_add(warns, "%s:%u: prefix %s names a "
+				    "digit, so every line's prefixes are "
+				    "matched anew (use \\d or [0-9]): %s",
+				    a->file, a->line, a->id,
+				    a->pat[k].source);
+				n++;
+			}
 		}
 	}
 	return n;

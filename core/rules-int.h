@@ -148,6 +148,7 @@ int		 ruleset_match_partial(struct ruleset *,
 		     const struct rl_pattern *, const char *, size_t, size_t *);
 
 /* prefilter.c */
+bool		 pattern_digit_blind(const char *);
 void		 prefilter_build(struct prefilter *, char **, uint32_t *,
 		     size_t);
 void		 prefilter_free(struct prefilter *);

@@ -389,7 +389,7 @@ ruleset_collect(struct ruleset *rs, uint32_t target, char **lit, size_t nlit,
  * digits masked.  A digit written out (outside a quantifier's braces and
  * the class 0-9), a back reference or a hex escape says no.
  */
-static bool
+bool
 pattern_digit_blind(const char *p)
 {
 	size_t	i;

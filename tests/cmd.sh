@@ -1,7 +1,7 @@
 #!/bin/sh
 # --cmd: a command's stdout and stderr as sources, batch and followed,
 # --restart, stand-ins for journalctl -o json, kubectl logs --prefix and
-# docker compose, and pdsh when it is installed.
+# docker compose, syslog prefixes, and pdsh when it is installed.
 . "${RL_SRCDIR:-.}/tests/lib.sh"
 
 tmp=$(mktemp -d)
@@ -87,6 +87,24 @@ import json, sys
 ff = json.load(open(sys.argv[1]))["first_failure"]
 assert ff["host"] == "trainer-2" and "KeyError" in ff["text"], ff' "$tmp/o9"
 ok $? "docker compose: the failing service replica is named"
+
+# journalctl's default output (syslog form): host and pid from the prefix,
+# the time from it too, and the prefixes after it still peeled.
+printf '%s\n' \
+    'Dec  2 13:06:40 node07 python3[4242]: [default3]:2026-12-02 13:06:40,000 INFO step 1' \
+    'Dec  2 13:06:43 node07 python3[4242]: [default3]:Traceback (most recent call last):' \
+    'Dec  2 13:06:44 node08 kernel: NVRM: Xid (PCI:0000:97:00): 79, pid=1234, GPU has fallen off the bus.' \
+    '2026-12-02T13:06:45.000+00:00 INFO torch: not a host' > "$tmp/syslog.log"
+"$RANKLINE" cat --json "$tmp/syslog.log" > "$tmp/o10"
+python3 - "$tmp/o10" <<'PY'
+import json, sys
+r = [json.loads(l) for l in open(sys.argv[1])]
+assert r[1]["host"] == "node07" and r[1]["pid"] == 4242, r[1]
+assert r[1]["time"] == "2026-12-02T13:06:43.000", r[1]
+assert r[2]["host"] == "node08" and r[2]["time"] == "2026-12-02T13:06:44.000", r[2]
+assert r[3]["host"] is None, r[3]
+PY
+ok $? "syslog prefixes: host, pid and time from the prefix; a log level is no host"
 
 if command -v pdsh >/dev/null 2>&1 && pdsh -V 2>&1 | grep -q exec; then
 	printf '2026-12-02 13:00:01,000 INFO step 1\n' > "$tmp/node01.log"

@@ -41,6 +41,12 @@ ok $? "its bad stanza is reported with file:line, the rest still loads"
     "$RANKLINE" rules explain "$("$RANKLINE" rules list | awk 'NR==1{print $1}')" >"$tmp/explain" 2>&1
 grep -q "First action" "$tmp/explain"
 ok $? "rules explain prints the explanation and the first action"
+printf '[attrib my.prefix]\nkind = prefix\npattern = ^box[1-4]: \n' > "$tmp/digit.rules"
+"$RANKLINE" rules check "$tmp/digit.rules" >/dev/null 2>"$tmp/digit.err"
+grep -q 'digit.rules:1: prefix my.prefix names a digit' "$tmp/digit.err"
+ok $? "rules check warns about a prefix that names a digit (it turns the peel memo off)"
+"$RANKLINE" rules check 2>&1 | grep -q '0 errors, 0 warnings'
+ok $? "the shipped packs have no such warning"
 n=$("$RANKLINE" rules list | wc -l)
 ok "$([ "$n" -gt 50 ]; echo $?)" "rules list shows the shipped rules ($n)"
 tap_done

@@ -19,11 +19,12 @@ ok $? "starts on code-1, which is stored too"
 send H
 wait_for '^ *HISTORY +3 incidents'
 ok $? "H opens the history: three incidents"
+# The detail under the list is drawn last: once it is there, all is.
+wait_for 'none yet: n writes one'
+ok $? "the selected incident has no diagnosis yet, and says how to write one"
 echo "$last_capture" | sed -n '2,4p' | grep -n 'rank' | tr '\n' ' ' |
     grep -Eq '^1:.*#3 .*rank 1 .*2:.*#2 .*hang.*3:.*#1 '
 ok $? "newest first: code-1, then the hang, then the kill"
-echo "$last_capture" | grep -q 'none yet: n writes one'
-ok $? "the selected incident has no diagnosis yet, and says how to write one"
 [ "$(echo "$last_capture" | wc -l)" -le 24 ] &&
     [ "$(echo "$last_capture" | LC_ALL=C.UTF-8 wc -L)" -le 80 ]
 ok $? "80x24: nothing drawn past the screen"

@@ -202,6 +202,7 @@ struct rl_rule {
 	char		**counter;	/* must not match */
 	size_t		 ncounter;
 	unsigned	 index;		/* position in the set */
+	bool		 blind;		/* every pattern treats digits alike */
 };
 
 /* Attribution: where a file or a line comes from. */
@@ -636,6 +637,8 @@ struct rl_incident {
 	struct errlist	 errors;	/* unreadable paths and the like */
 	char		*fingerprint;	/* of the root signature, or NULL */
 	const struct rl_history *history;/* borrowed: its past, or NULL */
+	char		*readbuf;	/* what its sources are read into, kept
+					   from one source to the next */
 };
 
 /* incident.c */

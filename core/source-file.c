@@ -23,7 +23,7 @@
 
 #include "core.h"
 
-#define READ_CHUNK	(1024 * 1024)
+#define READ_CHUNK	1048576
 #define SNIFF_BYTES	4096		/* how far to look for NUL bytes */
 #define WALK_DEPTH	32		/* folders deeper than this are skipped */
 
@@ -377,7 +377,13 @@ source_fd_drain(struct rl_incident *inc, struct rl_source *src, int fd,
 
 	if (src->binary || src->compressed)
 		return 0;
-	chunk = xmalloc(READ_CHUNK);
+	/*
+	 * One buffer for all the sources: a fresh megabyte for each of
+	 * 1,024 files costs the kernel a megabyte of zeroed pages each.
+	 */
+	if (inc->readbuf == NULL)
+		inc->readbuf = xmalloc(READ_CHUNK);
+	chunk = inc->readbuf;
 	for (;;) {
 		if ((n = read(fd, chunk, READ_CHUNK)) == -1) {
 			if (errno == EINTR)
@@ -401,7 +407,6 @@ source_fd_drain(struct rl_incident *inc, struct rl_source *src, int fd,
 		*offset += (uint64_t)n;
 		total += n;
 	}
-	free(chunk);
 	return total;
 }
 

@@ -26,6 +26,12 @@
  * early line waits for its first time, while a launcher's record is open,
  * when `cat` wants every line, and for good once a second writer shows up.
  *
+ * In a block where a quarter of the lines or more are read (a training
+ * log's iteration, timer and throughput lines), the block scan lets few
+ * lines be skipped; the next block is then read line by line, and each
+ * line's literals and rule are had from its shape (shape.c): a line with
+ * the digits of one seen before is named as that one was, with no scan.
+ *
  * A stream is one process's lines within a source: the whole file for a
  * per-rank log, or one [defaultN] of a tee'd console.  Each keeps its own
  * last time, so lines are never reordered inside a source.
@@ -36,10 +42,6 @@
 #include <string.h>
 #include <time.h>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
 #include "rules-int.h"
 
 #define LINE_MAX_BYTES	(1024 * 1024)	/* longer lines are cut */
@@ -48,6 +50,13 @@
 #define TEXT_MARK	" [rankline: cut]"
 #define WARMUP_BYTES	(64 * 1024)	/* read line by line at first */
 #define SETTLE_TIMED	64		/* timed lines a block's end looks back on */
+
+/* How a line's literals are found. */
+enum line_how {
+	LINE_RAW,		/* scanned on its own */
+	LINE_SCANNED,		/* the block's scan found them */
+	LINE_SHAPE		/* by its shape, if one like it was seen */
+};
 
 /* An event that waits for its stream's first time. */
 struct pending {
@@ -99,6 +108,9 @@ struct ingest {
 	uint64_t	 warmup;	/* bytes read line by line first */
 	const char	*blk;		/* the block being read, or NULL */
 	uint64_t	 blk_abs;	/* its offset in the source */
+	uint64_t	 blk_read;	/* lines of it read, not skipped */
+	bool		 dense;		/* most lines are read: name them by
+					   their shapes, not by a block scan */
 	uint64_t	 tknown;	/* the stream's time is that of the lines
 					   before this offset */
 	struct rl_keep	**dirty;	/* keeps whose tail waits for the block's end */
@@ -172,6 +184,7 @@ ingest_create(struct rl_incident *inc, struct rl_source *src)
 		in->keep = xcalloc(in->rs->nrules + 1, sizeof *in->keep);
 	}
 	in->warmup = ingest_warmup();
+	in->dense = true;	/* the first lines are all read */
 	return in;
 }
 
@@ -294,30 +307,11 @@ peel_memoizable(struct ruleset *rs, const char *s, size_t n, size_t k,
 static size_t
 peel_key(const char *s, size_t n, uint8_t *key, uint32_t *slot)
 {
-	size_t		k = n < PEEL_MEMO_KEY ? n : PEEL_MEMO_KEY, i;
+	size_t		k = n < PEEL_MEMO_KEY ? n : PEEL_MEMO_KEY;
 	uint64_t	w[PEEL_MEMO_KEY / 8], h;
 
-#if defined(__SSE2__)
-	if (k == PEEL_MEMO_KEY) {
-		const __m128i	zero = _mm_set1_epi8('0'), nine = _mm_set1_epi8(9);
-		__m128i		c, t;
-
-		for (i = 0; i < PEEL_MEMO_KEY; i += 16) {
-			c = _mm_loadu_si128((const __m128i *)(s + i));
-			t = _mm_sub_epi8(c, zero);
-			/* A digit is c - '0' <= 9 unsigned; it becomes '0'. */
-			t = _mm_and_si128(t, _mm_cmpeq_epi8(_mm_min_epu8(t,
-			    nine), t));
-			_mm_storeu_si128((__m128i *)(key + i),
-			    _mm_sub_epi8(c, t));
-		}
-	} else
-#endif
-	{
-		memset(key, 0, PEEL_MEMO_KEY);
-		for (i = 0; i < k; i++)
-			key[i] = s[i] >= '0' && s[i] <= '9' ? '0' : (uint8_t)s[i];
-	}
+	memset(key, 0, PEEL_MEMO_KEY);
+	digits_mask(s, k, key);
 	memcpy(w, key, sizeof w);
 	h = (w[0] * 0x9e3779b97f4a7c15ULL) ^ (w[1] * 0xc2b2ae3d27d4eb4fULL) ^
 	    (w[2] * 0x165667b19e3779f9ULL) ^ (w[3] * 0x27d4eb2f165667c5ULL) ^ k;
@@ -1029,7 +1023,7 @@ ingest_drop_links(struct ingest *in, const struct stream *st)
  * time (see ingest_event and ingest_settle).
  */
 static void
-ingest_line(struct ingest *in, const char *line, size_t len, bool scanned,
+ingest_line(struct ingest *in, const char *line, size_t len, enum line_how how,
     bool lazy)
 {
 	struct rl_source	*src = in->src;
@@ -1041,6 +1035,7 @@ ingest_line(struct ingest *in, const char *line, size_t len, bool scanned,
 	const char		*msg;
 	size_t			 off, mlen;
 	uint64_t		 lineno = ++src->lines;
+	bool			 scanned = how != LINE_RAW;
 	bool			 timed = false, matched, esc = false;
 	bool			 journal = false, jtimed = false;
 	struct journal_entry	 jr;
@@ -1113,7 +1108,9 @@ ingest_line(struct ingest *in, const char *line, size_t len, bool scanned,
 	    ruleset_match_pattern(in->rs, &st->rec->end, msg, mlen, NULL))
 		st->rec = NULL;
 
-	if (scanned && !esc)
+	if (how == LINE_SHAPE && !esc && !journal)
+		matched = ruleset_match_shape(in->rs, line, len, off, &m);
+	else if (scanned && !esc && !journal)
 		matched = ruleset_match_cands(in->rs, msg, mlen, &m);
 	else
 		matched = ruleset_match(in->rs, msg, mlen, &m);
@@ -1144,7 +1141,7 @@ ingest_partial(struct ingest *in)
 		len = in->partial.len;
 		in->src->long_lines++;
 	}
-	ingest_line(in, in->partial.p, len, false, false);
+	ingest_line(in, in->partial.p, len, LINE_RAW, false);
 	in->offset += in->partial_raw;
 	in->tknown = in->offset;
 	in->partial_raw = 0;
@@ -1408,15 +1405,51 @@ ingest_tails(struct ingest *in)
 /* Read one whole line of a block, at b[from, nl). */
 static void
 ingest_block_line(struct ingest *in, const char *b, size_t from, size_t nl,
-    bool lazy)
+    enum line_how how, bool lazy)
 {
 	size_t	len = nl - from;
 
+	in->blk_read++;
 	ingest_line(in, b + from, len > 0 && b[nl - 1] == '\r' ? len - 1 : len,
-	    true, lazy);
+	    how, lazy);
 	in->offset += len + 1;
 	if (!lazy || in->slow)
 		in->tknown = in->offset;
+}
+
+/*
+ * A block read line by line, each line's candidates found by its shape
+ * (shape.c) rather than by a scan of the block: for blocks where most
+ * lines hold a literal, and the scan would save little.  While the source
+ * allows skipping, a line without a useful candidate is skipped as the
+ * block scan would skip it, and times are parsed only where needed.
+ */
+static void
+ingest_block_shapes(struct ingest *in, const char *b, size_t n)
+{
+	struct ruleset	*rs = in->rs;
+	size_t		 pos = 0, skip = 0, nl;
+
+	if (ruleset_learning(rs))
+		ruleset_learn(rs, b, n);
+	while (pos < n) {
+		nl = pos + ruleset_shape_scan(rs, b + pos, n - pos);
+		if (!ingest_skipping(in)) {
+			ingest_skip(in, b, skip, pos);
+			ingest_settle(in, b, pos);
+			ingest_block_line(in, b, pos, nl, LINE_SHAPE, false);
+			skip = pos = nl + 1;
+			continue;
+		}
+		if (!ingest_worth(in)) {
+			pos = nl + 1;
+			continue;
+		}
+		ingest_skip(in, b, skip, pos);
+		ingest_block_line(in, b, pos, nl, LINE_SHAPE, true);
+		skip = pos = nl + 1;
+	}
+	ingest_skip(in, b, skip, n);
 }
 
 /*
@@ -1435,9 +1468,16 @@ ingest_block(struct ingest *in, const char *b, size_t n)
 	const uint64_t		*idle;
 	const char		*q;
 	size_t			 pos = 0, hi = 0, ls, nl;
+	uint64_t		 lines;
 
 	in->blk = b;
 	in->blk_abs = in->offset;
+	lines = in->src->lines;
+	in->blk_read = 0;
+	if (in->dense && ruleset_shapes(rs)) {
+		ingest_block_shapes(in, b, n);
+		goto done;
+	}
 	ruleset_scan_block(rs, b, n, &rs->block_hits);
 	while (pos < n) {
 		if (!ingest_skipping(in)) {
@@ -1447,7 +1487,8 @@ ingest_block(struct ingest *in, const char *b, size_t n)
 			ruleset_scan_begin(rs);
 			for (; hi < h->n && h->v[hi].pos < nl; hi++)
 				ruleset_scan_lit(rs, h->v[hi].lit);
-			ingest_block_line(in, b, pos, nl, false);
+			ingest_block_line(in, b, pos, nl, LINE_SCANNED,
+			    false);
 			pos = nl + 1;
 			continue;
 		}
@@ -1474,12 +1515,18 @@ ingest_block(struct ingest *in, const char *b, size_t n)
 		if (!ingest_worth(in))
 			continue;
 		ingest_skip(in, b, pos, ls);
-		ingest_block_line(in, b, ls, nl, true);
+		ingest_block_line(in, b, ls, nl, LINE_SCANNED, true);
 		pos = nl + 1;
 	}
+done:
 	ingest_settle(in, b, n);
 	ingest_tails(in);
 	in->blk = NULL;
+	/*
+	 * Where a quarter of the lines or more are read, the next block is
+	 * named by shapes: a scan of it would let few lines be skipped.
+	 */
+	in->dense = in->blk_read * 4 >= in->src->lines - lines;
 }
 
 /* Feed a chunk of a source's bytes. */

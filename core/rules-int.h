@@ -127,6 +127,11 @@ struct ruleset {
 					   ruleset, not per source */
 	struct peel_memo *memo;		/* PEEL_MEMO_SLOTS, or NULL: no memo */
 	uint32_t	 memo_clock;	/* stamps memo entries */
+	struct shape_memo *shapes;	/* lines named by their shape (shape.c),
+					   or NULL */
+	char		**dlit;		/* the literals that hold a digit, digits
+					   as '0'; a clone's are its parent's */
+	size_t		 ndlit;
 	bool		 borrowed;	/* a clone: rules, attribs, knobs and the
 					   prefilter are its parent's */
 };
@@ -146,6 +151,16 @@ bool		 ruleset_match_cands(struct ruleset *, const char *, size_t,
 		     struct rl_match *);
 int		 ruleset_match_partial(struct ruleset *,
 		     const struct rl_pattern *, const char *, size_t, size_t *);
+
+/* shape.c */
+void		 digits_mask(const char *, size_t, uint8_t *);
+void		 shape_init(struct ruleset *);
+void		 shape_free(struct ruleset *);
+size_t		 ruleset_shape_scan(struct ruleset *, const char *, size_t);
+bool		 ruleset_match_shape(struct ruleset *, const char *, size_t,
+		     size_t, struct rl_match *);
+void		 ruleset_scan_line(struct ruleset *, const char *, size_t);
+bool		 ruleset_shapes(struct ruleset *);
 
 /* prefilter.c */
 bool		 pattern_digit_blind(const char *);

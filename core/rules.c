@@ -15,6 +15,8 @@
 
 #include "rules-int.h"
 
+static void	ruleset_free_dlit(struct ruleset *);
+
 #define MATCH_LIMIT	200000		/* backtracking steps per match */
 #define DEPTH_LIMIT	2000		/* nested backtracking frames */
 #define JIT_STACK_MAX	(512 * 1024)
@@ -208,6 +210,10 @@ ruleset_clone(struct ruleset *parent)
 	rs->cand = xcalloc(rs->nrules + rs->nattribs + 1, sizeof *rs->cand);
 	if (parent->memo != NULL)
 		rs->memo = xcalloc(PEEL_MEMO_SLOTS, sizeof *rs->memo);
+	rs->dlit = parent->dlit;
+	rs->ndlit = parent->ndlit;
+	if (parent->shapes != NULL)
+		shape_init(rs);
 	rs->borrowed = true;
 	rs->finished = true;
 	return rs;
@@ -245,7 +251,9 @@ ruleset_free(struct ruleset *rs)
 	free(rs->knobs);
 	free(rs->always);
 	prefilter_free(&rs->pf);
+	ruleset_free_dlit(rs);
 scratch:
+	shape_free(rs);
 	free(rs->stamp);
 	free(rs->cand);
 	pf_hits_free(&rs->line_hits);
@@ -427,6 +435,19 @@ pattern_digit_blind(const char *p)
 	return true;
 }
 
+/* Free the literals that hold a digit. */
+static void
+ruleset_free_dlit(struct ruleset *rs)
+{
+	size_t	i;
+
+	for (i = 0; i < rs->ndlit; i++)
+		free(rs->dlit[i]);
+	free(rs->dlit);
+	rs->dlit = NULL;
+	rs->ndlit = 0;
+}
+
 /* The peel memo, when every prefix pattern treats digits alike. */
 static void
 ruleset_memo(struct ruleset *rs)
@@ -515,6 +536,23 @@ ruleset_finish(struct ruleset *rs)
 		ruleset_collect(rs, (uint32_t)i | TARGET_ATTRIB, a->literal,
 		    a->nliteral, &all, &tg, &n);
 	}
+	ruleset_free_dlit(rs);
+	for (i = 0; i < n; i++) {
+		if (strpbrk(all[i], "0123456789") == NULL)
+			continue;
+		rs->dlit = xreallocarray(rs->dlit, rs->ndlit + 1,
+		    sizeof *rs->dlit);
+		rs->dlit[rs->ndlit] = xstrdup(all[i]);
+		digits_mask(all[i], strlen(all[i]),
+		    (uint8_t *)rs->dlit[rs->ndlit++]);
+	}
+	for (i = 0; i < rs->nrules; i++) {
+		rs->rules[i]->blind = true;
+		for (j = 0; j < rs->rules[i]->npat; j++) {
+			if (!pattern_digit_blind(rs->rules[i]->pat[j].source))
+				rs->rules[i]->blind = false;
+		}
+	}
 	/* A colour code may split a literal: such lines are read one by one. */
 	all = xreallocarray(all, n + 1, sizeof *all);
 	tg = xreallocarray(tg, n + 1, sizeof *tg);
@@ -529,6 +567,7 @@ ruleset_finish(struct ruleset *rs)
 	rs->cand = xcalloc(rs->nrules + rs->nattribs + 1, sizeof *rs->cand);
 	rs->gen = 0;
 	ruleset_memo(rs);
+	shape_init(rs);
 	rs->finished = true;
 }
 
@@ -587,8 +626,8 @@ ruleset_scan_lit(struct ruleset *rs, uint32_t li)
 }
 
 /* Scan one line for the literals: fills rs->cand. */
-static void
-ruleset_scan(struct ruleset *rs, const char *s, size_t n)
+void
+ruleset_scan_line(struct ruleset *rs, const char *s, size_t n)
 {
 	size_t	i;
 
@@ -769,7 +808,7 @@ ruleset_match_cands(struct ruleset *rs, const char *s, size_t n,
 bool
 ruleset_match(struct ruleset *rs, const char *s, size_t n, struct rl_match *m)
 {
-	ruleset_scan(rs, s, n);
+	ruleset_scan_line(rs, s, n);
 	return ruleset_match_cands(rs, s, n, m);
 }
 

@@ -304,6 +304,157 @@ test_block_scan(void)
 	scan_round("(scalar, learnt anchors)", false, true);
 }
 
+/*
+ * Lines named by their shape against lines scanned and matched afresh:
+ * the same candidates, the same rule, the same offsets, line after line,
+ * for lines that differ only in their digits, where a rule or a literal
+ * tells one digit from another, and at the edges (CRLF, escapes, long
+ * lines, a line that ends the block).
+ */
+static const char shape_pack[] =
+    "[rule step]\npattern = step (?<step>\\d+): loss\nrole = progress\n"
+    "[rule exit1]\npattern = exitcode: 1\\b\nliteral = exitcode: \n"
+    "role = root\npriority = 50\n"
+    "[rule gpu]\npattern = H\\d+ GPU\nliteral = H100\nrole = evidence\n"
+    "[rule any]\npattern = (?<count>\\d+) lines\nliteral = lines\n"
+    "role = evidence\n"
+    "[rule color]\npattern = \\[31mred\nliteral = red\nrole = evidence\n";
+
+static const char *shape_forms[] = {
+	"step #: loss #.#",
+	"[rank#] step #: loss #.# and # lines",
+	"worker exitcode: # (pid #)",
+	"found H#00 GPU at slot #",
+	"nothing at all here, # times",
+	"# lines dropped\r",
+	"\033[31mred # alert",
+	"",
+};
+
+static void
+shape_line(char *buf, size_t cap, unsigned *seed)
+{
+	const char	*f = shape_forms[rand_r(seed) % (sizeof shape_forms /
+			    sizeof shape_forms[0])];
+	size_t		 n = 0;
+
+	for (; *f != '\0' && n + 4 < cap; f++) {
+		if (*f == '#') {
+			/* One to three digits: shapes of several lengths. */
+			int	k = 1 + rand_r(seed) % 2;
+
+			while (k-- > 0 && n + 4 < cap)
+				buf[n++] = (char)('0' + rand_r(seed) % 10);
+		} else
+			buf[n++] = *f;
+	}
+	buf[n] = '\0';
+}
+
+static int
+u32_cmp(const void *a, const void *b)
+{
+	uint32_t	x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The candidates of the last scan, sorted, into v. */
+static size_t
+shape_cands(const struct ruleset *rs, uint32_t *v)
+{
+	memcpy(v, rs->cand, rs->ncand * sizeof *v);
+	qsort(v, rs->ncand, sizeof *v, u32_cmp);
+	return rs->ncand;
+}
+
+static void
+shape_round(const char *what, bool simd)
+{
+	struct ruleset	*plain, *shaped;
+	struct errlist	 e = { 0 };
+	struct rl_match	 m1, m2;
+	uint32_t	 c1[64], c2[64];
+	char		*b, line[2048];
+	size_t		 n1, n2, cap = 1 << 20, len = 0, pos, nl, ln, i;
+	unsigned	 seed = 7;
+	int		 bad = 0, lines = 0, matched = 0;
+	bool		 r1, r2;
+
+	if (!simd)
+		setenv("RANKLINE_NO_SIMD", "1", 1);
+	setenv("RANKLINE_NO_SHAPES", "1", 1);
+	plain = ruleset_create();
+	load(plain, shape_pack, &e);
+	ruleset_finish(plain);
+	unsetenv("RANKLINE_NO_SHAPES");
+	shaped = ruleset_create();
+	load(shaped, shape_pack, &e);
+	ok(ruleset_shapes(shaped) && !ruleset_shapes(plain),
+	    "%s the memo is on, and off when told", what);
+	b = malloc(cap);
+	while (len + sizeof line + 2 < cap - 4096) {
+		shape_line(line, sizeof line, &seed);
+		ln = strlen(line);
+		memcpy(b + len, line, ln);
+		len += ln;
+		b[len++] = '\n';
+	}
+	/* A line too long to keep, twice, then one that ends the block. */
+	for (i = 0; i < 2; i++) {
+		memset(b + len, 'x', 1500);
+		memcpy(b + len + 700, " 12 lines ", 10);
+		len += 1500;
+		b[len++] = '\n';
+	}
+	memcpy(b + len, "step 7: loss 1", 14);
+	len += 14;
+	b[len++] = '\n';
+	for (pos = 0; pos < len; pos = nl + 1) {
+		nl = pos + ruleset_shape_scan(shaped, b + pos, len - pos);
+		ln = nl - pos;
+		if (ln > 0 && b[nl - 1] == '\r')
+			ln--;
+		n2 = shape_cands(shaped, c2);
+		r2 = ruleset_match_shape(shaped, b + pos, ln, 0, &m2);
+		ruleset_scan_line(plain, b + pos, ln);
+		n1 = shape_cands(plain, c1);
+		r1 = ruleset_match_cands(plain, b + pos, ln, &m1);
+		lines++;
+		matched += r1;
+		if (nl != pos + (size_t)((char *)memchr(b + pos, '\n',
+		    len - pos) - (b + pos)) || n1 != n2 ||
+		    memcmp(c1, c2, n1 * sizeof *c1) != 0 || r1 != r2 ||
+		    (r1 && (strcmp(m1.rule->id, m2.rule->id) != 0 ||
+		    m1.pat - m1.rule->pat != m2.pat - m2.rule->pat ||
+		    m1.subject != m2.subject || m1.ngroups != m2.ngroups ||
+		    memcmp(m1.ovec, m2.ovec, 2 * (size_t)m1.ngroups *
+		    sizeof *m1.ovec) != 0 || match_int(&m1, CAP_STEP) !=
+		    match_int(&m2, CAP_STEP) || match_int(&m1, CAP_COUNT) !=
+		    match_int(&m2, CAP_COUNT)))) {
+			if (bad++ < 5)
+				printf("# differs: %.*s\n", (int)(ln > 80 ? 80 :
+				    ln), b + pos);
+		}
+	}
+	is_int(bad, 0, "%s shapes name %d lines as a scan does (%d matched)",
+	    what, lines, matched);
+	ok(matched > lines / 4 && matched < lines, "%s both kinds of line "
+	    "were seen", what);
+	free(b);
+	errlist_free(&e);
+	ruleset_free(plain);
+	ruleset_free(shaped);
+	unsetenv("RANKLINE_NO_SIMD");
+}
+
+static void
+test_shapes(void)
+{
+	shape_round("(vector)", true);
+	shape_round("(scalar)", false);
+}
+
 static void
 test_priority(void)
 {
@@ -428,6 +579,7 @@ main(void)
 	test_literals();
 	test_prefilter();
 	test_block_scan();
+	test_shapes();
 	test_priority();
 	test_captures();
 	test_pathological();

@@ -1,0 +1,458 @@
+/*
+ * shape.c: name a line by its shape, the way the line before it was named.
+ *
+ * A training log is a few line shapes written millions of times: the
+ * iteration line, the timers line, vLLM's throughput line, each with new
+ * numbers.  Scanning each for every literal and confirming its rule with
+ * PCRE2 gives the same answer line after line.  A line's shape is the line
+ * with every digit masked as '0'.  When no literal that could be there
+ * holds a digit, and every rule among its candidates treats all digits
+ * alike (pattern_digit_blind), two lines of one shape hold the same
+ * literals and the same rule matches both, at the same offsets, since the
+ * matcher took the same steps on each: so the first line's candidates and
+ * match are kept by its shape, and the next line of that shape takes them
+ * after one pass that masks, hashes and compares it.  The numbers are read
+ * from the new line at the kept offsets (match_int).
+ *
+ * Link and record attributions are not kept: they are run on every line,
+ * on the kept candidates.  A line whose answer could depend on its digits,
+ * or whose match hit a pcre2 limit, is not kept.  The memo is a small set-
+ * associative table, so memory stays bounded whatever the input.
+ */
+#define _GNU_SOURCE		/* memmem */
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define SHAPE_HAVE_AVX2	1
+#endif
+
+#include "rules-int.h"
+
+#define SHAPE_SETS	512		/* power of two */
+#define SHAPE_WAYS	4
+#define SHAPE_MAX	1024		/* longer lines are not kept */
+#define SHAPE_ANY	UINT32_MAX	/* its answer holds at any offset */
+
+/* One kept shape; `block` holds its bytes, candidates and offsets. */
+struct shape {
+	uint64_t	 hash;
+	uint32_t	 len;		/* of the line, 0: empty */
+	uint32_t	 off;		/* where its message starts */
+	uint32_t	 stamp;		/* last use, for replacement */
+	int32_t		 rule;		/* index of the rule matched, or -1 */
+	uint16_t	 ncand;
+	uint8_t		 pat;		/* which of the rule's patterns */
+	uint8_t		 ngroups;
+	void		*block;		/* owned */
+};
+
+struct shape_memo {
+	struct shape	 v[SHAPE_SETS * SHAPE_WAYS];
+	uint32_t	 clock;
+	struct shape	*cur;		/* the scanned line's, if it was kept */
+	struct shape	*slot;		/* else where it may be kept, or NULL */
+	uint64_t	 hash;		/* and its hash, */
+	size_t		 len;		/* its length */
+	uint64_t	 limits;	/* and the limit hits before its match */
+	uint64_t	(*line)(const char *, size_t, uint8_t *, size_t *);
+	uint8_t		 buf[SHAPE_MAX + 64];	/* the masked line, scratch */
+};
+
+/* Copy n bytes with every digit as '0'. */
+void
+digits_mask(const char *s, size_t n, uint8_t *dst)
+{
+	size_t	i = 0;
+
+#if defined(__SSE2__)
+	const __m128i	zero = _mm_set1_epi8('0'), nine = _mm_set1_epi8(9);
+	__m128i		c, t;
+
+	for (; i + 16 <= n; i += 16) {
+		c = _mm_loadu_si128((const __m128i *)(s + i));
+		t = _mm_sub_epi8(c, zero);
+		/* A digit is c - '0' <= 9 unsigned; it becomes '0'. */
+		t = _mm_and_si128(t, _mm_cmpeq_epi8(_mm_min_epu8(t, nine), t));
+		_mm_storeu_si128((__m128i *)(dst + i), _mm_sub_epi8(c, t));
+	}
+#endif
+	for (; i < n; i++)
+		dst[i] = s[i] >= '0' && s[i] <= '9' ? '0' : (uint8_t)s[i];
+}
+
+/* The hash of n masked bytes, which are followed by zeros to a word. */
+static uint64_t
+shape_hash(const uint8_t *p, size_t n)
+{
+	uint64_t	a = 0x9e3779b97f4a7c15ULL, b = n, w, v;
+	size_t		i;
+
+	/* Two lanes, so that one multiply need not wait for the other. */
+	for (i = 0; i + 16 <= n + 7; i += 16) {
+		memcpy(&w, p + i, 8);
+		memcpy(&v, p + i + 8, 8);
+		a = (a ^ w) * 0xc2b2ae3d27d4eb4fULL;
+		b = (b ^ v) * 0x165667b19e3779f9ULL;
+		a ^= a >> 29;
+		b ^= b >> 31;
+	}
+	if (i < n) {
+		memcpy(&w, p + i, 8);
+		a = (a ^ w) * 0x27d4eb2f165667c5ULL;
+	}
+	a ^= b * 0x9e3779b97f4a7c15ULL;
+	return a ^ (a >> 32);
+}
+
+/*
+ * Find the end of the line at s (a newline is within max bytes), mask its
+ * bytes before the newline into dst, followed by zeros, and hash them.
+ * Sets *nl to the newline's offset; a line longer than SHAPE_MAX is not
+ * masked, and its hash is 0.
+ */
+static uint64_t
+shape_line_scalar(const char *s, size_t max, uint8_t *dst, size_t *nl)
+{
+	*nl = (size_t)((const char *)memchr(s, '\n', max) - s);
+	if (*nl > SHAPE_MAX)
+		return 0;
+	digits_mask(s, *nl, dst);
+	memset(dst + *nl, 0, 8);
+	return shape_hash(dst, *nl);
+}
+
+#ifdef SHAPE_HAVE_AVX2
+/* One 32-byte piece into the accumulators, xxh3's way. */
+__attribute__((target("avx2")))
+static inline __m256i
+shape_acc(__m256i acc, __m256i v, __m256i key)
+{
+	__m256i	k = _mm256_xor_si256(v, key);
+
+	acc = _mm256_add_epi64(acc, _mm256_shuffle_epi32(v, 0x4e));
+	return _mm256_add_epi64(acc, _mm256_mul_epu32(k,
+	    _mm256_srli_epi64(k, 32)));
+}
+
+/*
+ * The same in one pass, thirty-two bytes at a time: find the newline,
+ * mask, store, and fold into four lanes with a key that changes with each
+ * piece, so that the order of the pieces counts.  The piece that holds
+ * the newline counts up to it, as zeros after; the last piece of a block
+ * is read byte by byte, to the same effect.
+ */
+__attribute__((target("avx2")))
+static uint64_t
+shape_line_avx2(const char *s, size_t max, uint8_t *dst, size_t *nl)
+{
+	const __m256i	zero = _mm256_set1_epi8('0'), nine = _mm256_set1_epi8(9);
+	const __m256i	lf = _mm256_set1_epi8('\n');
+	const __m256i	step = _mm256_set1_epi64x(0x9e3779b97f4a7c15LL);
+	const __m256i	iota = _mm256_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9,
+			    10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22,
+			    23, 24, 25, 26, 27, 28, 29, 30, 31);
+	__m256i		acc = _mm256_set_epi64x(0x165667b19e3779f9LL,
+			    0x6a09e667f3bcc909LL, 0x27d4eb2f165667c5LL,
+			    0x61c8864e7a143579LL);
+	__m256i		key = _mm256_set_epi64x(0x3c6ef372fe94f82bLL,
+			    0x1b873593cc9e2d51LL, 0x7feb352d85ebca6bLL,
+			    0x2545f4914f6cdd1dLL);
+	__m256i		c, t;
+	uint64_t	l[4], h;
+	uint32_t	m;
+	size_t		i, k;
+
+	for (i = 0;; i += 32) {
+		if (i > SHAPE_MAX) {
+			/* Too long to keep: only its end is wanted. */
+			*nl = i + (size_t)((const char *)memchr(s + i, '\n',
+			    max - i) - (s + i));
+			return 0;
+		}
+		if (i + 32 > max) {
+			k = (size_t)((const char *)memchr(s + i, '\n',
+			    max - i) - (s + i));
+			memset(dst + i, 0, 32);
+			digits_mask(s + i, k, dst + i);
+			c = _mm256_loadu_si256((const __m256i *)(const void *)
+			    (dst + i));
+			break;
+		}
+		c = _mm256_loadu_si256((const __m256i *)(const void *)(s + i));
+		m = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(c, lf));
+		t = _mm256_sub_epi8(c, zero);
+		t = _mm256_and_si256(t, _mm256_cmpeq_epi8(_mm256_min_epu8(t,
+		    nine), t));
+		c = _mm256_sub_epi8(c, t);
+		if (m != 0) {
+			k = (size_t)__builtin_ctz(m);
+			c = _mm256_and_si256(c, _mm256_cmpgt_epi8(
+			    _mm256_set1_epi8((char)k), iota));
+			_mm256_storeu_si256((__m256i *)(void *)(dst + i), c);
+			break;
+		}
+		_mm256_storeu_si256((__m256i *)(void *)(dst + i), c);
+		acc = shape_acc(acc, c, key);
+		key = _mm256_add_epi64(key, step);
+	}
+	*nl = i + k;
+	if (*nl > SHAPE_MAX)
+		return 0;
+	acc = shape_acc(acc, c, key);
+	_mm256_storeu_si256((__m256i *)(void *)l, acc);
+	h = (l[0] ^ (l[1] * 0xc2b2ae3d27d4eb4fULL)) +
+	    (l[2] ^ (l[3] * 0x165667b19e3779f9ULL)) + *nl;
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdULL;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ULL;
+	return h ^ (h >> 33);
+}
+#endif
+
+/*
+ * Set up the memo for a finished ruleset, if the set allows one: the
+ * prefix patterns must treat digits alike (the peel memo says so), since
+ * the message's offset is kept.
+ */
+void
+shape_init(struct ruleset *rs)
+{
+	shape_free(rs);
+	if (rs->memo == NULL || rs->nrules + rs->nattribs >= UINT16_MAX ||
+	    getenv("RANKLINE_NO_SHAPES") != NULL)
+		return;
+	rs->shapes = xcalloc(1, sizeof *rs->shapes);
+	rs->shapes->line = shape_line_scalar;
+#ifdef SHAPE_HAVE_AVX2
+	if (__builtin_cpu_supports("avx2") &&
+	    getenv("RANKLINE_NO_SIMD") == NULL)
+		rs->shapes->line = shape_line_avx2;
+#endif
+}
+
+void
+shape_free(struct ruleset *rs)
+{
+	size_t	i;
+
+	if (rs->shapes == NULL)
+		return;
+	for (i = 0; i < SHAPE_SETS * SHAPE_WAYS; i++)
+		free(rs->shapes->v[i].block);
+	free(rs->shapes);
+	rs->shapes = NULL;
+}
+
+/*
+ * Could a line of this shape hold a literal with a digit in it (and so
+ * have candidates another line of its shape has not)?
+ */
+static bool
+shape_digit_lits(const struct ruleset *rs, const uint8_t *m, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < rs->ndlit; i++) {
+		if (memmem(m, n, rs->dlit[i], strlen(rs->dlit[i])) != NULL)
+			return true;
+	}
+	return false;
+}
+
+/* Is a rule among the candidates? */
+static bool
+shape_cands_rules(const struct ruleset *rs)
+{
+	size_t	i;
+
+	for (i = 0; i < rs->ncand; i++) {
+		if ((rs->cand[i] & TARGET_ATTRIB) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* Is every rule among the candidates blind to digits? */
+static bool
+shape_cands_blind(const struct ruleset *rs)
+{
+	size_t	i;
+
+	for (i = 0; i < rs->ncand; i++) {
+		if ((rs->cand[i] & TARGET_ATTRIB) == 0 &&
+		    !rs->rules[rs->cand[i]]->blind)
+			return false;
+	}
+	return true;
+}
+
+/* Keep what the line just named came to, in the slot e. */
+static void
+shape_keep(struct ruleset *rs, struct shape *e, uint64_t h, size_t n,
+    size_t off, bool matched, const struct rl_match *m)
+{
+	struct shape_memo	*sm = rs->shapes;
+	size_t			 ng = matched ? (size_t)m->ngroups : 0, i;
+	char			*p;
+
+	if (m != NULL && matched && m->ngroups > RL_MAXGROUPS)
+		return;
+	free(e->block);
+	e->block = p = xmalloc(n + rs->ncand * sizeof *rs->cand +
+	    2 * ng * sizeof *m->ovec + sizeof(size_t));
+	/* Offsets first, where they are aligned; then candidates, bytes. */
+	if (ng > 0)
+		memcpy(p, m->ovec, 2 * ng * sizeof *m->ovec);
+	p += 2 * ng * sizeof *m->ovec;
+	memcpy(p, rs->cand, rs->ncand * sizeof *rs->cand);
+	p += rs->ncand * sizeof *rs->cand;
+	memcpy(p, sm->buf, n);
+	e->hash = h;
+	e->len = (uint32_t)n;
+	e->off = (uint32_t)off;
+	e->stamp = ++sm->clock;
+	e->ncand = (uint16_t)rs->ncand;
+	e->rule = matched ? (int32_t)m->rule->index : -1;
+	e->pat = 0;
+	if (matched) {
+		for (i = 0; i < m->rule->npat; i++) {
+			if (&m->rule->pat[i] == m->pat)
+				e->pat = (uint8_t)i;
+		}
+	}
+	e->ngroups = (uint8_t)ng;
+}
+
+/* Where a kept shape's candidates are, and its bytes. */
+static const uint32_t *
+shape_cand(const struct shape *e)
+{
+	return (const uint32_t *)(void *)((char *)e->block +
+	    2 * e->ngroups * sizeof(size_t));
+}
+
+static const uint8_t *
+shape_bytes(const struct shape *e)
+{
+	return (const uint8_t *)(shape_cand(e) + e->ncand);
+}
+
+/* A kept shape's candidates become the line's. */
+static void
+shape_cands(struct ruleset *rs, const struct shape *e)
+{
+	memcpy(rs->cand, shape_cand(e), e->ncand * sizeof *rs->cand);
+	rs->ncand = e->ncand;
+	rs->cand_esc = false;
+}
+
+/* Take a kept shape's answer for the line s, its message at s + off. */
+static bool
+shape_take(struct ruleset *rs, const struct shape *e, const char *s,
+    size_t off, struct rl_match *m)
+{
+	const char	*p = e->block;
+	size_t		 ng = e->ngroups;
+
+	if (e->ngroups > 0)
+		memcpy(m->ovec, p, 2 * ng * sizeof *m->ovec);
+	if (e->rule < 0)
+		return false;
+	m->rule = rs->rules[e->rule];
+	m->pat = &m->rule->pat[e->pat];
+	m->subject = s + off;
+	m->ngroups = (int)ng;
+	return true;
+}
+
+/*
+ * Find the end of the line at s (a newline is within max bytes: returns
+ * its offset) and the candidates of the line, as a scan of it would
+ * (rs->cand), from its shape if one like it was kept; ruleset_match_shape
+ * then names it.
+ */
+size_t
+ruleset_shape_scan(struct ruleset *rs, const char *s, size_t max)
+{
+	struct shape_memo	*sm = rs->shapes;
+	struct shape		*set, *e, *old;
+	uint64_t		 h;
+	size_t			 i, n, nl;
+
+	sm->cur = sm->slot = NULL;
+	h = sm->line(s, max, sm->buf, &nl);
+	n = nl > 0 && s[nl - 1] == '\r' ? nl - 1 : nl;
+	if (n == 0 || nl > SHAPE_MAX) {
+		ruleset_scan_line(rs, s, n);
+		return nl;
+	}
+	set = &sm->v[(h & (SHAPE_SETS - 1)) * SHAPE_WAYS];
+	old = &set[0];
+	for (i = 0; i < SHAPE_WAYS; i++) {
+		e = &set[i];
+		if (e->hash == h && e->len == n && memcmp(shape_bytes(e),
+		    sm->buf, n) == 0) {
+			e->stamp = ++sm->clock;
+			shape_cands(rs, e);
+			sm->cur = e;
+			return nl;
+		}
+		if (e->len == 0 || (old->len != 0 && e->stamp < old->stamp))
+			old = e;
+	}
+	sm->slot = old;
+	sm->hash = h;
+	sm->len = n;
+	sm->limits = rs->limit_hits;
+	ruleset_scan_line(rs, s, n);
+	/*
+	 * No rule among the candidates: no rule matches, wherever the
+	 * message starts.  Kept now, as the line may not be read at all.
+	 */
+	if (!rs->cand_esc && !shape_cands_rules(rs) &&
+	    !shape_digit_lits(rs, sm->buf, n)) {
+		shape_keep(rs, old, h, n, SHAPE_ANY, false, NULL);
+		sm->cur = old;
+		sm->slot = NULL;
+	}
+	return nl;
+}
+
+/*
+ * The best rule for the line ruleset_shape_scan just scanned, s[0, n),
+ * whose message starts at s + off (see ruleset_match_cands); what a line
+ * of a new shape comes to is kept, if its digits could not change it.
+ */
+bool
+ruleset_match_shape(struct ruleset *rs, const char *s, size_t n, size_t off,
+    struct rl_match *m)
+{
+	struct shape_memo	*sm = rs->shapes;
+	bool			 matched;
+
+	if (sm->cur != NULL && (sm->cur->off == off ||
+	    sm->cur->off == SHAPE_ANY))
+		return shape_take(rs, sm->cur, s, off, m);
+	matched = ruleset_match_cands(rs, s + off, n - off, m);
+	if (sm->slot != NULL && sm->len == n && !rs->cand_esc &&
+	    rs->limit_hits == sm->limits && shape_cands_blind(rs) &&
+	    !shape_digit_lits(rs, sm->buf, n))
+		shape_keep(rs, sm->slot, sm->hash, n, off, matched, m);
+	sm->slot = NULL;
+	return matched;
+}
+
+/* Are lines named by their shape? */
+bool
+ruleset_shapes(struct ruleset *rs)
+{
+	if (!rs->finished)
+		ruleset_finish(rs);
+	return rs->shapes != NULL;
+}

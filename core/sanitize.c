@@ -132,6 +132,15 @@ sanitize_json(struct buf *b, const char *s, size_t n)
 	size_t			 i = 0, k;
 
 	while (i < n) {
+		/* Plain ASCII goes in runs: most text is nothing else. */
+		for (k = i; k < n && p[k] >= 0x20 && p[k] < 0x7f &&
+		    p[k] != '"' && p[k] != '\\'; k++)
+			;
+		if (k > i) {
+			buf_add(b, p + i, k - i);
+			i = k;
+			continue;
+		}
 		if (p[i] == '"' || p[i] == '\\') {
 			buf_addc(b, '\\');
 			buf_addc(b, (char)p[i++]);

@@ -602,8 +602,11 @@ ingest_writer_process(struct ingest *in, const struct peeled *pl)
 static bool
 writer_is(const struct writer *w, const struct peeled *pl)
 {
+	const char	*h = w->host != NULL ? w->host : "";
+
 	return w->local_rank == pl->local_rank && w->rank == pl->rank &&
-	    w->pid == pl->pid && strcmp(w->host ? w->host : "", pl->host) == 0;
+	    w->pid == pl->pid && h[0] == pl->host[0] &&
+	    (h[0] == '\0' || strcmp(h, pl->host) == 0);
 }
 
 /* Find or make the stream for what the prefixes named. */
@@ -1069,7 +1072,15 @@ ingest_line(struct ingest *in, const char *line, size_t len, enum line_how how,
 		esc = true;
 		lazy = false;	/* the block's bytes are not this line's */
 	}
-	off = ingest_peel(in, line, len, &pl);
+	if (how == LINE_SHAPE && !esc && !journal &&
+	    ruleset_shape_bare(in->rs)) {
+		/* A line of this shape had no prefix: nor has this one. */
+		pl.local_rank = pl.rank = pl.pid = RL_NONE;
+		pl.host[0] = '\0';
+		pl.any = false;
+		off = 0;
+	} else
+		off = ingest_peel(in, line, len, &pl);
 	if (journal) {
 		/* A prefix in the message names the writer better. */
 		if (pl.host[0] == '\0' && jr.host[0] != '\0')

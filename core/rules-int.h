@@ -161,6 +161,7 @@ bool		 ruleset_match_shape(struct ruleset *, const char *, size_t,
 		     size_t, struct rl_match *);
 void		 ruleset_scan_line(struct ruleset *, const char *, size_t);
 bool		 ruleset_shapes(struct ruleset *);
+bool		 ruleset_shape_bare(const struct ruleset *);
 
 /* prefilter.c */
 bool		 pattern_digit_blind(const char *);

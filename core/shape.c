@@ -37,6 +37,8 @@
 #define SHAPE_WAYS	4
 #define SHAPE_MAX	1024		/* longer lines are not kept */
 #define SHAPE_ANY	UINT32_MAX	/* its answer holds at any offset */
+#define SHAPE_BARE	1		/* a line of it was read: no prefix */
+#define SHAPE_PREFIXED	2		/* the message starts after one */
 
 /* One kept shape; `block` holds its bytes, candidates and offsets. */
 struct shape {
@@ -48,6 +50,7 @@ struct shape {
 	uint16_t	 ncand;
 	uint8_t		 pat;		/* which of the rule's patterns */
 	uint8_t		 ngroups;
+	uint8_t		 bare;		/* SHAPE_BARE: its lines have no prefix */
 	void		*block;		/* owned */
 };
 
@@ -327,6 +330,7 @@ shape_keep(struct ruleset *rs, struct shape *e, uint64_t h, size_t n,
 		}
 	}
 	e->ngroups = (uint8_t)ng;
+	e->bare = 0;
 }
 
 /* Where a kept shape's candidates are, and its bytes. */
@@ -437,15 +441,31 @@ ruleset_match_shape(struct ruleset *rs, const char *s, size_t n, size_t off,
 	bool			 matched;
 
 	if (sm->cur != NULL && (sm->cur->off == off ||
-	    sm->cur->off == SHAPE_ANY))
+	    sm->cur->off == SHAPE_ANY)) {
+		sm->cur->bare = off == 0 ? SHAPE_BARE : SHAPE_PREFIXED;
 		return shape_take(rs, sm->cur, s, off, m);
+	}
 	matched = ruleset_match_cands(rs, s + off, n - off, m);
 	if (sm->slot != NULL && sm->len == n && !rs->cand_esc &&
 	    rs->limit_hits == sm->limits && shape_cands_blind(rs) &&
-	    !shape_digit_lits(rs, sm->buf, n))
+	    !shape_digit_lits(rs, sm->buf, n)) {
 		shape_keep(rs, sm->slot, sm->hash, n, off, matched, m);
+		sm->slot->bare = off == 0 ? SHAPE_BARE : SHAPE_PREFIXED;
+	}
 	sm->slot = NULL;
 	return matched;
+}
+
+/*
+ * Was a line of the shape just scanned read, and had it no prefix?  Then
+ * this one has none either: the prefix patterns, like the rules, treat
+ * digits alike (ruleset_memo), so they decide alike on it.
+ */
+bool
+ruleset_shape_bare(const struct ruleset *rs)
+{
+	return rs->shapes != NULL && rs->shapes->cur != NULL &&
+	    rs->shapes->cur->bare == SHAPE_BARE;
 }
 
 /* Are lines named by their shape? */

@@ -9,8 +9,10 @@
  * without a time costs little; the two that search mid-line (JSON epoch
  * keys, and a date after a phrase such as "CANCELLED AT") run last, bounded
  * to CLOCK_SCAN bytes.  The form that matched the previous line is tried
- * first.  Nothing here allocates, and nothing reads past the given length:
- * lines come straight from a read buffer and are not NUL-terminated.
+ * first, and the one before it next (the two writers of a console
+ * alternate).  Nothing here allocates, and nothing reads past the given
+ * length: lines come straight from a read buffer and are not
+ * NUL-terminated.
  *
  * A time is kept as its wall clock read as UTC (see clock.h); a missing year
  * is taken from the reference instant of clock_init (file mtime or now).
@@ -1144,7 +1146,7 @@ clock_parse(struct clock_ctx *ctx, const char *s, size_t len,
     struct rl_time *out)
 {
 	const char	*p, *end;
-	clock_fn	 first = NULL;
+	clock_fn	 first = NULL, second = NULL;
 	struct rl_time	 t;
 	size_t		 i;
 
@@ -1154,16 +1156,25 @@ clock_parse(struct clock_ctx *ctx, const char *s, size_t len,
 	p = clock_peel(s, end);
 	if (ctx->form < CLOCK_NFORMS)
 		first = clock_forms[ctx->form].parser;
-	if (first == NULL || !first(ctx, p, end, &t)) {
+	if (ctx->form2 < CLOCK_NFORMS)
+		second = clock_forms[ctx->form2].parser;
+	if (second == first)
+		second = NULL;
+	if ((first == NULL || !first(ctx, p, end, &t)) &&
+	    (second == NULL || !second(ctx, p, end, &t))) {
 		for (i = 0; i < nitems(clock_parsers); i++) {
 			if (clock_parsers[i] != first &&
+			    clock_parsers[i] != second &&
 			    clock_parsers[i](ctx, p, end, &t))
 				break;
 		}
 		if (i == nitems(clock_parsers))
 			return (false);
 	}
-	ctx->form = t.form;
+	if (t.form != ctx->form) {
+		ctx->form2 = ctx->form;
+		ctx->form = t.form;
+	}
 	ctx->seen[t.form]++;
 	*out = t;
 	return (true);
@@ -1231,6 +1242,16 @@ clock_format_zone(int tz_min, char *buf, size_t sz)
 	    tz / 60, tz % 60));
 }
 
+/* Write v, 0 <= v < 10^n, as n digits. */
+static void
+clock_digits(char *p, int v, int n)
+{
+	while (n-- > 0) {
+		p[n] = (char)('0' + v % 10);
+		v /= 10;
+	}
+}
+
 /* Write a time as the log meant it: ISO 8601 with ms, the zone if given. */
 size_t
 clock_format(const struct rl_time *t, char *buf, size_t sz)
@@ -1248,9 +1269,28 @@ clock_format(const struct rl_time *t, char *buf, size_t sz)
 	else {
 		days = clock_split(t->ms, &tod);
 		clock_civil(days, &y, &m, &d);
-		n = snprintf(buf, sz, "%04d-%02d-%02dT%02d:%02d:%02d.%03d",
-		    y, m, d, (int)(tod / 3600000), (int)(tod / 60000 % 60),
-		    (int)(tod / 1000 % 60), (int)(tod % 1000));
+		if (y >= 0 && y <= 9999 && sz > 23) {
+			/* By hand: a report formats every event's time. */
+			clock_digits(buf, y, 4);
+			buf[4] = '-';
+			clock_digits(buf + 5, m, 2);
+			buf[7] = '-';
+			clock_digits(buf + 8, d, 2);
+			buf[10] = 'T';
+			clock_digits(buf + 11, (int)(tod / 3600000), 2);
+			buf[13] = ':';
+			clock_digits(buf + 14, (int)(tod / 60000 % 60), 2);
+			buf[16] = ':';
+			clock_digits(buf + 17, (int)(tod / 1000 % 60), 2);
+			buf[19] = '.';
+			clock_digits(buf + 20, (int)(tod % 1000), 3);
+			buf[23] = '\0';
+			n = 23;
+		} else
+			n = snprintf(buf, sz,
+			    "%04d-%02d-%02dT%02d:%02d:%02d.%03d", y, m, d,
+			    (int)(tod / 3600000), (int)(tod / 60000 % 60),
+			    (int)(tod / 1000 % 60), (int)(tod % 1000));
 		if (n > 0 && (size_t)n < sz && (t->flags & RL_TIME_ZONED))
 			n += clock_format_zone(t->tz_min, buf + n, sz - n);
 	}

@@ -51,6 +51,8 @@ struct clock_ctx {
 	int64_t		 ref_ms;	/* file mtime or now, as local wall clock ms */
 	int64_t		 boot_ms;	/* boot, as ref_ms is, for raw dmesg; 0 unknown */
 	uint8_t		 form;		/* last form that matched: tried first */
+	uint8_t		 form2;		/* the one before it, tried next: two
+					   writers of a console alternate */
 	uint32_t	 seen[CLOCK_NFORMS];	/* how many lines matched each form */
 };
 

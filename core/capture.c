@@ -55,27 +55,21 @@ rule_has_capture(const struct rl_rule *r, const char *name)
 
 /*
  * Match one pattern at s and copy group g out; NULL if it does not match
- * or the group did not take part.
+ * or the group did not take part.  md is the caller's, made for p.
  */
 static char *
-pattern_extract(const struct rl_pattern *p, int g, const char *s, size_t n)
+pattern_extract(const struct rl_pattern *p, pcre2_match_data *md, int g,
+    const char *s, size_t n)
 {
-	pcre2_match_data	*md;
-	PCRE2_SIZE		*ov;
-	char			*out = NULL;
+	PCRE2_SIZE	*ov;
 
-	md = pcre2_match_data_create_from_pattern((const pcre2_code *)p->code,
-	    NULL);
-	if (md == NULL)
-		fatal("out of memory");
 	if (pcre2_match((const pcre2_code *)p->code, (PCRE2_SPTR)s, n, 0, 0,
-	    md, NULL) > 0) {
-		ov = pcre2_get_ovector_pointer(md);
-		if (ov[2 * g] != PCRE2_UNSET)
-			out = xstrndup(s + ov[2 * g], ov[2 * g + 1] - ov[2 * g]);
-	}
-	pcre2_match_data_free(md);
-	return out;
+	    md, NULL) <= 0)
+		return NULL;
+	ov = pcre2_get_ovector_pointer(md);
+	if (ov[2 * g] == PCRE2_UNSET)
+		return NULL;
+	return xstrndup(s + ov[2 * g], ov[2 * g + 1] - ov[2 * g]);
 }
 
 /* Can a prefix end just before position i (so an anchored pattern starts)? */
@@ -96,30 +90,33 @@ char *
 event_capture(const struct rl_event *e, const char *name)
 {
 	const struct rl_pattern	*p;
+	pcre2_match_data	*md;
 	size_t			 i, k, n, tries;
-	char			*v;
+	char			*v = NULL;
 	int			 g;
 
 	if (e->rule == NULL || e->text == NULL)
 		return NULL;
 	n = strlen(e->text);
-	for (i = 0; i < e->rule->npat; i++) {
+	for (i = 0; i < e->rule->npat && v == NULL; i++) {
 		p = &e->rule->pat[i];
 		if ((g = pattern_group(p, name)) == 0)
 			continue;
-		if ((v = pattern_extract(p, g, e->text, n)) != NULL)
-			return v;
-		for (k = 1, tries = 0; k < n && k < CAPTURE_SCAN &&
-		    tries < CAPTURE_RETRIES; k++) {
+		md = pcre2_match_data_create_from_pattern(
+		    (const pcre2_code *)p->code, NULL);
+		if (md == NULL)
+			fatal("out of memory");
+		v = pattern_extract(p, md, g, e->text, n);
+		for (k = 1, tries = 0; v == NULL && k < n &&
+		    k < CAPTURE_SCAN && tries < CAPTURE_RETRIES; k++) {
 			if (!capture_boundary(e->text, k))
 				continue;
 			tries++;
-			if ((v = pattern_extract(p, g, e->text + k, n - k)) !=
-			    NULL)
-				return v;
+			v = pattern_extract(p, md, g, e->text + k, n - k);
 		}
+		pcre2_match_data_free(md);
 	}
-	return NULL;
+	return v;
 }
 
 /* Read a number written with optional thousands separators ("162,704"). */

@@ -403,18 +403,10 @@ keep_find(struct rl_keep *k, uint64_t seq)
 	return NULL;
 }
 
-/* Events in arrival order. */
-static int
-event_seq_cmp(const void *a, const void *b)
-{
-	const struct rl_event	*x = a, *y = b;
-
-	return (x->seq > y->seq) - (x->seq < y->seq);
-}
-
 /*
- * Gather every kept event into inc->events, in arrival order, afresh: the diagnosis works on
+ * Gather every kept event into inc->events, afresh: the diagnosis works on
  * copies, so running it again after more lines starts from what was read.
+ * They come keep by keep; the diagnosis sorts them by time and arrival.
  */
 void
 incident_gather(struct rl_incident *inc)
@@ -464,9 +456,6 @@ incident_gather(struct rl_incident *inc)
 		if (k->tail.rule != NULL)
 			*incident_push(inc) = k->tail;
 	}
-	if (inc->nevents > 1)
-		qsort(inc->events, inc->nevents, sizeof *inc->events,
-		    event_seq_cmp);
 }
 
 /* The position of a global rank in the sorted ranks table, or -1. */

@@ -111,6 +111,8 @@ struct ingest {
 	uint64_t	 blk_read;	/* lines of it read, not skipped */
 	bool		 dense;		/* most lines are read: name them by
 					   their shapes, not by a block scan */
+	unsigned	 shapes_off;	/* blocks to scan before shapes again */
+	unsigned	 shapes_backoff;/* and after the next poor try */
 	uint64_t	 tknown;	/* the stream's time is that of the lines
 					   before this offset */
 	struct rl_keep	**dirty;	/* keeps whose tail waits for the block's end */
@@ -1479,16 +1481,32 @@ ingest_block(struct ingest *in, const char *b, size_t n)
 	const uint64_t		*idle;
 	const char		*q;
 	size_t			 pos = 0, hi = 0, ls, nl;
-	uint64_t		 lines;
+	uint64_t		 lines, hits;
 
 	in->blk = b;
 	in->blk_abs = in->offset;
 	lines = in->src->lines;
 	in->blk_read = 0;
-	if (in->dense && ruleset_shapes(rs)) {
+	if (in->dense && in->shapes_off == 0 && ruleset_shapes(rs)) {
+		hits = ruleset_shape_hits(rs);
 		ingest_block_shapes(in, b, n);
+		/*
+		 * Lines that are all new shapes (an id or a hash in each) cost
+		 * a hash and a scan each, more than the block scan: such a
+		 * source is scanned by blocks for a while, longer each time.
+		 */
+		if ((ruleset_shape_hits(rs) - hits) * 2 <
+		    in->src->lines - lines) {
+			in->shapes_off = in->shapes_backoff =
+			    in->shapes_backoff == 0 ? 1 :
+			    in->shapes_backoff < 64 ? in->shapes_backoff * 2 :
+			    64;
+		} else
+			in->shapes_backoff = 0;
 		goto done;
 	}
+	if (in->shapes_off > 0)
+		in->shapes_off--;
 	ruleset_scan_block(rs, b, n, &rs->block_hits);
 	while (pos < n) {
 		if (!ingest_skipping(in)) {

@@ -162,6 +162,7 @@ bool		 ruleset_match_shape(struct ruleset *, const char *, size_t,
 void		 ruleset_scan_line(struct ruleset *, const char *, size_t);
 bool		 ruleset_shapes(struct ruleset *);
 bool		 ruleset_shape_bare(const struct ruleset *);
+uint64_t	 ruleset_shape_hits(const struct ruleset *);
 
 /* prefilter.c */
 bool		 pattern_digit_blind(const char *);

@@ -50,7 +50,7 @@ struct shape {
 	uint16_t	 ncand;
 	uint8_t		 pat;		/* which of the rule's patterns */
 	uint8_t		 ngroups;
-	uint8_t		 bare;		/* SHAPE_BARE: its lines have no prefix */
+	uint8_t		 bare;		/* SHAPE_BARE: no prefix on its lines */
 	void		*block;		/* owned */
 };
 
@@ -61,7 +61,8 @@ struct shape_memo {
 	struct shape	*slot;		/* else where it may be kept, or NULL */
 	uint64_t	 hash;		/* and its hash, */
 	size_t		 len;		/* its length */
-	uint64_t	 limits;	/* and the limit hits before its match */
+	uint64_t	 limits;	/* and the limit hits before it */
+	uint64_t	 hits;		/* lines found among the kept shapes */
 	uint64_t	(*line)(const char *, size_t, uint8_t *, size_t *);
 	uint8_t		 buf[SHAPE_MAX + 64];	/* the masked line, scratch */
 };
@@ -153,7 +154,8 @@ __attribute__((target("avx2")))
 static uint64_t
 shape_line_avx2(const char *s, size_t max, uint8_t *dst, size_t *nl)
 {
-	const __m256i	zero = _mm256_set1_epi8('0'), nine = _mm256_set1_epi8(9);
+	const __m256i	zero = _mm256_set1_epi8('0');
+	const __m256i	nine = _mm256_set1_epi8(9);
 	const __m256i	lf = _mm256_set1_epi8('\n');
 	const __m256i	step = _mm256_set1_epi64x(0x9e3779b97f4a7c15LL);
 	const __m256i	iota = _mm256_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9,
@@ -403,6 +405,7 @@ ruleset_shape_scan(struct ruleset *rs, const char *s, size_t max)
 		if (e->hash == h && e->len == n && memcmp(shape_bytes(e),
 		    sm->buf, n) == 0) {
 			e->stamp = ++sm->clock;
+			sm->hits++;
 			shape_cands(rs, e);
 			sm->cur = e;
 			return nl;
@@ -466,6 +469,13 @@ ruleset_shape_bare(const struct ruleset *rs)
 {
 	return rs->shapes != NULL && rs->shapes->cur != NULL &&
 	    rs->shapes->cur->bare == SHAPE_BARE;
+}
+
+/* How many lines were found among the kept shapes so far. */
+uint64_t
+ruleset_shape_hits(const struct ruleset *rs)
+{
+	return rs->shapes != NULL ? rs->shapes->hits : 0;
 }
 
 /* Are lines named by their shape? */

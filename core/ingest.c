@@ -50,6 +50,7 @@
 #define TEXT_MARK	" [rankline: cut]"
 #define WARMUP_BYTES	(64 * 1024)	/* read line by line at first */
 #define SETTLE_TIMED	64		/* timed lines a block's end looks back on */
+#define SHAPE_PROBE	256		/* lines between looks at the shapes' use */
 
 /* How a line's literals are found. */
 enum line_how {
@@ -1436,16 +1437,23 @@ ingest_block_line(struct ingest *in, const char *b, size_t from, size_t nl,
  * lines hold a literal, and the scan would save little.  While the source
  * allows skipping, a line without a useful candidate is skipped as the
  * block scan would skip it, and times are parsed only where needed.
+ * Returns where it stopped: the block's end, or sooner if most lines so
+ * far were new shapes.
  */
-static void
+static size_t
 ingest_block_shapes(struct ingest *in, const char *b, size_t n)
 {
 	struct ruleset	*rs = in->rs;
+	uint64_t	 hits = ruleset_shape_hits(rs), seen = 0;
 	size_t		 pos = 0, skip = 0, nl;
 
 	if (ruleset_learning(rs))
 		ruleset_learn(rs, b, n);
 	while (pos < n) {
+		/* Many new shapes so far: the block scan does better. */
+		if (++seen % SHAPE_PROBE == 0 &&
+		    (ruleset_shape_hits(rs) - hits) * 4 < seen * 3)
+			break;
 		nl = pos + ruleset_shape_scan(rs, b + pos, n - pos);
 		if (!ingest_skipping(in)) {
 			ingest_skip(in, b, skip, pos);
@@ -1462,7 +1470,8 @@ ingest_block_shapes(struct ingest *in, const char *b, size_t n)
 		ingest_block_line(in, b, pos, nl, LINE_SHAPE, true);
 		skip = pos = nl + 1;
 	}
-	ingest_skip(in, b, skip, n);
+	ingest_skip(in, b, skip, pos);
+	return pos;
 }
 
 /*
@@ -1480,7 +1489,7 @@ ingest_block(struct ingest *in, const char *b, size_t n)
 	const struct pf_list	*h = &rs->block_hits.all;
 	const uint64_t		*idle;
 	const char		*q;
-	size_t			 pos = 0, hi = 0, ls, nl;
+	size_t			 pos = 0, hi = 0, ls, nl, stop;
 	uint64_t		 lines, hits;
 
 	in->blk = b;
@@ -1489,20 +1498,29 @@ ingest_block(struct ingest *in, const char *b, size_t n)
 	in->blk_read = 0;
 	if (in->dense && in->shapes_off == 0 && ruleset_shapes(rs)) {
 		hits = ruleset_shape_hits(rs);
-		ingest_block_shapes(in, b, n);
+		stop = ingest_block_shapes(in, b, n);
 		/*
-		 * Lines that are all new shapes (an id or a hash in each) cost
-		 * a hash and a scan each, more than the block scan: such a
-		 * source is scanned by blocks for a while, longer each time.
+		 * A line of a new shape (an id or a hash in each) costs a hash
+		 * and a scan, more than the block scan: where more than a
+		 * quarter of the lines are new, the source is scanned by
+		 * blocks for a while, longer each time, from the line where
+		 * that showed.
 		 */
-		if ((ruleset_shape_hits(rs) - hits) * 2 <
-		    in->src->lines - lines) {
+		if (stop < n || (ruleset_shape_hits(rs) - hits) * 4 <
+		    (in->src->lines - lines) * 3) {
 			in->shapes_off = in->shapes_backoff =
 			    in->shapes_backoff == 0 ? 1 :
 			    in->shapes_backoff < 64 ? in->shapes_backoff * 2 :
 			    64;
 		} else
 			in->shapes_backoff = 0;
+		if (stop < n) {
+			ingest_settle(in, b, stop);
+			ingest_tails(in);
+			in->blk = NULL;
+			ingest_block(in, b + stop, n - stop);
+			return;
+		}
 		goto done;
 	}
 	if (in->shapes_off > 0)

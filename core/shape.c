@@ -297,17 +297,19 @@ shape_cands_blind(const struct ruleset *rs)
 	return true;
 }
 
-/* Keep what the line just named came to, in the slot e. */
-static void
+/* Keep what the line just named came to, in the slot e: true if kept. */
+static bool
 shape_keep(struct ruleset *rs, struct shape *e, uint64_t h, size_t n,
     size_t off, bool matched, const struct rl_match *m)
 {
 	struct shape_memo	*sm = rs->shapes;
-	size_t			 ng = matched ? (size_t)m->ngroups : 0, i;
+	size_t			 ng = matched ? (size_t)m->ngroups : 0;
 	char			*p;
 
-	if (m != NULL && matched && m->ngroups > RL_MAXGROUPS)
-		return;
+	/* What the entry's small fields could not hold is not kept. */
+	if (matched && (m->ngroups > RL_MAXGROUPS ||
+	    m->pat - m->rule->pat > UINT8_MAX))
+		return false;
 	free(e->block);
 	e->block = p = xmalloc(n + rs->ncand * sizeof *rs->cand +
 	    2 * ng * sizeof *m->ovec + sizeof(size_t));
@@ -324,15 +326,10 @@ shape_keep(struct ruleset *rs, struct shape *e, uint64_t h, size_t n,
 	e->stamp = ++sm->clock;
 	e->ncand = (uint16_t)rs->ncand;
 	e->rule = matched ? (int32_t)m->rule->index : -1;
-	e->pat = 0;
-	if (matched) {
-		for (i = 0; i < m->rule->npat; i++) {
-			if (&m->rule->pat[i] == m->pat)
-				e->pat = (uint8_t)i;
-		}
-	}
+	e->pat = matched ? (uint8_t)(m->pat - m->rule->pat) : 0;
 	e->ngroups = (uint8_t)ng;
 	e->bare = 0;
+	return true;
 }
 
 /* Where a kept shape's candidates are, and its bytes. */
@@ -423,8 +420,8 @@ ruleset_shape_scan(struct ruleset *rs, const char *s, size_t max)
 	 * message starts.  Kept now, as the line may not be read at all.
 	 */
 	if (!rs->cand_esc && !shape_cands_rules(rs) &&
-	    !shape_digit_lits(rs, sm->buf, n)) {
-		shape_keep(rs, old, h, n, SHAPE_ANY, false, NULL);
+	    !shape_digit_lits(rs, sm->buf, n) &&
+	    shape_keep(rs, old, h, n, SHAPE_ANY, false, NULL)) {
 		sm->cur = old;
 		sm->slot = NULL;
 	}
@@ -451,10 +448,9 @@ ruleset_match_shape(struct ruleset *rs, const char *s, size_t n, size_t off,
 	matched = ruleset_match_cands(rs, s + off, n - off, m);
 	if (sm->slot != NULL && sm->len == n && !rs->cand_esc &&
 	    rs->limit_hits == sm->limits && shape_cands_blind(rs) &&
-	    !shape_digit_lits(rs, sm->buf, n)) {
-		shape_keep(rs, sm->slot, sm->hash, n, off, matched, m);
+	    !shape_digit_lits(rs, sm->buf, n) &&
+	    shape_keep(rs, sm->slot, sm->hash, n, off, matched, m))
 		sm->slot->bare = off == 0 ? SHAPE_BARE : SHAPE_PREFIXED;
-	}
 	sm->slot = NULL;
 	return matched;
 }

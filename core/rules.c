@@ -439,11 +439,7 @@ pattern_digit_blind(const char *p)
 static void
 ruleset_free_dlit(struct ruleset *rs)
 {
-	size_t	i;
-
-	for (i = 0; i < rs->ndlit; i++)
-		free(rs->dlit[i]);
-	free(rs->dlit);
+	strv_free(rs->dlit, rs->ndlit);
 	rs->dlit = NULL;
 	rs->ndlit = 0;
 }

@@ -102,7 +102,7 @@ int_cmp(const void *a, const void *b)
 static bool
 ckpt_event(const struct rl_event *e)
 {
-	return e->rule != NULL && e->cap[CAP_STEP] != RL_CAP_UNSET &&
+	return e->rule != NULL && event_cap(e, CAP_STEP) != RL_CAP_UNSET &&
 	    (e->rule->mark == MARK_CKPT_BEGIN || e->rule->mark == MARK_CKPT_END);
 }
 
@@ -151,7 +151,7 @@ ckpt_collect(struct rl_incident *inc, struct ckpt_step **steps, size_t *nsteps,
 			*hw = (int)i;
 		if (!ckpt_event(e))
 			continue;
-		st = step_get(steps, nsteps, (int)e->cap[CAP_STEP]);
+		st = step_get(steps, nsteps, (int)event_cap(e, CAP_STEP));
 		if (e->rule->mark == MARK_CKPT_BEGIN) {
 			set_add(&st->began, &st->nbegan, saver_id(e));
 			set_add(savers, nsavers, saver_id(e));
@@ -212,7 +212,7 @@ ckpt_unsafe_evidence(struct rl_incident *inc, const struct ckpt_step *st,
 	for (i = 0; i < inc->nevents; i++) {
 		e = &inc->events[i];
 		if (ckpt_event(e) && e->rule->mark == MARK_CKPT_BEGIN &&
-		    e->cap[CAP_STEP] == st->step && saver_id(e) == missing) {
+		    event_cap(e, CAP_STEP) == st->step && saver_id(e) == missing) {
 			at = (int)i;
 			break;
 		}

@@ -298,8 +298,8 @@ diagnose_copies(struct rl_incident *inc, bool *copy)
 static bool
 event_signalled(const struct rl_event *e)
 {
-	return e->cap[CAP_SIGNAL] != RL_CAP_UNSET ||
-	    (e->cap[CAP_EXITCODE] != RL_CAP_UNSET && e->cap[CAP_EXITCODE] < 0);
+	return event_cap(e, CAP_SIGNAL) != RL_CAP_UNSET ||
+	    (event_cap(e, CAP_EXITCODE) != RL_CAP_UNSET && event_cap(e, CAP_EXITCODE) < 0);
 }
 
 /* Sort each event into its rank's judge. */
@@ -337,7 +337,7 @@ diagnose_collect(struct rl_incident *inc, struct judge **v, size_t *n,
 			if (e->rule->mark == MARK_EXIT || e->rule->mark ==
 			    MARK_RECORD) {
 				if (event_signalled(e) && (j->exit == RL_NONE ||
-				    e->cap[CAP_SIGNAL] != RL_CAP_UNSET))
+				    event_cap(e, CAP_SIGNAL) != RL_CAP_UNSET))
 					j->exit = (int)i;
 			} else if (j->symp == RL_NONE)
 				j->symp = (int)i;
@@ -699,10 +699,10 @@ judge_common(const struct rl_incident *inc, struct judge *v, size_t n,
 static enum rl_domain
 signal_domain(const struct rl_event *e)
 {
-	int64_t	sig = e->cap[CAP_SIGNAL];
+	int64_t	sig = event_cap(e, CAP_SIGNAL);
 
-	if (sig == RL_CAP_UNSET && e->cap[CAP_EXITCODE] != RL_CAP_UNSET)
-		sig = -e->cap[CAP_EXITCODE];
+	if (sig == RL_CAP_UNSET && event_cap(e, CAP_EXITCODE) != RL_CAP_UNSET)
+		sig = -event_cap(e, CAP_EXITCODE);
 	switch (sig) {
 	case 9:
 	case 15:

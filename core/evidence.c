@@ -280,10 +280,10 @@ ev_first_killed(const struct rl_event *e)
 static int
 ev_signal(const struct rl_event *e)
 {
-	if (e->cap[CAP_SIGNAL] != RL_CAP_UNSET)
-		return (int)e->cap[CAP_SIGNAL];
-	if (e->cap[CAP_EXITCODE] != RL_CAP_UNSET && e->cap[CAP_EXITCODE] < 0)
-		return (int)-e->cap[CAP_EXITCODE];
+	if (event_cap(e, CAP_SIGNAL) != RL_CAP_UNSET)
+		return (int)event_cap(e, CAP_SIGNAL);
+	if (event_cap(e, CAP_EXITCODE) != RL_CAP_UNSET && event_cap(e, CAP_EXITCODE) < 0)
+		return (int)-event_cap(e, CAP_EXITCODE);
 	return 0;
 }
 
@@ -450,10 +450,10 @@ ev_record_after(const struct rl_incident *inc, const struct rl_event *h,
 		if (e->source != h->source || e->line <= h->line ||
 		    e->line >= best || e->rule == NULL ||
 		    e->rule->mark != MARK_RECORD ||
-		    e->cap[CAP_RANK] == RL_CAP_UNSET)
+		    event_cap(e, CAP_RANK) == RL_CAP_UNSET)
 			continue;
 		best = e->line;
-		rank = (int)e->cap[CAP_RANK];
+		rank = (int)event_cap(e, CAP_RANK);
 		*at = (int)i;
 	}
 	return rank;

@@ -165,8 +165,8 @@ hang_timeouts(struct rl_incident *inc, struct rl_hang *h)
 	for (i = 0; i < inc->nevents; i++) {
 		e = &inc->events[i];
 		if (e->rule == NULL || e->harmless ||
-		    e->cap[CAP_TIMEOUT_MS] == RL_CAP_UNSET ||
-		    e->cap[CAP_TIMEOUT_MS] <= 0 ||
+		    event_cap(e, CAP_TIMEOUT_MS) == RL_CAP_UNSET ||
+		    event_cap(e, CAP_TIMEOUT_MS) <= 0 ||
 		    (e->role != ROLE_COLLATERAL && e->role != ROLE_SYMPTOM))
 			continue;
 		for (k = 0; k < nseen && seen[k] != e->rank; k++)
@@ -179,14 +179,14 @@ hang_timeouts(struct rl_incident *inc, struct rl_hang *h)
 		if (!(e->time.flags & RL_TIME_VALID) || e->guess != TIME_OWN)
 			continue;
 		at = skew_utc_ms(inc, &e->time, event_host(inc, e)) -
-		    e->cap[CAP_TIMEOUT_MS];
+		    event_cap(e, CAP_TIMEOUT_MS);
 		if (at < best) {
 			best = at;
 			t = e->time;
-			t.ms -= e->cap[CAP_TIMEOUT_MS];
+			t.ms -= event_cap(e, CAP_TIMEOUT_MS);
 			h->began = t;
 			h->timeout_event = (int)i;
-			h->timeout_ms = e->cap[CAP_TIMEOUT_MS];
+			h->timeout_ms = event_cap(e, CAP_TIMEOUT_MS);
 		}
 	}
 	h->reporters = nseen;

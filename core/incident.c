@@ -156,12 +156,8 @@ found:
 static void
 event_init(struct rl_incident *inc, struct rl_event *e)
 {
-	int	i;
-
 	memset(e, 0, sizeof *e);
 	e->process = e->rank = RL_NONE;
-	for (i = 0; i < CAP_NCAPS; i++)
-		e->cap[i] = RL_CAP_UNSET;
 	e->seq = inc->next_seq++;
 }
 

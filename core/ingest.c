@@ -911,7 +911,12 @@ ingest_event(struct ingest *in, struct stream *st, const struct rl_match *m,
 	e->rule = r;
 	e->role = r->role;
 	e->harmless = harmless;
-	memcpy(e->cap, cap, sizeof e->cap);
+	for (i = 0; i < m->pat->ncapv && e->ncap < EVENT_CAPS; i++) {
+		if (cap[m->pat->capv[i]] == RL_CAP_UNSET)
+			continue;
+		e->capk[e->ncap] = m->pat->capv[i];
+		e->capv[e->ncap++] = cap[m->pat->capv[i]];
+	}
 	e->weak = st->rec != NULL;
 	e->process = (int)p->index;
 	if (rank != RL_NONE || local != RL_NONE)

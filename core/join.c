@@ -110,11 +110,11 @@ join_collect_pid(const struct rl_incident *inc, struct ties *t)
 
 	for (i = 0; i < inc->nevents; i++) {
 		e = &inc->events[i];
-		if (e->rank == RL_NONE || e->cap[CAP_PID] == RL_CAP_UNSET ||
+		if (e->rank == RL_NONE || event_cap(e, CAP_PID) == RL_CAP_UNSET ||
 		    e->rule == NULL || (e->rule->mark != MARK_EXIT &&
 		    e->rule->mark != MARK_RECORD))
 			continue;
-		snprintf(key, sizeof key, "%lld", (long long)e->cap[CAP_PID]);
+		snprintf(key, sizeof key, "%lld", (long long)event_cap(e, CAP_PID));
 		ties_add(t, event_host(inc, e), key, e->rank);
 	}
 	for (i = 0; i < inc->nprocs; i++) {
@@ -179,9 +179,9 @@ join_resolve(struct rl_incident *inc)
 				rank = ties_find(&pci, event_host(inc, e), key);
 			free(v);
 		}
-		if (rank == RL_NONE && e->cap[CAP_PID] != RL_CAP_UNSET) {
+		if (rank == RL_NONE && event_cap(e, CAP_PID) != RL_CAP_UNSET) {
 			snprintf(key, sizeof key, "%lld",
-			    (long long)e->cap[CAP_PID]);
+			    (long long)event_cap(e, CAP_PID));
 			rank = ties_find(&pid, event_host(inc, e), key);
 		}
 		if (rank != RL_NONE) {

@@ -144,8 +144,19 @@ rule_key(struct rl_rule *r, const char *k, const char *v, char **cause)
 {
 	int	x;
 
-	if (strcmp(k, "pattern") == 0)
-		return pattern_add(&r->pat, &r->npat, v, cause);
+	if (strcmp(k, "pattern") == 0) {
+		if (pattern_add(&r->pat, &r->npat, v, cause) != 0)
+			return -1;
+		if (r->pat[r->npat - 1].ncapv > EVENT_CAPS) {
+			/* An event keeps that many; more would be lost. */
+			xasprintf(cause, "pattern names %d numeric captures; "
+			    "a rule's events keep at most %d",
+			    r->pat[r->npat - 1].ncapv, EVENT_CAPS);
+			pattern_free(&r->pat[--r->npat]);
+			return -1;
+		}
+		return 0;
+	}
 	if (strcmp(k, "literal") == 0)
 		strv_add(&r->literal, &r->nliteral, v);
 	else if (strcmp(k, "example") == 0)

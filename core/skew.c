@@ -82,7 +82,7 @@ static bool
 skew_usable(const struct rl_incident *inc, const struct rl_event *e)
 {
 	return e->rule != NULL && e->rule->mark == MARK_STEP &&
-	    e->cap[CAP_STEP] != RL_CAP_UNSET && e->guess == TIME_OWN &&
+	    event_cap(e, CAP_STEP) != RL_CAP_UNSET && e->guess == TIME_OWN &&
 	    !e->weak && (e->time.flags & RL_TIME_VALID) &&
 	    !(e->time.flags & RL_TIME_BOOT) && event_host(inc, e) != NULL;
 }
@@ -186,7 +186,7 @@ skew_estimate(struct rl_incident *inc)
 		if (!skew_usable(inc, e))
 			continue;
 		s = xreallocarray(s, n + 1, sizeof *s);
-		s[n].step = e->cap[CAP_STEP];
+		s[n].step = event_cap(e, CAP_STEP);
 		s[n].host = host_index(&hosts, &nhosts, event_host(inc, e));
 		s[n].ms = clock_utc_ms(&e->time);
 		n++;

@@ -502,6 +502,22 @@ test_captures(void)
 	free(s);
 	errlist_free(&e);
 	ruleset_free(rs);
+
+	/* An event keeps EVENT_CAPS numbers: a rule naming more is refused. */
+	rs = ruleset_create();
+	load(rs, "[rule many]\nrole = root\npattern = (?<rank>\\d) "
+	    "(?<local_rank>\\d) (?<pid>\\d) (?<step>\\d) (?<seq>\\d) "
+	    "(?<exitcode>\\d) (?<signal>\\d)\n"
+	    "[rule six]\nrole = root\npattern = (?<rank>\\d) "
+	    "(?<local_rank>\\d) (?<pid>\\d) (?<step>\\d) (?<seq>\\d) "
+	    "(?<exitcode>\\d)\n", &e);
+	ok(errs_have(&e, "test.rules:3:") && errs_have(&e, "7 numeric "
+	    "captures"), "seven numeric captures in a rule's pattern are "
+	    "refused, with the line");
+	ok(ruleset_find(rs, "six") != NULL && ruleset_find(rs, "six")->npat
+	    == 1, "six are kept");
+	errlist_free(&e);
+	ruleset_free(rs);
 }
 
 /* A catastrophic pattern costs a line its match, never the program. */

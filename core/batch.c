@@ -144,6 +144,11 @@ batch_serial(struct rl_incident *inc, ingest_line_cb cb, void *arg)
 	for (i = 0; i < inc->nsources; i++) {
 		if (source_file_read(inc, inc->sources[i], cb, arg) != 0)
 			bad = 1;
+		/* Its reading state is done with, as after a threaded read. */
+		if (cb == NULL) {
+			ingest_free(inc->sources[i]->ingest);
+			inc->sources[i]->ingest = NULL;
+		}
 	}
 	return bad;
 }

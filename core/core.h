@@ -403,27 +403,28 @@ struct rl_rank {
 #define EVENT_CAPS	6
 
 struct rl_event {
-	unsigned	 source;	/* index of its source */
+	/* Widest first, so that nothing is padding. */
 	uint64_t	 line;		/* 1-based line number in the source */
 	uint64_t	 offset;	/* byte offset of the line in the source */
 	struct rl_time	 time;		/* its own or inherited */
-	bool		 timed;		/* the line carried its time itself */
-	uint8_t		 guess;		/* how its time was had: TIME_OWN, ... */
-	bool		 weak;		/* in a launcher's record: a copy, coarse time */
-	int		 process;	/* index of its process, or RL_NONE */
-	int		 rank;		/* resolved global rank, or RL_NONE */
-	bool		 rank_resolved;	/* diagnose took rank from the process */
 	const struct rl_rule *rule;	/* borrowed from the ruleset */
-	enum rl_role	 role;		/* the rule's, or demoted by context */
-	bool		 harmless;	/* context made it harmless */
-	uint8_t		 ncap;		/* numeric captures it holds: */
-	uint8_t		 capk[EVENT_CAPS];/* which (enum rl_cap) */
-	int64_t		 capv[EVENT_CAPS];/* and their values; see event_cap */
 	char		*text;		/* the line as written (NUL as space), cut at
 					   EVENT_TEXT_MAX: sanitize per destination;
 					   borrowed from the event's keep */
 	uint64_t	 seq;		/* arrival order, for stable sorting */
 	uint64_t	 ord;		/* its keep's match number, from 0 */
+	int64_t		 capv[EVENT_CAPS];/* numeric captures; see event_cap */
+	unsigned	 source;	/* index of its source */
+	int		 process;	/* index of its process, or RL_NONE */
+	int		 rank;		/* resolved global rank, or RL_NONE */
+	enum rl_role	 role;		/* the rule's, or demoted by context */
+	uint8_t		 capk[EVENT_CAPS];/* which capture each is (rl_cap) */
+	uint8_t		 ncap;		/* how many it holds */
+	uint8_t		 guess;		/* how its time was had: TIME_OWN, ... */
+	bool		 timed;		/* the line carried its time itself */
+	bool		 weak;		/* in a launcher's record: a copy, coarse time */
+	bool		 rank_resolved;	/* diagnose took rank from the process */
+	bool		 harmless;	/* context made it harmless */
 };
 
 /* An event's numeric capture c, or RL_CAP_UNSET. */

@@ -106,7 +106,7 @@ checklist_fill(struct rl_incident *inc)
 	int			 k;
 
 	for (i = 0; i < inc->nevents; i++) {
-		e = &inc->events[i];
+		e = inc->events[i];
 		if (e->rule == NULL || e->rule->checklist == 0)
 			continue;
 		for (k = 0; k < CHECK_NITEMS; k++) {
@@ -144,7 +144,7 @@ checklist_tracebacks_of(const struct rl_incident *inc)
 	for (i = 0; i <= inc->nranks; i++)
 		first[i] = RL_NONE;
 	for (i = 0; i < inc->nevents; i++) {
-		e = &inc->events[i];
+		e = inc->events[i];
 		if (e->rank == RL_NONE || e->rule == NULL ||
 		    !(e->rule->checklist & (1u << CHECK_TRACEBACK)) ||
 		    (at = incident_rank_pos(inc, e->rank)) < 0 ||
@@ -165,7 +165,7 @@ checklist_instead(const struct rl_incident *inc, const struct rl_rank *r)
 		return "hung: a py-spy dump or gdb stack of it, if alive";
 	if (r->first_event == RL_NONE)
 		return "its stderr";
-	e = &inc->events[r->first_event];
+	e = inc->events[r->first_event];
 	if (e->rule != NULL && (e->rule->mark == MARK_EXIT ||
 	    e->rule->mark == MARK_RECORD))
 		return "killed by a signal: dmesg of its host instead";
@@ -273,7 +273,7 @@ advice_add(struct rl_answer *a, enum rl_advice_kind kind, const char *host,
 static const char *
 advice_host(const struct rl_incident *inc)
 {
-	const struct rl_event	*f = &inc->events[inc->answer.first];
+	const struct rl_event	*f = inc->events[inc->answer.first];
 	const struct rl_rank	*r;
 
 	if (event_host(inc, f) != NULL)
@@ -286,7 +286,7 @@ advice_host(const struct rl_incident *inc)
 static bool
 advice_transient(const struct rl_incident *inc)
 {
-	const struct rl_event	*f = &inc->events[inc->answer.first];
+	const struct rl_event	*f = inc->events[inc->answer.first];
 
 	return f->rule != NULL && f->rule->job_scope;
 }
@@ -313,7 +313,7 @@ static void
 advice_infra(struct rl_incident *inc, const char *host, bool one)
 {
 	struct rl_answer	*a = &inc->answer;
-	int			 rank = inc->events[a->first].rank;
+	int			 rank = inc->events[a->first]->rank;
 
 	if (a->first_role == ROLE_HANG && one)
 		advice_add(a, ADVICE_EXCLUDE_HOST, host, RL_NONE, "rank %d on "

@@ -172,6 +172,8 @@ batch_read(struct rl_incident *inc, ingest_line_cb cb, void *arg, int jobs)
 	size = xcalloc(inc->nsources + 1, sizeof *size);
 	for (i = 0; i < inc->nsources; i++)
 		total += size[i] = batch_size(inc->sources[i]);
+	/* Every line is read here: the diagnosis may use the keeps' events. */
+	inc->settled = true;
 	if (cb != NULL || jobs == 1 || inc->nsources < 2 ||
 	    total < batch_min()) {
 		free(size);

@@ -102,7 +102,7 @@ cap_in_time(const struct rl_incident *inc, const struct rl_event *e)
 
 	if (inc->answer.first == RL_NONE)
 		return true;
-	f = &inc->events[inc->answer.first];
+	f = inc->events[inc->answer.first];
 	return clock_cmp(&e->time, &f->time) <= 0 || e == f;
 }
 
@@ -146,7 +146,7 @@ cap_gather(struct rl_incident *inc, struct rl_capacity *c)
 	bool			 vllm = false;
 
 	for (i = 0; i < inc->nevents; i++) {
-		e = &inc->events[i];
+		e = inc->events[i];
 		if (e->rule == NULL || e->rule->mark == MARK_STEP ||
 		    !cap_in_time(inc, e))
 			continue;

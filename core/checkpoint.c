@@ -114,7 +114,7 @@ ckpt_after_failure(const struct rl_incident *inc, const struct rl_event *e)
 
 	if (inc->answer.first == RL_NONE)
 		return false;
-	f = &inc->events[inc->answer.first];
+	f = inc->events[inc->answer.first];
 	if (!(e->time.flags & RL_TIME_VALID) || !(f->time.flags & RL_TIME_VALID) ||
 	    ((e->time.flags ^ f->time.flags) & RL_TIME_BOOT))
 		return false;
@@ -146,7 +146,7 @@ ckpt_collect(struct rl_incident *inc, struct ckpt_step **steps, size_t *nsteps,
 
 	*hw = RL_NONE;
 	for (i = 0; i < inc->nevents; i++) {
-		e = &inc->events[i];
+		e = inc->events[i];
 		if (*hw == RL_NONE && ckpt_hw_error(e))
 			*hw = (int)i;
 		if (!ckpt_event(e))
@@ -210,7 +210,7 @@ ckpt_unsafe_evidence(struct rl_incident *inc, const struct ckpt_step *st,
 	int			 at = st->first_begin;
 
 	for (i = 0; i < inc->nevents; i++) {
-		e = &inc->events[i];
+		e = inc->events[i];
 		if (ckpt_event(e) && e->rule->mark == MARK_CKPT_BEGIN &&
 		    event_cap(e, CAP_STEP) == st->step && saver_id(e) == missing) {
 			at = (int)i;
@@ -439,7 +439,7 @@ ckpt_words(struct rl_incident *inc, size_t nsteps, size_t nsavers, int hw,
 	if (d->tracker != RL_NONE)
 		buf_printf(&b, " The tracker file names step %d.", d->tracker);
 	if (hw != RL_NONE && a->nsuspect > 0) {
-		e = &inc->events[hw];
+		e = inc->events[hw];
 		buf_printf(&b, " Suspect: a hardware error (%s%s%d) was logged "
 		    "before step %d completed, so that checkpoint may hold "
 		    "corrupt data; ", e->rule->id, e->rank != RL_NONE ?

@@ -636,10 +636,16 @@ struct rl_incident {
 	size_t		 nprocs;
 	struct rl_rank	*ranks;		/* sorted by rank, unranked last */
 	size_t		 nranks;
-	struct rl_event	*events;	/* gathered from the keeps, in time order
+	struct rl_event	**events;	/* gathered from the keeps, in time order
 					   once diagnosed; texts borrowed */
 	size_t		 nevents;
 	size_t		 cevents;
+	struct rl_event	*copies;	/* what events point to while sources
+					   may still grow; else the keeps */
+	size_t		 ccopies;
+	struct rl_event	**made;		/* the diagnosis's own events, owned */
+	size_t		 nmade;
+	bool		 settled;	/* no more lines will be read */
 	struct rl_keep	**keeps;	/* owned, in creation order */
 	size_t		 nkeeps;
 	struct rl_keep	**khash;	/* by (rule, process, source) */

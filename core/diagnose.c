@@ -56,7 +56,8 @@ struct judge {
 static int
 event_cmp(const void *a, const void *b)
 {
-	const struct rl_event	*x = a, *y = b;
+	const struct rl_event	*x = *(const struct rl_event *const *)a;
+	const struct rl_event	*y = *(const struct rl_event *const *)b;
 	int			 c;
 
 	c = clock_cmp(&x->time, &y->time);
@@ -103,7 +104,7 @@ diagnose_resolve(struct rl_incident *inc)
 		}
 	}
 	for (i = 0; i < inc->nevents; i++) {
-		e = &inc->events[i];
+		e = inc->events[i];
 		p = e->process != RL_NONE ? inc->procs[e->process] : NULL;
 		if (e->rank == RL_NONE && p != NULL && p->rank != RL_NONE) {
 			e->rank = p->rank;
@@ -215,8 +216,8 @@ event_better(const struct rl_incident *inc, int cur, int cand)
 
 	if (cur == RL_NONE)
 		return true;
-	a = &inc->events[cur];
-	b = &inc->events[cand];
+	a = inc->events[cur];
+	b = inc->events[cand];
 	da = event_directness(inc, a);
 	db = event_directness(inc, b);
 	if (da != db)
@@ -262,7 +263,7 @@ diagnose_copies(struct rl_incident *inc, bool *copy)
 	bool		 any = false;
 
 	for (i = 0; i < inc->nevents && !any; i++)
-		any = inc->events[i].rank == RL_NONE;
+		any = inc->events[i]->rank == RL_NONE;
 	if (!any)
 		return;
 	/* Open addressing over the ranked failure events: rule and text. */
@@ -270,7 +271,7 @@ diagnose_copies(struct rl_incident *inc, bool *copy)
 		;
 	slot = xcalloc(cap, sizeof *slot);	/* event index + 1, 0 empty */
 	for (i = 0; i < inc->nevents; i++) {
-		e = &inc->events[i];
+		e = inc->events[i];
 		if (e->rank == RL_NONE || !event_failure(e))
 			continue;
 		for (k = event_hash(e) & (cap - 1); slot[k] != 0;
@@ -279,12 +280,12 @@ diagnose_copies(struct rl_incident *inc, bool *copy)
 		slot[k] = i + 1;
 	}
 	for (i = 0; i < inc->nevents; i++) {
-		e = &inc->events[i];
+		e = inc->events[i];
 		if (e->rank != RL_NONE || !event_failure(e))
 			continue;
 		h = event_hash(e);
 		for (k = h & (cap - 1); slot[k] != 0; k = (k + 1) & (cap - 1)) {
-			f = &inc->events[slot[k] - 1];
+			f = inc->events[slot[k] - 1];
 			if (f->rule == e->rule && strcmp(f->text, e->text) == 0) {
 				copy[i] = true;
 				break;
@@ -315,15 +316,15 @@ diagnose_collect(struct rl_incident *inc, struct judge **v, size_t *n,
 	copy = xcalloc(inc->nevents + 1, sizeof *copy);
 	diagnose_copies(inc, copy);
 	for (i = 0; i < inc->nevents; i++) {
-		e = &inc->events[i];
+		e = inc->events[i];
 		if (e->harmless || e->rule == NULL || copy[i])
 			continue;
 		j = judge_get(v, n, ix, e->rank, e->process);
 		switch (e->role) {
 		case ROLE_ROOT:
 			/* A record's copy times a failure only if nothing else does. */
-			if (j->root == RL_NONE || (inc->events[j->root].weak &&
-			    !e->weak) || ((e->weak || !inc->events[j->root].weak) &&
+			if (j->root == RL_NONE || (inc->events[j->root]->weak &&
+			    !e->weak) || ((e->weak || !inc->events[j->root]->weak) &&
 			    clock_cmp(&e->time, &j->root_time) < 0))
 				j->root_time = e->time;
 			if (event_better(inc, j->root, (int)i))
@@ -400,11 +401,11 @@ judge_time(const struct rl_incident *inc, const struct judge *j)
 		/* Killed from outside: right after its last words. */
 		if (j->last.flags & RL_TIME_VALID)
 			return &j->last;
-		return &inc->events[j->exit].time;
+		return &inc->events[j->exit]->time;
 	case CLASS_SYMPTOM:
-		return &inc->events[j->symp != RL_NONE ? j->symp : j->exit].time;
+		return &inc->events[j->symp != RL_NONE ? j->symp : j->exit]->time;
 	case CLASS_COLLATERAL:
-		return &inc->events[j->coll].time;
+		return &inc->events[j->coll]->time;
 	default:
 		return &j->last;
 	}
@@ -438,7 +439,7 @@ judge_host(const struct rl_incident *inc, const struct judge *j)
 	    (j->last.flags & RL_TIME_VALID))
 		return inc->procs[j->last_proc]->host;
 	if (ev != RL_NONE)
-		return event_host(inc, &inc->events[ev]);
+		return event_host(inc, inc->events[ev]);
 	return j->last_proc != RL_NONE ? inc->procs[j->last_proc]->host : NULL;
 }
 
@@ -458,8 +459,8 @@ judge_order(const struct rl_incident *inc, const struct judge *a,
 
 	*within = false;
 	if (ea != RL_NONE && eb != RL_NONE && a->cls == b->cls) {
-		x = &inc->events[ea];
-		y = &inc->events[eb];
+		x = inc->events[ea];
+		y = inc->events[eb];
 		if (x->source == y->source && (x->guess != TIME_OWN ||
 		    y->guess != TIME_OWN))
 			return x->line < y->line ? -1 : x->line > y->line;
@@ -587,7 +588,7 @@ diagnose_hang(struct rl_incident *inc, struct judge *v, size_t n)
 	    clock_cmp(&p->last, &h->began) > 0;
 	e = incident_add_event(inc);
 	if (use_lag) {
-		lag = &inc->events[h->lag_event];
+		lag = inc->events[h->lag_event];
 		e->source = lag->source;
 		e->line = lag->line;
 		e->offset = lag->offset;
@@ -636,7 +637,7 @@ static enum rl_scope
 diagnose_scope(const struct rl_incident *inc, const struct judge *v, size_t n,
     const struct judge *first)
 {
-	const struct rl_event	*fe = &inc->events[judge_event(first)];
+	const struct rl_event	*fe = inc->events[judge_event(first)];
 	const struct rl_event	*e;
 	size_t			 i, ranks = 0, writers = 0, same = 0, pop;
 
@@ -650,7 +651,7 @@ diagnose_scope(const struct rl_incident *inc, const struct judge *v, size_t n,
 			ranks++;
 		if (v[i].cls != first->cls || judge_event(&v[i]) == RL_NONE)
 			continue;
-		e = &inc->events[judge_event(&v[i])];
+		e = inc->events[judge_event(&v[i])];
 		if (e->rule != NULL && fe->rule != NULL &&
 		    strcmp(e->rule->id, fe->rule->id) == 0)
 			same++;
@@ -672,7 +673,7 @@ static struct judge *
 judge_common(const struct rl_incident *inc, struct judge *v, size_t n,
     struct judge *first)
 {
-	const struct rl_event	*fe = &inc->events[judge_event(first)];
+	const struct rl_event	*fe = inc->events[judge_event(first)];
 	const struct rl_event	*e;
 	struct judge		*best = first;
 	int64_t			 t0;
@@ -685,7 +686,7 @@ judge_common(const struct rl_incident *inc, struct judge *v, size_t n,
 		if (v[i].rank == RL_NONE || v[i].cls != first->cls ||
 		    judge_event(&v[i]) == RL_NONE)
 			continue;
-		e = &inc->events[judge_event(&v[i])];
+		e = inc->events[judge_event(&v[i])];
 		if (e->rule != fe->rule || skew_utc_ms(inc, judge_time(inc,
 		    &v[i]), judge_host(inc, &v[i])) / 1000 > t0)
 			continue;
@@ -759,7 +760,7 @@ diagnose_ranks(struct rl_incident *inc, struct judge *v, size_t n,
 			r->first_event = judge_event(&v[i]);
 			if (&v[i] == first)
 				r->state = first->root != RL_NONE &&
-				    inc->events[first->root].role == ROLE_HANG ?
+				    inc->events[first->root]->role == ROLE_HANG ?
 				    RANK_HUNG : RANK_FAILED;
 			else if (v[i].cls == CLASS_COLLATERAL)
 				r->state = RANK_COLLATERAL;
@@ -816,8 +817,8 @@ diagnose_rank_sources(struct rl_incident *inc)
 			    (unsigned)inc->procs[i]->last_source);
 	}
 	for (i = 0; i < inc->nevents; i++)
-		rank_add_source(inc, inc->events[i].rank,
-		    inc->events[i].source);
+		rank_add_source(inc, inc->events[i]->rank,
+		    inc->events[i]->source);
 	for (i = 0; i < inc->nranks; i++) {
 		if (inc->ranks[i].nsources > 1)
 			qsort(inc->ranks[i].sources, inc->ranks[i].nsources,
@@ -851,7 +852,7 @@ diagnose_words(struct rl_incident *inc, const struct judge *first)
 		    "collateral error or a death by signal.");
 		return;
 	}
-	e = &inc->events[a->first];
+	e = inc->events[a->first];
 	host = e->process != RL_NONE ? inc->procs[e->process]->host : NULL;
 	if (a->scope == SCOPE_ALL && first->rank != RL_NONE)
 		buf_printf(&s, "Every rank failed alike (%s): the failure is "
@@ -959,13 +960,13 @@ diagnose(struct rl_incident *inc)
 		first = judge_first(inc, v, n, CLASS_ROOT, CLASS_ROOT);
 	a->first = first != NULL ? judge_event(first) : RL_NONE;
 	if (a->first != RL_NONE) {
-		e = &inc->events[a->first];
+		e = inc->events[a->first];
 		a->first_role = e->role;
 		a->scope = diagnose_scope(inc, v, n, first);
 		if (a->scope == SCOPE_ALL && first->rank != RL_NONE) {
 			first = judge_common(inc, v, n, first);
 			a->first = judge_event(first);
-			e = &inc->events[a->first];
+			e = inc->events[a->first];
 		}
 		if (e->role == ROLE_HANG) {
 			/* Frozen processes never reached a collective at all. */

@@ -123,7 +123,7 @@ evlist_add(struct rl_evlist *l, const struct rl_incident *inc, int ev,
 
 	if (ev < 0 || (size_t)ev >= inc->nevents)
 		return;
-	e = &inc->events[ev];
+	e = inc->events[ev];
 	if (evlist_has(l, e))
 		return;
 	va_start(ap, fmt);
@@ -340,7 +340,7 @@ ev_first_kernel(struct rl_incident *inc, const struct rl_event *f)
 	if (!ev_first_killed(f) || f->rank == RL_NONE)
 		return;
 	for (i = 0; i < inc->nevents; i++) {
-		e = &inc->events[i];
+		e = inc->events[i];
 		if (e->rank == f->rank && e->rank_resolved && e->rule != NULL &&
 		    e->rule->mark == MARK_NONE && !e->harmless &&
 		    (e->role == ROLE_ROOT || e->role == ROLE_SYMPTOM))
@@ -359,13 +359,13 @@ ev_first_kernel(struct rl_incident *inc, const struct rl_event *f)
 static int
 ev_direct(const struct rl_incident *inc, const struct rl_rank *r)
 {
-	const struct rl_event	*c = &inc->events[r->first_event], *e;
+	const struct rl_event	*c = inc->events[r->first_event], *e;
 	const struct rl_source	*s;
 	size_t			 i;
 	int			 best = r->first_event, score, best_score = 9;
 
 	for (i = 0; i < inc->nevents; i++) {
-		e = &inc->events[i];
+		e = inc->events[i];
 		if (e->rank != r->rank || e->rule != c->rule || e->harmless)
 			continue;
 		s = inc->sources[e->source];
@@ -399,7 +399,7 @@ ev_first_ties(struct rl_incident *inc, const struct rl_event *f,
 		    (r->state != RANK_COLLATERAL && r->state != RANK_EXITED &&
 		    r->state != RANK_FAILED))
 			continue;
-		e = &inc->events[r->first_event];
+		e = inc->events[r->first_event];
 		dt = ev_delta(inc, f, e);
 		coll += r->state == RANK_COLLATERAL;
 		if (dt != INT64_MIN && dt >= 0 && clock_cmp(&e->time, &f->time) < 0)
@@ -410,7 +410,7 @@ ev_first_ties(struct rl_incident *inc, const struct rl_event *f,
 		}
 		/* Only the listed few look for their most direct line. */
 		ev = ev_direct(inc, r);
-		e = &inc->events[ev];
+		e = inc->events[ev];
 		ev_delta_words(d, sizeof d, ev_delta(inc, f, e), e);
 		if (r->state == RANK_COLLATERAL)
 			evlist_add(&inc->answer.first_evidence, inc,
@@ -446,7 +446,7 @@ ev_record_after(const struct rl_incident *inc, const struct rl_event *h,
 
 	*at = RL_NONE;
 	for (i = 0; i < inc->nevents; i++) {
-		e = &inc->events[i];
+		e = inc->events[i];
 		if (e->source != h->source || e->line <= h->line ||
 		    e->line >= best || e->rule == NULL ||
 		    e->rule->mark != MARK_RECORD ||
@@ -473,7 +473,7 @@ ev_first_elastic(struct rl_incident *inc, const struct rl_event *f,
 	int			 rank, at, disagree = RL_NONE;
 
 	for (i = 0; i < inc->nevents; i++) {
-		e = &inc->events[i];
+		e = inc->events[i];
 		if (e->rule == NULL || strcmp(e->rule->id, ID_ELASTIC_ROOT) != 0)
 			continue;
 		if ((rank = ev_record_after(inc, e, &at)) == RL_NONE)
@@ -586,7 +586,7 @@ evidence_first(struct rl_incident *inc)
 
 	if (a->first == RL_NONE)
 		return;
-	f = &inc->events[a->first];
+	f = inc->events[a->first];
 	buf_adds(&x, a->explanation != NULL ? a->explanation : "");
 	ev_first_line(inc, f);
 	ev_first_kernel(inc, f);
@@ -624,7 +624,7 @@ ev_verdict_hardware(struct rl_incident *inc, const struct rl_event *f,
 	int			 support = 0;
 
 	for (i = 0; i < inc->nevents; i++) {
-		e = &inc->events[i];
+		e = inc->events[i];
 		if (e->rule == NULL || e->harmless || (int)i == a->first ||
 		    e->rule->domain != DOMAIN_HARDWARE ||
 		    (e->role != ROLE_ROOT && e->role != ROLE_SYMPTOM &&
@@ -675,7 +675,7 @@ ev_verdict_signal(struct rl_incident *inc, const struct rl_event *f,
 	if (!ev_first_killed(f))
 		return 0;
 	for (i = 0; i < inc->nevents; i++) {
-		e = &inc->events[i];
+		e = inc->events[i];
 		if (e->rank != f->rank || !e->rank_resolved || e->rule == NULL ||
 		    e->rule->mark != MARK_NONE || e->harmless ||
 		    e->role != ROLE_ROOT)
@@ -714,7 +714,7 @@ ev_verdict_capacity(struct rl_incident *inc, struct buf *x)
 	if (a->group != GROUP_CAPACITY)
 		return 0;
 	for (i = 0; i < inc->nevents && support < 3; i++) {
-		e = &inc->events[i];
+		e = inc->events[i];
 		if (e->rule == NULL || (int)i == a->first ||
 		    ((e->rule->checklist & (1u << CHECK_MEMORY)) == 0 &&
 		    !text_key_num(e->text, "max_model_len", &v) &&
@@ -746,7 +746,7 @@ ev_verdict_scope(struct rl_incident *inc, const struct rl_event *f,
 	for (i = 0; i < inc->nranks && listed < 3; i++) {
 		r = &inc->ranks[i];
 		if (r->rank == f->rank || r->first_event == RL_NONE ||
-		    inc->events[r->first_event].rule != f->rule)
+		    inc->events[r->first_event]->rule != f->rule)
 			continue;
 		evlist_add(&a->verdict_evidence, inc, r->first_event,
 		    a->domain == DOMAIN_HARDWARE ? STANCE_AGAINST :
@@ -776,7 +776,7 @@ ev_verdict_others(struct rl_incident *inc, const struct rl_event *f,
 		if (r->rank == f->rank || r->state != RANK_EXITED ||
 		    r->first_event == RL_NONE)
 			continue;
-		e = &inc->events[r->first_event];
+		e = inc->events[r->first_event];
 		if (e->rule == NULL || e->role != ROLE_ROOT ||
 		    e->rule->domain == a->domain)
 			continue;
@@ -891,7 +891,7 @@ evidence_verdict(struct rl_incident *inc)
 		a->confidence = 0;
 		return;
 	}
-	f = &inc->events[a->first];
+	f = inc->events[a->first];
 	from = a->domain;
 	if (f->role != ROLE_HANG)
 		evlist_add(&a->verdict_evidence, inc, a->first, STANCE_SUPPORTS,

@@ -751,7 +751,7 @@ fingerprint_signature(const struct rl_incident *inc, struct rl_signature *sig)
 	if (inc->answer.first == RL_NONE ||
 	    (size_t)inc->answer.first >= inc->nevents)
 		return;
-	e = &inc->events[inc->answer.first];
+	e = inc->events[inc->answer.first];
 	hosts = fp_hosts(inc, &nhosts);
 	fingerprint_template(e->text, hosts, nhosts, &b);
 	free(hosts);

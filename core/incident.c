@@ -16,6 +16,8 @@ static const char *rank_state_names[RANK_NSTATES] = {
 static const char *ckpt_status_names[] = { "none", "safe", "unsafe", "unknown" };
 static const char *scope_names[] = { NULL, "one", "some", "all" };
 
+static void	incident_unmake(struct rl_incident *);
+
 #define KEEP_FAILURES	64	/* first failures per signature and writer */
 #define KEEP_EVIDENCE	16	/* first evidence lines */
 #define KEEP_MARKS	256	/* latest checkpoint marks */
@@ -89,7 +91,9 @@ incident_free(struct rl_incident *inc)
 	free(inc->khash);
 	free(inc->tally);
 	incident_disown(inc);
+	incident_unmake(inc);
 	free(inc->events);
+	free(inc->copies);
 	answer_clear(&inc->answer);
 	free(inc->fingerprint);
 	errlist_free(&inc->errors);
@@ -161,29 +165,46 @@ event_init(struct rl_incident *inc, struct rl_event *e)
 	e->seq = inc->next_seq++;
 }
 
-/* Room for one more gathered event; the pointer is valid until the next. */
-static struct rl_event *
-incident_push(struct rl_incident *inc)
+/* Add an event to the gathered ones. */
+static void
+incident_push(struct rl_incident *inc, struct rl_event *e)
 {
 	if (inc->nevents == inc->cevents) {
 		inc->cevents = inc->cevents == 0 ? 64 : inc->cevents * 2;
 		inc->events = xreallocarray(inc->events, inc->cevents,
 		    sizeof *inc->events);
 	}
-	return &inc->events[inc->nevents++];
+	inc->events[inc->nevents++] = e;
 }
 
 /*
  * Append an empty event to the gathered ones (the diagnosis's own, such as
- * a hang's culprit); the pointer is valid until the next append.
+ * a hang's culprit), owned by the incident until the next gathering.
  */
 struct rl_event *
 incident_add_event(struct rl_incident *inc)
 {
-	struct rl_event	*e = incident_push(inc);
+	struct rl_event	*e = xcalloc(1, sizeof *e);
 
 	event_init(inc, e);
+	inc->made = xreallocarray(inc->made, inc->nmade + 1,
+	    sizeof *inc->made);
+	inc->made[inc->nmade++] = e;
+	incident_push(inc, e);
 	return e;
+}
+
+/* Free the diagnosis's own events. */
+static void
+incident_unmake(struct rl_incident *inc)
+{
+	size_t	i;
+
+	for (i = 0; i < inc->nmade; i++)
+		free(inc->made[i]);
+	free(inc->made);
+	inc->made = NULL;
+	inc->nmade = 0;
 }
 
 /*
@@ -400,20 +421,29 @@ keep_find(struct rl_keep *k, uint64_t seq)
 }
 
 /*
- * Gather every kept event into inc->events, afresh: the diagnosis works on
- * copies, so running it again after more lines starts from what was read.
- * They come keep by keep; the diagnosis sorts them by time and arrival.
+ * Gather every kept event into inc->events, afresh, keep by keep; the
+ * diagnosis sorts them by time and arrival.
+ *
+ * While a source may still grow (following), the diagnosis works on
+ * copies: the keeps change under it as lines come (a sample thinned, a
+ * tail replaced), and what the console shows must not.  Once every line
+ * is read (inc->settled), the events are the keeps' own, and the copy of
+ * them all, a third of a many-rank analysis's memory, is not made: what
+ * the diagnosis sets on them (a resolved rank, a process's time) it would
+ * set again the same.
  */
 void
 incident_gather(struct rl_incident *inc)
 {
 	struct rl_keep	*k;
 	struct rl_tally	*t;
-	size_t		 i, need;
+	struct rl_event	*e;
+	size_t		 i, need, nc = 0;
 	uint32_t	 j;
 	int64_t		 ms;
 
 	inc->nevents = 0;
+	incident_unmake(inc);
 	/*
 	 * Room for them all at once, with a little for the diagnosis's own:
 	 * doubling would leave up to half of the largest array unused.
@@ -424,6 +454,15 @@ incident_gather(struct rl_incident *inc)
 		inc->cevents = need;
 		inc->events = xreallocarray(inc->events, inc->cevents,
 		    sizeof *inc->events);
+	}
+	if (inc->settled) {
+		free(inc->copies);
+		inc->copies = NULL;
+		inc->ccopies = 0;
+	} else if (need > inc->ccopies) {
+		inc->ccopies = need;
+		inc->copies = xreallocarray(inc->copies, inc->ccopies,
+		    sizeof *inc->copies);
 	}
 	for (i = 0; i < inc->ntally; i++) {
 		memset(&inc->tally[i], 0, sizeof inc->tally[i]);
@@ -447,10 +486,16 @@ incident_gather(struct rl_incident *inc)
 			    (ms = clock_utc_ms(&k->last)) > t->last)
 				t->last = ms;
 		}
-		for (j = 0; j < k->n; j++)
-			*incident_push(inc) = k->v[j];
-		if (k->tail.rule != NULL)
-			*incident_push(inc) = k->tail;
+		for (j = 0; j <= k->n; j++) {
+			e = j < k->n ? &k->v[j] : &k->tail;
+			if (e == &k->tail && e->rule == NULL)
+				continue;
+			if (!inc->settled) {
+				inc->copies[nc] = *e;
+				e = &inc->copies[nc++];
+			}
+			incident_push(inc, e);
+		}
 	}
 }
 

@@ -173,9 +173,9 @@ job_identity(const struct rl_incident *inc, struct rl_job *job)
 	for (i = 0; i < inc->nsources; i++)
 		job_path(job, inc->sources[i]->path);
 	for (i = 0; i < inc->nevents; i++) {
-		if (inc->events[i].text != NULL)
-			job_line(job, inc->events[i].text,
-			    strlen(inc->events[i].text));
+		if (inc->events[i]->text != NULL)
+			job_line(job, inc->events[i]->text,
+			    strlen(inc->events[i]->text));
 	}
 }
 

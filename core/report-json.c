@@ -144,7 +144,7 @@ json_first(struct buf *b, const struct rl_incident *inc)
 		buf_adds(b, "null");
 		return;
 	}
-	e = &inc->events[inc->answer.first];
+	e = inc->events[inc->answer.first];
 	buf_adds(b, "{\"rank\": ");
 	json_int(b, e->rank);
 	buf_adds(b, ", \"host\": ");
@@ -461,7 +461,7 @@ json_events(struct buf *b, const struct rl_incident *inc, FILE *out)
 
 	buf_adds(b, "[");
 	for (i = 0; i < inc->nevents && n < JSON_EVENTS_MAX; i++) {
-		e = &inc->events[i];
+		e = inc->events[i];
 		if (!event_listed(e))
 			continue;
 		buf_adds(b, n++ ? ",\n    {\"rank\": " : "\n    {\"rank\": ");
@@ -965,7 +965,7 @@ report_text(const struct rl_incident *inc, struct buf *b)
 		buf_printf(b, "No failure found in %zu sources (%llu lines).\n",
 		    inc->nsources, (unsigned long long)inc->lines);
 	} else {
-		e = &inc->events[a->first];
+		e = inc->events[a->first];
 		buf_adds(b, "First failure: ");
 		if (e->rank != RL_NONE)
 			buf_printf(b, "rank %d", e->rank);

@@ -700,7 +700,7 @@ store_save_init(struct store_save *s, const struct rl_incident *inc)
 	snprintf(s->occurred, sizeof s->occurred, "%s", s->now);
 	if (inc->answer.first != RL_NONE) {
 		assert((size_t)inc->answer.first < inc->nevents);
-		s->root = &inc->events[inc->answer.first];
+		s->root = inc->events[inc->answer.first];
 		if ((s->root->time.flags & RL_TIME_VALID) &&
 		    !(s->root->time.flags & RL_TIME_BOOT))
 			clock_format(&s->root->time, s->occurred,
@@ -1010,11 +1010,11 @@ store_save_events(struct store *st, struct store_save *s, char **cause)
 	size_t			 i;
 
 	for (i = 0; i < s->inc->nevents; i++) {
-		assert(s->inc->events[i].role < ROLE_NROLES);
-		count[s->inc->events[i].role]++;
+		assert(s->inc->events[i]->role < ROLE_NROLES);
+		count[s->inc->events[i]->role]++;
 	}
 	for (i = 0; i < s->inc->nevents; i++) {
-		ev = &s->inc->events[i];
+		ev = s->inc->events[i];
 		if (!store_event_kept(ev->role, seen[ev->role]++,
 		    count[ev->role]) && ev != s->root)
 			continue;

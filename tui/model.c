@@ -98,7 +98,7 @@ model_place(struct tui_index *ix, const struct rl_incident *inc)
 
 	map = model_source_rows(inc);
 	for (i = 0; i < inc->nevents; i++) {
-		e = &inc->events[i];
+		e = inc->events[i];
 		row = -1;
 		if (e->rank != RL_NONE)
 			row = model_rank_row(inc, nranked, e->rank);
@@ -202,10 +202,10 @@ model_find_selected(const struct tui *t)
 	if (t->sel_event == RL_NONE)
 		return (RL_NONE);
 	if ((size_t)t->sel_event < inc->nevents &&
-	    inc->events[t->sel_event].seq == t->sel_seq)
+	    inc->events[t->sel_event]->seq == t->sel_seq)
 		return (t->sel_event);
 	for (i = 0; i < inc->nevents; i++) {
-		if (inc->events[i].seq == t->sel_seq)
+		if (inc->events[i]->seq == t->sel_seq)
 			return ((int)i);
 	}
 	return (RL_NONE);
@@ -323,7 +323,7 @@ model_row_state(const struct tui_row *row)
 enum tui_glyph
 model_glyph(const struct rl_incident *inc, size_t i)
 {
-	const struct rl_event	*e = &inc->events[i];
+	const struct rl_event	*e = inc->events[i];
 	enum rl_mark		 mark;
 
 	mark = e->rule != NULL ? e->rule->mark : MARK_NONE;

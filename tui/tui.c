@@ -564,7 +564,7 @@ tui_select_event(struct tui *t, int ev)
 		return;
 	}
 	t->sel_event = ev;
-	t->sel_seq = t->inc->events[ev].seq;
+	t->sel_seq = t->inc->events[ev]->seq;
 	if ((row = t->index.row_of_event[ev]) >= 0)
 		t->sel_row = row;
 }

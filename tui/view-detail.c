@@ -196,7 +196,7 @@ detail_split(struct detail *d, const struct rl_event *e, char *buf,
 static void
 detail_context(struct detail *d, struct tui *t)
 {
-	const struct rl_event	*e = &t->inc->events[d->ev];
+	const struct rl_event	*e = t->inc->events[d->ev];
 	const struct rl_source	*src;
 	uint64_t		 start;
 	char			*buf;
@@ -239,7 +239,7 @@ detail_mark(struct tui *t, unsigned src, long long first, size_t n,
 	enum tui_glyph		 g;
 
 	for (i = 0; i < t->inc->nevents; i++) {
-		e = &t->inc->events[i];
+		e = t->inc->events[i];
 		k = (long long)e->line - first;
 		if (e->source != src || k < 0 || (size_t)k >= n)
 			continue;
@@ -346,7 +346,7 @@ detail_build_knobs(struct detail *d, struct tui *t, const struct rl_rule *r)
 static void
 detail_build(struct detail *d, struct tui *t)
 {
-	const struct rl_event	*e = &t->inc->events[d->ev];
+	const struct rl_event	*e = t->inc->events[d->ev];
 	const struct rl_rule	*r = e->rule;
 	const struct rl_answer	*a = &t->inc->answer;
 	char			 when[64];
@@ -400,7 +400,7 @@ detail_show(struct detail *d, struct tui *t, int ev)
 {
 	d->ev = ev;
 	d->seq = ev >= 0 && (size_t)ev < t->inc->nevents ?
-	    t->inc->events[ev].seq : 0;
+	    t->inc->events[ev]->seq : 0;
 	d->top = 0;
 	detail_context(d, t);
 	detail_build(d, t);
@@ -464,7 +464,7 @@ view_detail_update(struct view *v)
 	}
 	if (t->sel_event == RL_NONE)
 		return;
-	if (t->inc->events[t->sel_event].seq != d->seq) {
+	if (t->inc->events[t->sel_event]->seq != d->seq) {
 		detail_show(d, t, t->sel_event);
 		return;
 	}

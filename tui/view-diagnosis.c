@@ -178,7 +178,7 @@ diag_build_first(struct diag *d, const struct rl_incident *inc)
 		diag_text(d, 2, TR_NORMAL, a->summary);
 		return;
 	}
-	e = &inc->events[a->first];
+	e = inc->events[a->first];
 	clock_format(&e->time, when, sizeof when);
 	diag_textf(d, 2, TR_VERDICT, "%s  (%s at %s)", a->summary,
 	    role_name(e->role), when[0] != '\0' ? when : "an unknown time");

@@ -152,7 +152,7 @@ timeline_bucket(const struct tui *t, size_t ev, int w)
 	if (!ix->timed)
 		return (ix->nevents > 1 ? (int)(ev * (size_t)(w - 1) /
 		    (ix->nevents - 1)) : 0);
-	return (timeline_col(ix, clock_utc_ms(&t->inc->events[ev].time), w));
+	return (timeline_col(ix, clock_utc_ms(&t->inc->events[ev]->time), w));
 }
 
 /* Bucket every event into its row's cells, keeping the strongest glyph. */
@@ -300,7 +300,7 @@ timeline_draw_header(struct tui *t, int sx)
 			    dash, a->summary);
 		return;
 	}
-	e = &t->inc->events[a->first];
+	e = t->inc->events[a->first];
 	row = t->index.row_of_event[a->first];
 	model_row_label(&t->index.rows[row], label, sizeof label);
 	model_time_short(&e->time, when, sizeof when, false);
@@ -511,7 +511,7 @@ static void
 timeline_draw_event(struct tui *t, const struct timeline_layout *l, unsigned ev,
     int y, int srcw)
 {
-	const struct rl_event	*e = &t->inc->events[ev];
+	const struct rl_event	*e = t->inc->events[ev];
 	enum tui_glyph		 g = model_glyph(t->inc, ev);
 	bool			 sel = (int)ev == t->sel_event;
 	char			 when[32], src[64];
@@ -543,7 +543,7 @@ timeline_srcw(struct tui *t, const struct tui_row *row, int top, int n, int cap)
 	int			 i, w = 0, len;
 
 	for (i = top; i < top + n && (size_t)i < row->n; i++) {
-		e = &t->inc->events[t->index.ev[row->first + i]];
+		e = t->inc->events[t->index.ev[row->first + i]];
 		len = snprintf(src, sizeof src, "%s:%llu",
 		    model_source_name(t->inc, e->source),
 		    (unsigned long long)e->line);

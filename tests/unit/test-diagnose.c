@@ -54,7 +54,7 @@ static const struct rl_event *
 first(const struct rl_incident *inc)
 {
 	return inc->answer.first == RL_NONE ? NULL :
-	    &inc->events[inc->answer.first];
+	    inc->events[inc->answer.first];
 }
 
 #define T(n, s)	"[default" #n "]:2026-12-02 13:20:" s " INFO "
@@ -203,7 +203,7 @@ answer_key(const struct rl_incident *inc, char *buf, size_t sz)
 	size_t			 i, n = 0, hangs = 0;
 
 	for (i = 0; i < inc->nevents; i++)
-		hangs += inc->events[i].role == ROLE_HANG;
+		hangs += inc->events[i]->role == ROLE_HANG;
 	n = (size_t)snprintf(buf, sz, "%d/%s/%d/%d/%d/%zu/%zu/%zu/%s",
 	    e != NULL ? e->rank : -9, e != NULL && e->rule != NULL ?
 	    e->rule->id : "-", (int)inc->answer.domain, (int)inc->answer.scope,
@@ -261,6 +261,59 @@ test_rediagnose(struct ruleset *rs)
 	incident_free(inc);
 }
 
+/* The whole JSON report, as a string the caller frees. */
+static char *
+report(const struct rl_incident *inc)
+{
+	struct buf	b = { 0 };
+
+	report_json(inc, &b, NULL);
+	return b.p;
+}
+
+/*
+ * Once every line is read, the diagnosis works on the keeps' own events,
+ * not copies: it must say the same as on copies, and say it again the
+ * same when run twice (what it set on them the first time changes
+ * nothing).
+ */
+static void
+test_settled(struct ruleset *rs)
+{
+	const char *text =
+	    T(0, "01,000") "step 1\n" T(1, "01,000") "step 1\n"
+	    T(2, "01,000") "step 1\n"
+	    "[default0]:[E1202 13:30:03.1 ProcessGroupNCCL.cpp:1] Watchdog caught "
+	    "collective operation timeout: WorkNCCL(SeqNum=7, OpType=ALLREDUCE)\n"
+	    "[default2]:Traceback (most recent call last):\n"
+	    "[default2]:ValueError: bad shape\n" T(2, "01,500") "x\n";
+	struct rl_incident	*copied = incident_create(rs);
+	struct rl_incident	*settled = incident_create(rs);
+	char			*a, *b, *c;
+
+	feed(copied, text);
+	feed(settled, text);
+	settled->settled = true;
+	diagnose(copied);
+	diagnose(settled);
+	a = report(copied);
+	b = report(settled);
+	ok(first(settled) != NULL && first(settled)->rule != NULL &&
+	    strcmp(first(settled)->rule->id, "py.exc") == 0 &&
+	    first(settled)->rank == 2, "settled: the exception on rank 2");
+	ok(a != NULL && b != NULL && strcmp(a, b) == 0,
+	    "the keeps' own events give the report copies give");
+	diagnose(settled);
+	c = report(settled);
+	ok(c != NULL && strcmp(b, c) == 0, "and the same again when diagnosed "
+	    "twice");
+	free(a);
+	free(b);
+	free(c);
+	incident_free(copied);
+	incident_free(settled);
+}
+
 int
 main(void)
 {
@@ -277,6 +330,7 @@ main(void)
 	test_common(rs);
 	test_checkpoint(rs);
 	test_rediagnose(rs);
+	test_settled(rs);
 	errlist_free(&e);
 	ruleset_free(rs);
 	return tap_done();

@@ -96,7 +96,7 @@ static const struct rl_event *
 first(const struct rl_incident *inc)
 {
 	return inc->answer.first == RL_NONE ? NULL :
-	    &inc->events[inc->answer.first];
+	    inc->events[inc->answer.first];
 }
 
 /* Does an evidence list hold an item whose "shows" has s, of a stance? */

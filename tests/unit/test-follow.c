@@ -83,8 +83,8 @@ has_event(struct rl_incident *inc, const char *s)
 
 	incident_gather(inc);
 	for (i = 0; i < inc->nevents; i++) {
-		if (inc->events[i].text != NULL &&
-		    strstr(inc->events[i].text, s) != NULL)
+		if (inc->events[i]->text != NULL &&
+		    strstr(inc->events[i]->text, s) != NULL)
 			return true;
 	}
 	return false;

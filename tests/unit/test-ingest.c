@@ -146,12 +146,12 @@ test_long_and_binary(void)
 	    "the kept part is bounded by the limit");
 	is_int(inc->nevents, 2, "lines after the long one still match (NUL "
 	    "line is no exception line)");
-	ok(inc->nevents == 2 && strcmp(inc->events[1].rule->id, "py.exc") == 0,
+	ok(inc->nevents == 2 && strcmp(inc->events[1]->rule->id, "py.exc") == 0,
 	    "escape sequences are stripped before matching");
-	ok(inc->nevents == 2 && strchr(inc->events[1].text, 0x1b) == NULL,
+	ok(inc->nevents == 2 && strchr(inc->events[1]->text, 0x1b) == NULL,
 	    "the event's text has no escape sequence left");
-	ok(inc->nevents == 2 && inc->events[1].offset < t.len &&
-	    t.p[inc->events[1].offset] == 0x1b,
+	ok(inc->nevents == 2 && inc->events[1]->offset < t.len &&
+	    t.p[inc->events[1]->offset] == 0x1b,
 	    "the original bytes stay addressable by the event's offset");
 	buf_free(&t);
 	buf_free(&sn.text);
@@ -181,9 +181,9 @@ test_prefix_streams(void)
 	is_str(sn.times[4], "2026-12-02T13:19:51.000",
 	    "an untimed line inherits its own writer's time, not the "
 	    "interleaved neighbour's");
-	is_int(inc->nevents >= 1 ? inc->events[inc->nevents - 1].rank : -2,
+	is_int(inc->nevents >= 1 ? inc->events[inc->nevents - 1]->rank : -2,
 	    RL_NONE, "the event's rank is resolved later, by its process");
-	ok(inc->nevents >= 1 && inc->procs[inc->events[inc->nevents - 1].process]->rank == 1,
+	ok(inc->nevents >= 1 && inc->procs[inc->events[inc->nevents - 1]->process]->rank == 1,
 	    "the link [rank1] in the text named the process's global rank");
 	ok(src->multiplexed, "a source with writer prefixes is multiplexed");
 	buf_free(&sn.text);
@@ -229,10 +229,10 @@ test_pending_time(void)
 
 	feed(inc, src, t, strlen(t), 4096, &sn);
 	if (inc->nevents == 1)
-		clock_format(&inc->events[0].time, s, sizeof s);
+		clock_format(&inc->events[0]->time, s, sizeof s);
 	is_str(s, "2026-12-02T13:00:05.000",
 	    "an event before any time takes the next timed line's time");
-	ok(inc->nevents == 1 && !inc->events[0].timed,
+	ok(inc->nevents == 1 && !inc->events[0]->timed,
 	    "and is marked as not carrying its own time");
 	buf_free(&sn.text);
 	incident_free(inc);
@@ -254,9 +254,9 @@ test_not_within(void)
 	struct seen		 sn = { 0 };
 
 	feed(inc, src, t, strlen(t), 4096, &sn);
-	ok(inc->nevents == 3 && inc->events[1].harmless,
+	ok(inc->nevents == 3 && inc->events[1]->harmless,
 	    "the exception right after 'Exception ignored in:' is harmless");
-	ok(inc->nevents == 3 && !inc->events[2].harmless,
+	ok(inc->nevents == 3 && !inc->events[2]->harmless,
 	    "one further down is not");
 	buf_free(&sn.text);
 	incident_free(inc);
@@ -303,7 +303,7 @@ test_journal(void)
 	    "__REALTIME_TIMESTAMP is the time, in UTC, to the millisecond");
 	is_str(sn.hosts[2], "node08", "json-seq's RS and a byte-array MESSAGE");
 	for (i = 0; i < inc->nevents; i++)
-		exc = exc || strcmp(inc->events[i].rule->id, "py.exc") == 0;
+		exc = exc || strcmp(inc->events[i]->rule->id, "py.exc") == 0;
 	ok(exc, "the rules see the message: the IndexError is an event");
 	buf_free(&sn.text);
 	incident_free(inc);

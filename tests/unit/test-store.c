@@ -119,8 +119,8 @@ make_incident(const char *const *paths, size_t npaths, const char *summary,
 	inc->answer.explanation = xstrdup("the first error in time");
 	inc->answer.ckpt = CKPT_SAFE;
 	inc->answer.last_safe_step = 40;
-	inc->start = inc->events[0].time;
-	inc->end = inc->events[2].time;
+	inc->start = inc->events[0]->time;
+	inc->end = inc->events[2]->time;
 	inc->lines = 2001;
 	inc->bytes = 200001;
 	fingerprint_incident(inc);
@@ -329,7 +329,7 @@ test_save_update(void)
 	/* The same logs named in another order are the same incident. */
 	inc = make_incident(swapped, 2, "rank 0 ran out of GPU memory, again",
 	    "torch.OutOfMemoryError: CUDA out of memory");
-	inc->events[1].rank = 1;
+	inc->events[1]->rank = 1;
 	ok(store_save(st, inc, &id2, &updated, &cause) == 0 && updated,
 	    "second save updates");
 	is_int(id2, id, "same id");
@@ -937,7 +937,7 @@ gpu_incident(const char *path, const char *host, const char *text)
 	struct rl_incident	*inc;
 
 	inc = make_incident(paths, 1, "double bit ECC", text);
-	inc->events[1].rule = &xid;
+	inc->events[1]->rule = &xid;
 	inc->answer.domain = DOMAIN_HARDWARE;
 	free(inc->sources[0]->host);
 	inc->sources[0]->host = xstrdup(host);

@@ -174,6 +174,7 @@ batch_read(struct rl_incident *inc, ingest_line_cb cb, void *arg, int jobs)
 		total += size[i] = batch_size(inc->sources[i]);
 	/* Every line is read here: the diagnosis may use the keeps' events. */
 	inc->settled = true;
+	inc->samples = incident_samples(inc->nsources);
 	if (cb != NULL || jobs == 1 || inc->nsources < 2 ||
 	    total < batch_min()) {
 		free(size);
@@ -208,6 +209,7 @@ batch_read(struct rl_incident *inc, ingest_line_cb cb, void *arg, int jobs)
 		bp[k].whole = inc;
 		bp[k].rs = ruleset_clone((struct ruleset *)inc->rules);
 		bp[k].part = incident_create(bp[k].rs);
+		bp[k].part->samples = inc->samples;
 		bp[k].req.data = &bp[k];
 		if (bp[k].from < bp[k].to)
 			uv_queue_work(&loop, &bp[k].req, batch_work_cb,

@@ -646,6 +646,9 @@ struct rl_incident {
 	struct rl_event	**made;		/* the diagnosis's own events, owned */
 	size_t		 nmade;
 	bool		 settled;	/* no more lines will be read */
+	uint32_t	 samples;	/* per sampling keep: incident_samples
+					   of all the sources, or 0: of those
+					   known when the keep is made */
 	struct rl_keep	**keeps;	/* owned, in creation order */
 	size_t		 nkeeps;
 	struct rl_keep	**khash;	/* by (rule, process, source) */
@@ -678,6 +681,7 @@ struct rl_source *incident_add_source(struct rl_incident *, const char *,
 struct rl_process *incident_process(struct rl_incident *, const char *,
 		     const char *, int, int);
 struct rl_event	*incident_add_event(struct rl_incident *);
+uint32_t	 incident_samples(size_t);
 char		*incident_own(struct rl_incident *, char *);
 void		 incident_disown(struct rl_incident *);
 struct rl_keep	*incident_keep(struct rl_incident *, const struct rl_rule *,

@@ -22,6 +22,8 @@ static void	incident_unmake(struct rl_incident *);
 #define KEEP_EVIDENCE	16	/* first evidence lines */
 #define KEEP_MARKS	256	/* latest checkpoint marks */
 #define KEEP_STEPS	32	/* sampled step and periodic lines */
+#define KEEP_STEPS_MIN	8	/* ... with many sources, down to this */
+#define KEEP_SAMPLES	16384	/* samples a rule keeps over all sources */
 
 /* Free a keep and the texts of its events. */
 static void
@@ -46,6 +48,20 @@ incident_create(const struct ruleset *rules)
 	inc->answer.first = RL_NONE;
 	inc->answer.last_safe_step = RL_NONE;
 	return inc;
+}
+
+/*
+ * How many step and periodic lines each of a rule's keeps samples, for a
+ * reading of nsources: 32, and fewer past 512 sources, so that a job of
+ * 10,000 ranks costs what its failures cost more than what its steps do.
+ */
+uint32_t
+incident_samples(size_t nsources)
+{
+	size_t	n = nsources > 0 ? KEEP_SAMPLES / nsources : KEEP_STEPS;
+
+	return n > KEEP_STEPS ? KEEP_STEPS : n < KEEP_STEPS_MIN ?
+	    KEEP_STEPS_MIN : (uint32_t)n;
 }
 
 /* Free one source and what it owns. */
@@ -235,7 +251,8 @@ incident_disown(struct rl_incident *inc)
 
 /* How a rule's events are kept: see struct rl_keep. */
 static void
-keep_policy(struct rl_keep *k, const struct rl_rule *r)
+keep_policy(const struct rl_incident *inc, struct rl_keep *k,
+    const struct rl_rule *r)
 {
 	if (r->mark == MARK_CKPT_BEGIN || r->mark == MARK_CKPT_END) {
 		k->policy = KEEP_LAST;
@@ -243,7 +260,9 @@ keep_policy(struct rl_keep *k, const struct rl_rule *r)
 	} else if (r->role == ROLE_PROGRESS && (r->mark == MARK_STEP ||
 	    r->mark == MARK_NONE)) {
 		k->policy = KEEP_SAMPLE;
-		k->limit = KEEP_STEPS;
+		/* Following, sources come as found: as many as are known. */
+		k->limit = inc->samples != 0 ? inc->samples :
+		    incident_samples(inc->nsources);
 	} else if (r->role == ROLE_PROGRESS || r->role == ROLE_EVIDENCE) {
 		k->policy = KEEP_FIRST;
 		k->limit = KEEP_EVIDENCE;
@@ -307,7 +326,7 @@ incident_keep(struct rl_incident *inc, const struct rl_rule *r, int proc,
 	k->rule = r;
 	k->process = proc;
 	k->source = src;
-	keep_policy(k, r);
+	keep_policy(inc, k, r);
 	inc->keeps = xreallocarray(inc->keeps, inc->nkeeps + 1,
 	    sizeof *inc->keeps);
 	inc->keeps[inc->nkeeps++] = k;

@@ -314,6 +314,59 @@ test_settled(struct ruleset *rs)
 	incident_free(settled);
 }
 
+/*
+ * Step and periodic lines are sampled, 32 a rule and writer, fewer past
+ * 512 sources, never under 8: the memory of 10,000 ranks is their
+ * failures', not their steps'.  A keep holds no more than it is given.
+ */
+static void
+test_samples(void)
+{
+	struct ruleset		*rs = ruleset_create();
+	struct rl_incident	*inc;
+	struct errlist		 e = { 0 };
+	struct buf		 b = { 0 };
+	const char		*pack = "[rule step]\npattern = step "
+				    "(?<step>\\d+)$\nrole = progress\n"
+				    "mark = step\n";
+	size_t			 i, n = 0;
+	int			 k;
+
+	is_int(ruleset_load(rs, "inline", pack, strlen(pack), &e), 0,
+	    "a pack with a step rule loads");
+	ruleset_finish(rs);
+	inc = incident_create(rs);
+
+	is_int((int)incident_samples(1), 32, "1 source: 32 samples");
+	is_int((int)incident_samples(512), 32, "512 sources: 32");
+	is_int((int)incident_samples(1024), 16, "1,024 sources: 16");
+	is_int((int)incident_samples(10000), 8, "10,000 sources: 8");
+	inc->samples = incident_samples(2048);
+	for (k = 1; k <= 1000; k++)
+		buf_printf(&b, T(0, "01,000") "step %d\n", k);
+	feed(inc, b.p);
+	diagnose(inc);
+	for (i = 0; i < inc->nevents; i++)
+		n += inc->events[i]->rule != NULL &&
+		    strcmp(inc->events[i]->rule->id, "step") == 0;
+	/* The samples, and the latest line, which the keep's tail holds. */
+	ok(n >= 4 && n <= 8 + 1, "2,048 sources: a rule keeps 8 of 1,000 "
+	    "steps and the last (%zu)", n);
+	incident_free(inc);
+	/* One source: the full 32. */
+	inc = incident_create(rs);
+	feed(inc, b.p);
+	diagnose(inc);
+	for (i = n = 0; i < inc->nevents; i++)
+		n += inc->events[i]->rule != NULL &&
+		    strcmp(inc->events[i]->rule->id, "step") == 0;
+	ok(n > 8 && n <= 32 + 1, "one source: up to 32 and the last (%zu)", n);
+	buf_free(&b);
+	incident_free(inc);
+	errlist_free(&e);
+	ruleset_free(rs);
+}
+
 int
 main(void)
 {
@@ -331,6 +384,7 @@ main(void)
 	test_checkpoint(rs);
 	test_rediagnose(rs);
 	test_settled(rs);
+	test_samples();
 	errlist_free(&e);
 	ruleset_free(rs);
 	return tap_done();

@@ -394,7 +394,6 @@ struct rl_rank {
 #define TIME_NEXT	2	/* from its writer's next timed line */
 #define TIME_PROCESS	3	/* its process's last time, from another file */
 
-/* One matched line. */
 /*
  * The numeric captures an event keeps: a rule's pattern names a few (three
  * at most in the shipped packs), and an event held thirteen slots for them,
@@ -402,6 +401,7 @@ struct rl_rank {
  */
 #define EVENT_CAPS	6
 
+/* One matched line. */
 struct rl_event {
 	/* Widest first, so that nothing is padding. */
 	uint64_t	 line;		/* 1-based line number in the source */

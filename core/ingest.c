@@ -1080,8 +1080,7 @@ ingest_line(struct ingest *in, const char *line, size_t len, enum line_how how,
 		esc = true;
 		lazy = false;	/* the block's bytes are not this line's */
 	}
-	if (how == LINE_SHAPE && !esc && !journal &&
-	    ruleset_shape_bare(in->rs)) {
+	if (how == LINE_SHAPE && !esc && ruleset_shape_bare(in->rs)) {
 		/* A line of this shape had no prefix: nor has this one. */
 		pl.local_rank = pl.rank = pl.pid = RL_NONE;
 		pl.host[0] = '\0';
@@ -1127,9 +1126,9 @@ ingest_line(struct ingest *in, const char *line, size_t len, enum line_how how,
 	    ruleset_match_pattern(in->rs, &st->rec->end, msg, mlen, NULL))
 		st->rec = NULL;
 
-	if (how == LINE_SHAPE && !esc && !journal)
+	if (how == LINE_SHAPE && !esc)
 		matched = ruleset_match_shape(in->rs, line, len, off, &m);
-	else if (scanned && !esc && !journal)
+	else if (scanned && !esc)
 		matched = ruleset_match_cands(in->rs, msg, mlen, &m);
 	else
 		matched = ruleset_match(in->rs, msg, mlen, &m);
@@ -1442,8 +1441,8 @@ ingest_block_line(struct ingest *in, const char *b, size_t from, size_t nl,
  * lines hold a literal, and the scan would save little.  While the source
  * allows skipping, a line without a useful candidate is skipped as the
  * block scan would skip it, and times are parsed only where needed.
- * Returns where it stopped: the block's end, or sooner if most lines so
- * far were new shapes.
+ * Returns where it stopped: the block's end, or sooner if more than a
+ * quarter of the lines so far were new shapes.
  */
 static size_t
 ingest_block_shapes(struct ingest *in, const char *b, size_t n)

@@ -147,6 +147,7 @@ void		 ruleset_scan_begin(struct ruleset *);
 void		 ruleset_scan_lit(struct ruleset *, uint32_t);
 void		 ruleset_scan_block(struct ruleset *, const char *, size_t,
 		     struct pf_hits *);
+void		 ruleset_scan_line(struct ruleset *, const char *, size_t);
 bool		 ruleset_match_cands(struct ruleset *, const char *, size_t,
 		     struct rl_match *);
 int		 ruleset_match_partial(struct ruleset *,
@@ -159,7 +160,6 @@ void		 shape_free(struct ruleset *);
 size_t		 ruleset_shape_scan(struct ruleset *, const char *, size_t);
 bool		 ruleset_match_shape(struct ruleset *, const char *, size_t,
 		     size_t, struct rl_match *);
-void		 ruleset_scan_line(struct ruleset *, const char *, size_t);
 bool		 ruleset_shapes(struct ruleset *);
 bool		 ruleset_shape_bare(const struct ruleset *);
 uint64_t	 ruleset_shape_hits(const struct ruleset *);

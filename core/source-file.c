@@ -23,7 +23,7 @@
 
 #include "core.h"
 
-#define READ_CHUNK	1048576
+#define READ_CHUNK	(1024 * 1024)
 #define SNIFF_BYTES	4096		/* how far to look for NUL bytes */
 #define WALK_DEPTH	32		/* folders deeper than this are skipped */
 

@@ -703,6 +703,7 @@ struct ingest	*ingest_create(struct rl_incident *, struct rl_source *);
 void		 ingest_free(struct ingest *);
 void		 ingest_feed(struct ingest *, const char *, size_t);
 void		 ingest_flush(struct ingest *);
+void		 ingest_drop_zeros(struct ingest *, size_t);
 typedef void	(*ingest_line_cb)(void *, const struct rl_source *, uint64_t,
 		     const struct rl_time *, const struct rl_process *,
 		     const char *, size_t);

@@ -1622,6 +1622,27 @@ ingest_feed(struct ingest *in, const char *p, size_t n)
 	}
 }
 
+/*
+ * Take back up to `most` NUL bytes from the end of the held line: bytes
+ * fed that the file never had (zero pages over a mapping that outlived
+ * the file's end).  A line already past the limit is left as it is.
+ */
+void
+ingest_drop_zeros(struct ingest *in, size_t most)
+{
+	size_t	n = 0;
+
+	if (in->cut)
+		return;
+	while (n < most && n < in->partial.len &&
+	    in->partial.p[in->partial.len - 1 - n] == '\0')
+		n++;
+	in->partial.len -= n;
+	in->partial_raw -= n;
+	in->src->bytes -= n;
+	in->inc->bytes -= n;
+}
+
 /* Is a partial line held, waiting for its newline? */
 bool
 ingest_pending(const struct ingest *in)

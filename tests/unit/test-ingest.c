@@ -4,9 +4,11 @@
  * long lines, NUL bytes and escape sequences break nothing; prefixes give
  * each writer of a tee'd console its own stream, process and time.
  */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core.h"
 #include "tap.h"
@@ -310,9 +312,93 @@ test_journal(void)
 	ruleset_free(rs);
 }
 
+/*
+ * A large file is read through a mapping.  When it shrinks under the
+ * reader (copytruncate), the pages past its new end would raise SIGBUS:
+ * the read must stop at the new end as read() would, with the lines
+ * before it whole, no zero bytes for the rest, and a note that says so.
+ */
+#define SHRINK_LINES	100000
+#define SHRINK_AT	30000		/* the line that truncates the file */
+#define SHRINK_KEEP	40000		/* whole lines left after it */
+
+struct shrink {
+	int		 fd;
+	off_t		 cut;
+	uint64_t	 lines;
+	bool		 nul;		/* a line held a NUL byte */
+	char		 last[64];
+};
+
+static void
+shrink_cb(void *arg, const struct rl_source *s, uint64_t line,
+    const struct rl_time *t, const struct rl_process *p, const char *text,
+    size_t len)
+{
+	struct shrink	*sh = arg;
+
+	(void)s;
+	(void)t;
+	(void)p;
+	sh->lines = line;
+	if (memchr(text, '\0', len) != NULL)
+		sh->nul = true;
+	snprintf(sh->last, sizeof sh->last, "%.*s", (int)(len < 63 ? len : 63),
+	    text);
+	if (line == SHRINK_AT && ftruncate(sh->fd, sh->cut) != 0)
+		sh->nul = true;
+}
+
+static void
+test_mapped_shrink(void)
+{
+	struct ruleset		*rs = pack();
+	struct rl_incident	*inc = incident_create(rs);
+	struct rl_source	*src;
+	struct shrink		 sh;
+	char			 path[] = "/tmp/rankline-test-shrink.XXXXXX";
+	char			 line[80];
+	struct buf		 b = { 0 };
+	size_t			 i, k;
+	bool			 noted = false;
+
+	memset(&sh, 0, sizeof sh);
+	for (i = 1; i <= SHRINK_LINES; i++) {
+		if (i == SHRINK_KEEP + 1)
+			sh.cut = (off_t)b.len + 10;
+		snprintf(line, sizeof line, "line %06zu of a log that is "
+		    "copied and truncated while it is read\n", i);
+		buf_adds(&b, line);
+	}
+	if ((sh.fd = mkstemp(path)) == -1 ||
+	    write(sh.fd, b.p, b.len) != (ssize_t)b.len) {
+		ok(0, "a temporary file for the shrinking log");
+		return;
+	}
+	src = incident_add_source(inc, path, SOURCE_FILE);
+	source_file_read(inc, src, shrink_cb, &sh);
+	is_int(sh.lines, SHRINK_KEEP + 1, "a file that shrank while mapped is "
+	    "read to its new end: %d whole lines and the cut one",
+	    SHRINK_KEEP);
+	is_str(sh.last, "line 04000", "the cut line keeps its bytes before the "
+	    "new end and gains no zeros");
+	ok(!sh.nul, "no line holds the zero pages that stood in for the lost "
+	    "ones");
+	for (k = 0; k < inc->errors.n; k++)
+		noted |= strstr(inc->errors.v[k], "shrank while it was read") !=
+		    NULL;
+	ok(noted, "the incident's errors say the file shrank while read");
+	unlink(path);
+	close(sh.fd);
+	buf_free(&b);
+	incident_free(inc);
+	ruleset_free(rs);
+}
+
 int
 main(void)
 {
+	test_mapped_shrink();
 	test_journal();
 	test_not_within();
 	test_chunks();

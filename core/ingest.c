@@ -832,6 +832,15 @@ keep_count(struct rl_keep *k, const int64_t *cap)
 		k->total = cap[CAP_TOTAL];
 }
 
+/* Every capture unset: copied, not looped over, once per event. */
+static const int64_t cap_unset[] = {
+	RL_CAP_UNSET, RL_CAP_UNSET, RL_CAP_UNSET, RL_CAP_UNSET, RL_CAP_UNSET,
+	RL_CAP_UNSET, RL_CAP_UNSET, RL_CAP_UNSET, RL_CAP_UNSET, RL_CAP_UNSET,
+	RL_CAP_UNSET, RL_CAP_UNSET, RL_CAP_UNSET
+};
+_Static_assert(sizeof cap_unset / sizeof cap_unset[0] == CAP_NCAPS,
+    "cap_unset has one entry per capture");
+
 /*
  * Record a matched line as an event (if its keep wants it).  With `lazy`
  * (a line of a block read while skipping) the line's time was not parsed:
@@ -853,8 +862,7 @@ ingest_event(struct ingest *in, struct stream *st, const struct rl_match *m,
 	bool			 harmless = false, first;
 
 	in->inc->matched++;
-	for (i = 0; i < CAP_NCAPS; i++)
-		cap[i] = RL_CAP_UNSET;
+	memcpy(cap, cap_unset, sizeof cap);
 	for (i = 0; i < m->pat->ncapv; i++)
 		cap[m->pat->capv[i]] = match_int(m, m->pat->capv[i]);
 	if (r->only_after != NULL && !ingest_seen(in, r->only_after_ref))

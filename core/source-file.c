@@ -32,6 +32,7 @@
 #define MAP_MIN		(4 * 1024 * 1024) /* a smaller file is read() */
 #define MAP_SNIFF	65536		/* read() first, to sniff the format */
 #define MAP_WINDOW	(256 * 1024)	/* mapped bytes given to ingest at once */
+#define MAP_RELEASE	(4 * 1024 * 1024) /* mapped bytes resident at most */
 #define MAP_NONE	UINT64_MAX
 
 static int source_walk(struct rl_incident *, const char *, int);
@@ -491,7 +492,7 @@ source_map_feed(struct rl_incident *inc, struct rl_source *src, int fd,
 	struct ingest	*in = src->ingest;
 	struct stat	 sb;
 	char		*area, *p;
-	size_t		 len = (size_t)(size - from), o, n;
+	size_t		 len = (size_t)(size - from), o, n, done;
 	uint64_t	 end = size;
 
 	pthread_once(&map_once, map_init);
@@ -508,9 +509,18 @@ source_map_feed(struct rl_incident *inc, struct rl_source *src, int fd,
 	mapped.base = p;
 	mapped.len = len;
 	mapped.shrank = 0;
-	for (o = 0; o < len && !mapped.shrank; o += n) {
+	for (o = 0, done = 0; o < len && !mapped.shrank; o += n) {
 		n = len - o < MAP_WINDOW ? len - o : MAP_WINDOW;
 		ingest_feed(in, p + o, n);
+		/*
+		 * Pages read stay resident in the mapping, and count in the
+		 * process's memory, until they are let go: ingest keeps no
+		 * pointer into bytes it was fed, and the page cache keeps them.
+		 */
+		if (o + n - done >= MAP_RELEASE) {
+			madvise(p + done, o + n - done, MADV_DONTNEED);
+			done = o + n;
+		}
 	}
 	if (mapped.shrank) {
 		end = fstat(fd, &sb) == 0 && (uint64_t)sb.st_size < size ?

@@ -324,11 +324,20 @@ test_journal(void)
 
 struct shrink {
 	int		 fd;
-	off_t		 cut;
+	off_t		 cut;		/* 0: the file is left whole */
 	uint64_t	 lines;
+	uint64_t	 fnv;		/* of every line and its newline */
 	bool		 nul;		/* a line held a NUL byte */
 	char		 last[64];
 };
+
+static uint64_t
+fnv(uint64_t h, const char *p, size_t n)
+{
+	while (n-- > 0)
+		h = (h ^ (uint8_t)*p++) * 0x100000001b3ULL;
+	return h;
+}
 
 static void
 shrink_cb(void *arg, const struct rl_source *s, uint64_t line,
@@ -341,11 +350,13 @@ shrink_cb(void *arg, const struct rl_source *s, uint64_t line,
 	(void)t;
 	(void)p;
 	sh->lines = line;
+	sh->fnv = fnv(sh->fnv, text, len);
+	sh->fnv = fnv(sh->fnv, "\n", 1);
 	if (memchr(text, '\0', len) != NULL)
 		sh->nul = true;
 	snprintf(sh->last, sizeof sh->last, "%.*s", (int)(len < 63 ? len : 63),
 	    text);
-	if (line == SHRINK_AT && ftruncate(sh->fd, sh->cut) != 0)
+	if (line == SHRINK_AT && sh->cut > 0 && ftruncate(sh->fd, sh->cut) != 0)
 		sh->nul = true;
 }
 
@@ -360,6 +371,7 @@ test_mapped_shrink(void)
 	char			 line[80];
 	struct buf		 b = { 0 };
 	size_t			 i, k;
+	off_t			 cut;
 	bool			 noted = false;
 
 	memset(&sh, 0, sizeof sh);
@@ -375,6 +387,20 @@ test_mapped_shrink(void)
 		ok(0, "a temporary file for the shrinking log");
 		return;
 	}
+	/* Whole, the mapped read gives every line as the bytes hold them. */
+	src = incident_add_source(inc, path, SOURCE_FILE);
+	cut = sh.cut;
+	sh.cut = 0;
+	sh.fnv = 0xcbf29ce484222325ULL;
+	source_file_read(inc, src, shrink_cb, &sh);
+	is_int(sh.lines, SHRINK_LINES, "a mapped read gives every line");
+	ok(sh.fnv == fnv(0xcbf29ce484222325ULL, b.p, b.len) &&
+	    inc->errors.n == 0, "and each line's bytes, with no error");
+	incident_free(inc);
+	inc = incident_create(rs);
+
+	sh.cut = cut;
+	sh.lines = 0;
 	src = incident_add_source(inc, path, SOURCE_FILE);
 	source_file_read(inc, src, shrink_cb, &sh);
 	is_int(sh.lines, SHRINK_KEEP + 1, "a file that shrank while mapped is "

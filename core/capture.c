@@ -98,6 +98,18 @@ event_capture(const struct rl_event *e, const char *name)
 	if (e->rule == NULL || e->text == NULL)
 		return NULL;
 	n = strlen(e->text);
+	/* Where the rule matched when the line was read, first. */
+	if (e->pat < e->rule->npat && e->at < n && (g = pattern_group(
+	    p = &e->rule->pat[e->pat], name)) != 0) {
+		md = pcre2_match_data_create_from_pattern(
+		    (const pcre2_code *)p->code, NULL);
+		if (md == NULL)
+			fatal("out of memory");
+		v = pattern_extract(p, md, g, e->text + e->at, n - e->at);
+		pcre2_match_data_free(md);
+		if (v != NULL)
+			return v;
+	}
 	for (i = 0; i < e->rule->npat && v == NULL; i++) {
 		p = &e->rule->pat[i];
 		if ((g = pattern_group(p, name)) == 0)

@@ -418,6 +418,8 @@ struct rl_event {
 	int		 process;	/* index of its process, or RL_NONE */
 	int		 rank;		/* resolved global rank, or RL_NONE */
 	enum rl_role	 role;		/* the rule's, or demoted by context */
+	uint16_t	 at;		/* where in text its pattern matched */
+	uint8_t		 pat;		/* which of the rule's patterns did */
 	uint8_t		 capk[EVENT_CAPS];/* which capture each is (rl_cap) */
 	uint8_t		 ncap;		/* how many it holds */
 	uint8_t		 guess;		/* how its time was had: TIME_OWN, ... */

@@ -919,10 +919,13 @@ ingest_event(struct ingest *in, struct stream *st, const struct rl_match *m,
 	e->rule = r;
 	e->role = r->role;
 	e->harmless = harmless;
-	/* Where the match was, so that a capture read later needs one try. */
+	/*
+	 * Where the match was (the message, in the line), so that a capture
+	 * read later needs one try.
+	 */
 	e->pat = (uint8_t)(m->pat - r->pat);
-	e->at = m->subject >= line && m->subject <= line + len &&
-	    m->subject - line <= UINT16_MAX ? (uint16_t)(m->subject - line) : 0;
+	e->at = m->subject - line <= UINT16_MAX ?
+	    (uint16_t)(m->subject - line) : 0;
 	for (i = 0; i < m->pat->ncapv && e->ncap < EVENT_CAPS; i++) {
 		if (cap[m->pat->capv[i]] == RL_CAP_UNSET)
 			continue;

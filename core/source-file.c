@@ -369,6 +369,18 @@ source_first_chunk(struct rl_incident *inc, struct ingest *in,
 }
 
 /*
+ * The incident's one read buffer, for all its sources: a fresh megabyte
+ * for each of 1,024 files costs the kernel a megabyte of zeroed pages each.
+ */
+static char *
+source_readbuf(struct rl_incident *inc)
+{
+	if (inc->readbuf == NULL)
+		inc->readbuf = xmalloc(READ_CHUNK);
+	return inc->readbuf;
+}
+
+/*
  * Read an open source from *offset to its end (or, for a pipe that would
  * block, to what is there now) into its ingest; a partial last line stays
  * held.  Returns the bytes read, or -1 with src->error set.
@@ -385,13 +397,7 @@ source_fd_drain(struct rl_incident *inc, struct rl_source *src, int fd,
 
 	if (src->binary || src->compressed)
 		return 0;
-	/*
-	 * One buffer for all the sources: a fresh megabyte for each of
-	 * 1,024 files costs the kernel a megabyte of zeroed pages each.
-	 */
-	if (inc->readbuf == NULL)
-		inc->readbuf = xmalloc(READ_CHUNK);
-	chunk = inc->readbuf;
+	chunk = source_readbuf(inc);
 	for (;;) {
 		if ((n = read(fd, chunk, READ_CHUNK)) == -1) {
 			if (errno == EINTR)
@@ -538,58 +544,64 @@ source_map_feed(struct rl_incident *inc, struct rl_source *src, int fd,
 	return end;
 }
 
+/*
+ * Read a large regular file: its first bytes with read(), to sniff its
+ * format, then the rest through a mapping.  Returns 1 when the file is
+ * read (or is not text), 0 when read() is to go on from *offset (what the
+ * mapping did not cover, or all of it), -1 with src->error set.
+ */
+static int
+source_map_read(struct rl_incident *inc, struct rl_source *src, int fd,
+    uint64_t size, uint64_t *offset)
+{
+	char	*buf = source_readbuf(inc);
+	ssize_t	 n;
+	uint64_t end;
+	int	 rv;
+
+	do
+		n = read(fd, buf, MAP_SNIFF);
+	while (n == -1 && errno == EINTR);
+	if (n == MAP_SNIFF) {
+		if ((rv = source_first_chunk(inc, src->ingest, src, fd, buf,
+		    MAP_SNIFF)) != 0)
+			return rv < 0 ? -1 : 1;
+		ingest_feed(src->ingest, buf, MAP_SNIFF);
+		*offset = MAP_SNIFF;
+		if ((end = source_map_feed(inc, src, fd, MAP_SNIFF, size)) !=
+		    MAP_NONE) {
+			if (end < size)
+				return 1;	/* it shrank: read to its end */
+			*offset = end;
+		}
+	}
+	if (lseek(fd, (off_t)*offset, SEEK_SET) == -1) {
+		free(src->error);
+		xasprintf(&src->error, "%s: %s", src->path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 /* Read a file (or standard input) to its end through the line pipeline. */
 int
 source_file_read(struct rl_incident *inc, struct rl_source *src,
     ingest_line_cb cb, void *arg)
 {
 	struct stat	 sb;
-	uint64_t	 offset = 0, end;
-	ssize_t		 n;
-	int		 fd, rv;
+	uint64_t	 offset = 0;
+	int		 fd, rv = 0;
 
 	if ((fd = source_file_open(inc, src)) == -1)
 		return -1;
 	source_ingest(inc, src, cb, arg);
 	if (fd != STDIN_FILENO && fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) &&
-	    sb.st_size >= MAP_MIN) {
-		if (inc->readbuf == NULL)
-			inc->readbuf = xmalloc(READ_CHUNK);
-		do
-			n = read(fd, inc->readbuf, MAP_SNIFF);
-		while (n == -1 && errno == EINTR);
-		if (n == MAP_SNIFF && (rv = source_first_chunk(inc,
-		    src->ingest, src, fd, inc->readbuf, MAP_SNIFF)) != 0) {
-			close(fd);
-			ingest_flush(src->ingest);
-			if (rv < 0)
-				errlist_add(&inc->errors, "%s", src->error);
-			return rv < 0 ? -1 : 0;
-		}
-		if (n == MAP_SNIFF) {
-			ingest_feed(src->ingest, inc->readbuf, MAP_SNIFF);
-			offset = MAP_SNIFF;
-			end = source_map_feed(inc, src, fd, MAP_SNIFF,
-			    (uint64_t)sb.st_size);
-			if (end != MAP_NONE && end < (uint64_t)sb.st_size) {
-				close(fd);
-				ingest_flush(src->ingest);
-				return 0;
-			}
-			if (end != MAP_NONE)
-				offset = end;
-		}
-		/* What the mapping did not cover (or all of it): read(). */
-		if (lseek(fd, (off_t)offset, SEEK_SET) == -1) {
-			xasprintf(&src->error, "%s: %s", src->path,
-			    strerror(errno));
-			errlist_add(&inc->errors, "%s", src->error);
-			close(fd);
-			ingest_flush(src->ingest);
-			return -1;
-		}
-	}
-	rv = source_fd_drain(inc, src, fd, &offset) < 0 ? -1 : 0;
+	    sb.st_size >= MAP_MIN)
+		rv = source_map_read(inc, src, fd, (uint64_t)sb.st_size, &offset);
+	if (rv == 0)
+		rv = source_fd_drain(inc, src, fd, &offset) < 0 ? -1 : 0;
+	else if (rv > 0)
+		rv = 0;
 	if (fd != STDIN_FILENO)
 		close(fd);
 	ingest_flush(src->ingest);

@@ -39,6 +39,7 @@
 #define SHAPE_ANY	UINT32_MAX	/* its answer holds at any offset */
 #define SHAPE_BARE	1		/* a line of it was read: no prefix */
 #define SHAPE_PREFIXED	2		/* the message starts after one */
+#define SHAPE_PIECE	32		/* bytes of each piece hashed */
 
 /* One kept shape; `block` holds its bytes, candidates and offsets. */
 struct shape {
@@ -63,7 +64,8 @@ struct shape_memo {
 	size_t		 len;		/* its length */
 	uint64_t	 limits;	/* and the limit hits before it */
 	uint64_t	 hits;		/* lines found among the kept shapes */
-	uint64_t	(*line)(const char *, size_t, uint8_t *, size_t *);
+	uint64_t	(*hash_fn)(const char *, size_t);
+	bool		(*same_fn)(const char *, const uint8_t *, size_t);
 	uint8_t		 buf[SHAPE_MAX + 64];	/* the masked line, scratch */
 };
 
@@ -89,134 +91,157 @@ digits_mask(const char *s, size_t n, uint8_t *dst)
 		dst[i] = s[i] >= '0' && s[i] <= '9' ? '0' : (uint8_t)s[i];
 }
 
-/* The hash of n masked bytes, which are followed by zeros to a word. */
+/*
+ * A line is found among the kept shapes in two steps: a hash of a few
+ * of its pieces picks a set, and an exact compare of the whole line,
+ * masked as it is read, against each kept line of that set names it.
+ * The hash need only spread the shapes of one log over the sets; the
+ * compare decides.  A crafted line that collides costs a miss and a scan,
+ * never a wrong answer.
+ */
+
+/* Mix the masked pieces (each zero-padded to SHAPE_PIECE) and a length. */
 static uint64_t
-shape_hash(const uint8_t *p, size_t n)
+shape_mix(const uint8_t *p, size_t npieces, size_t n)
 {
-	uint64_t	a = 0x9e3779b97f4a7c15ULL, b = n, w, v;
+	uint64_t	h = 0x9e3779b97f4a7c15ULL ^ n, w;
 	size_t		i;
 
-	/* Two lanes, so that one multiply need not wait for the other. */
-	for (i = 0; i + 16 <= n + 7; i += 16) {
+	for (i = 0; i < npieces * SHAPE_PIECE; i += 8) {
 		memcpy(&w, p + i, 8);
-		memcpy(&v, p + i + 8, 8);
-		a = (a ^ w) * 0xc2b2ae3d27d4eb4fULL;
-		b = (b ^ v) * 0x165667b19e3779f9ULL;
-		a ^= a >> 29;
-		b ^= b >> 31;
+		h = (h ^ w) * 0xc2b2ae3d27d4eb4fULL;
+		h ^= h >> 29;
 	}
-	if (i < n) {
-		memcpy(&w, p + i, 8);
-		a = (a ^ w) * 0x27d4eb2f165667c5ULL;
-	}
-	a ^= b * 0x9e3779b97f4a7c15ULL;
-	return a ^ (a >> 32);
+	h *= 0xff51afd7ed558ccdULL;
+	return h ^ (h >> 33);
 }
 
 /*
- * Find the end of the line at s (a newline is within max bytes), mask its
- * bytes before the newline into dst, followed by zeros, and hash them.
- * Sets *nl to the newline's offset; a line longer than SHAPE_MAX is not
- * masked, and its hash is 0.
+ * The hash of the line s[0, n): its length, and its head, middle and tail
+ * with every digit masked.  Shapes of one logger share their head (the
+ * time, the level, the logger's name), so the middle and tail count too.
  */
 static uint64_t
-shape_line_scalar(const char *s, size_t max, uint8_t *dst, size_t *nl)
+shape_hash_scalar(const char *s, size_t n)
 {
-	*nl = (size_t)((const char *)memchr(s, '\n', max) - s);
-	if (*nl > SHAPE_MAX)
-		return 0;
-	digits_mask(s, *nl, dst);
-	memset(dst + *nl, 0, 8);
-	return shape_hash(dst, *nl);
+	uint8_t	piece[3 * SHAPE_PIECE];
+	size_t	k = n < SHAPE_PIECE ? n : SHAPE_PIECE;
+
+	memset(piece, 0, sizeof piece);
+	digits_mask(s, k, piece);
+	if (n > SHAPE_PIECE) {
+		digits_mask(s + n - k, k, piece + SHAPE_PIECE);
+		digits_mask(s + (n - k) / 2, k, piece + 2 * SHAPE_PIECE);
+	}
+	return shape_mix(piece, 3, n);
+}
+
+/* Are the n bytes at s, with every digit masked, the kept bytes k? */
+static bool
+shape_same_scalar(const char *s, const uint8_t *k, size_t n)
+{
+	size_t	i;
+	uint8_t	c;
+
+	for (i = 0; i < n; i++) {
+		c = (uint8_t)s[i];
+		if ((c >= '0' && c <= '9' ? '0' : c) != k[i])
+			return false;
+	}
+	return true;
 }
 
 #ifdef SHAPE_HAVE_AVX2
-/* One 32-byte piece into the accumulators, xxh3's way. */
+/* 32 bytes at s, every digit as '0'. */
 __attribute__((target("avx2")))
 static inline __m256i
-shape_acc(__m256i acc, __m256i v, __m256i key)
-{
-	__m256i	k = _mm256_xor_si256(v, key);
-
-	acc = _mm256_add_epi64(acc, _mm256_shuffle_epi32(v, 0x4e));
-	return _mm256_add_epi64(acc, _mm256_mul_epu32(k,
-	    _mm256_srli_epi64(k, 32)));
-}
-
-/*
- * The same in one pass, thirty-two bytes at a time: find the newline,
- * mask, store, and fold into four lanes with a key that changes with each
- * piece, so that the order of the pieces counts.  The piece that holds
- * the newline counts up to it, as zeros after; the last piece of a block
- * is read byte by byte, to the same effect.
- */
-__attribute__((target("avx2")))
-static uint64_t
-shape_line_avx2(const char *s, size_t max, uint8_t *dst, size_t *nl)
+shape_mask32(const char *s)
 {
 	const __m256i	zero = _mm256_set1_epi8('0');
 	const __m256i	nine = _mm256_set1_epi8(9);
-	const __m256i	lf = _mm256_set1_epi8('\n');
-	const __m256i	step = _mm256_set1_epi64x(0x9e3779b97f4a7c15LL);
-	const __m256i	iota = _mm256_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9,
-			    10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22,
-			    23, 24, 25, 26, 27, 28, 29, 30, 31);
-	__m256i		acc = _mm256_set_epi64x(0x165667b19e3779f9LL,
-			    0x6a09e667f3bcc909LL, 0x27d4eb2f165667c5LL,
-			    0x61c8864e7a143579LL);
-	__m256i		key = _mm256_set_epi64x(0x3c6ef372fe94f82bLL,
-			    0x1b873593cc9e2d51LL, 0x7feb352d85ebca6bLL,
-			    0x2545f4914f6cdd1dLL);
 	__m256i		c, t;
-	uint64_t	l[4], h;
-	uint32_t	m;
-	size_t		i, k;
 
-	for (i = 0;; i += 32) {
-		if (i > SHAPE_MAX) {
-			/* Too long to keep: only its end is wanted. */
-			*nl = i + (size_t)((const char *)memchr(s + i, '\n',
-			    max - i) - (s + i));
-			return 0;
-		}
-		if (i + 32 > max) {
-			k = (size_t)((const char *)memchr(s + i, '\n',
-			    max - i) - (s + i));
-			memset(dst + i, 0, 32);
-			digits_mask(s + i, k, dst + i);
-			c = _mm256_loadu_si256((const __m256i *)(const void *)
-			    (dst + i));
-			break;
-		}
-		c = _mm256_loadu_si256((const __m256i *)(const void *)(s + i));
-		m = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(c, lf));
-		t = _mm256_sub_epi8(c, zero);
-		t = _mm256_and_si256(t, _mm256_cmpeq_epi8(_mm256_min_epu8(t,
-		    nine), t));
-		c = _mm256_sub_epi8(c, t);
-		if (m != 0) {
-			k = (size_t)__builtin_ctz(m);
-			c = _mm256_and_si256(c, _mm256_cmpgt_epi8(
-			    _mm256_set1_epi8((char)k), iota));
-			_mm256_storeu_si256((__m256i *)(void *)(dst + i), c);
-			break;
-		}
-		_mm256_storeu_si256((__m256i *)(void *)(dst + i), c);
-		acc = shape_acc(acc, c, key);
-		key = _mm256_add_epi64(key, step);
-	}
-	*nl = i + k;
-	if (*nl > SHAPE_MAX)
-		return 0;
-	acc = shape_acc(acc, c, key);
+	c = _mm256_loadu_si256((const __m256i *)(const void *)s);
+	t = _mm256_sub_epi8(c, zero);
+	/* A digit is c - '0' <= 9 unsigned; it becomes '0'. */
+	t = _mm256_and_si256(t, _mm256_cmpeq_epi8(_mm256_min_epu8(t, nine), t));
+	return _mm256_sub_epi8(c, t);
+}
+
+/* The head, middle and tail, each masked, folded with keys; then n. */
+__attribute__((target("avx2")))
+static uint64_t
+shape_hash_avx2(const char *s, size_t n)
+{
+	__m256i		a, b, c, acc;
+	uint64_t	l[4], h;
+
+	if (n < SHAPE_PIECE)
+		return shape_hash_scalar(s, n);
+	a = _mm256_xor_si256(shape_mask32(s), _mm256_set_epi64x(
+	    0x3c6ef372fe94f82bLL, 0x1b873593cc9e2d51LL,
+	    0x7feb352d85ebca6bLL, 0x2545f4914f6cdd1dLL));
+	b = _mm256_xor_si256(shape_mask32(s + (n - SHAPE_PIECE) / 2),
+	    _mm256_set_epi64x(0x165667b19e3779f9LL, 0x6a09e667f3bcc909LL,
+	    0x27d4eb2f165667c5LL, 0x61c8864e7a143579LL));
+	c = _mm256_xor_si256(shape_mask32(s + n - SHAPE_PIECE),
+	    _mm256_set_epi64x(0x510e527fade682d1LL, 0x9b05688c2b3e6c1fLL,
+	    0x1f83d9abfb41bd6bLL, 0x5be0cd19137e2179LL));
+	/* xxh3's step: each word times its own other half, plus a word. */
+	acc = _mm256_add_epi64(_mm256_mul_epu32(a, _mm256_srli_epi64(a, 32)),
+	    _mm256_shuffle_epi32(b, 0x4e));
+	acc = _mm256_add_epi64(acc, _mm256_mul_epu32(b,
+	    _mm256_srli_epi64(b, 32)));
+	acc = _mm256_add_epi64(acc, _mm256_shuffle_epi32(c, 0x4e));
+	acc = _mm256_add_epi64(acc, _mm256_mul_epu32(c,
+	    _mm256_srli_epi64(c, 32)));
+	acc = _mm256_add_epi64(acc, _mm256_shuffle_epi32(a, 0x4e));
 	_mm256_storeu_si256((__m256i *)(void *)l, acc);
 	h = (l[0] ^ (l[1] * 0xc2b2ae3d27d4eb4fULL)) +
-	    (l[2] ^ (l[3] * 0x165667b19e3779f9ULL)) + *nl;
+	    (l[2] ^ (l[3] * 0x165667b19e3779f9ULL)) + n;
 	h ^= h >> 33;
 	h *= 0xff51afd7ed558ccdULL;
-	h ^= h >> 33;
-	h *= 0xc4ceb9fe1a85ec53ULL;
 	return h ^ (h >> 33);
+}
+
+/*
+ * Sixty-four bytes at a time, then thirty-two; the last piece is the
+ * line's last 32 bytes, overlapping the one before, so that nothing past
+ * either end is read.
+ */
+__attribute__((target("avx2")))
+static inline bool
+shape_same32(const char *s, const uint8_t *k)
+{
+	return (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(
+	    shape_mask32(s), _mm256_loadu_si256((const __m256i *)(const void *)
+	    k))) == UINT32_MAX;
+}
+
+__attribute__((target("avx2")))
+static bool
+shape_same_avx2(const char *s, const uint8_t *k, size_t n)
+{
+	__m256i	e;
+	size_t	i;
+
+	if (n < SHAPE_PIECE)
+		return shape_same_scalar(s, k, n);
+	for (i = 0; i + 2 * SHAPE_PIECE <= n; i += 2 * SHAPE_PIECE) {
+		e = _mm256_and_si256(_mm256_cmpeq_epi8(shape_mask32(s + i),
+		    _mm256_loadu_si256((const __m256i *)(const void *)(k + i))),
+		    _mm256_cmpeq_epi8(shape_mask32(s + i + SHAPE_PIECE),
+		    _mm256_loadu_si256((const __m256i *)(const void *)
+		    (k + i + SHAPE_PIECE))));
+		if ((uint32_t)_mm256_movemask_epi8(e) != UINT32_MAX)
+			return false;
+	}
+	if (i + SHAPE_PIECE <= n) {
+		if (!shape_same32(s + i, k + i))
+			return false;
+		i += SHAPE_PIECE;
+	}
+	return i == n || shape_same32(s + n - SHAPE_PIECE, k + n - SHAPE_PIECE);
 }
 #endif
 
@@ -233,11 +258,14 @@ shape_init(struct ruleset *rs)
 	    getenv("RANKLINE_NO_SHAPES") != NULL)
 		return;
 	rs->shapes = xcalloc(1, sizeof *rs->shapes);
-	rs->shapes->line = shape_line_scalar;
+	rs->shapes->hash_fn = shape_hash_scalar;
+	rs->shapes->same_fn = shape_same_scalar;
 #ifdef SHAPE_HAVE_AVX2
 	if (__builtin_cpu_supports("avx2") &&
-	    getenv("RANKLINE_NO_SIMD") == NULL)
-		rs->shapes->line = shape_line_avx2;
+	    getenv("RANKLINE_NO_SIMD") == NULL) {
+		rs->shapes->hash_fn = shape_hash_avx2;
+		rs->shapes->same_fn = shape_same_avx2;
+	}
 #endif
 }
 
@@ -389,18 +417,19 @@ ruleset_shape_scan(struct ruleset *rs, const char *s, size_t max)
 	size_t			 i, n, nl;
 
 	sm->cur = sm->slot = NULL;
-	h = sm->line(s, max, sm->buf, &nl);
+	nl = (size_t)((const char *)memchr(s, '\n', max) - s);
 	n = nl > 0 && s[nl - 1] == '\r' ? nl - 1 : nl;
 	if (n == 0 || nl > SHAPE_MAX) {
 		ruleset_scan_line(rs, s, n);
 		return nl;
 	}
+	h = sm->hash_fn(s, n);
 	set = &sm->v[(h & (SHAPE_SETS - 1)) * SHAPE_WAYS];
 	old = &set[0];
 	for (i = 0; i < SHAPE_WAYS; i++) {
 		e = &set[i];
-		if (e->hash == h && e->len == n && memcmp(shape_bytes(e),
-		    sm->buf, n) == 0) {
+		if (e->hash == h && e->len == n &&
+		    sm->same_fn(s, shape_bytes(e), n)) {
 			e->stamp = ++sm->clock;
 			sm->hits++;
 			shape_cands(rs, e);
@@ -410,6 +439,8 @@ ruleset_shape_scan(struct ruleset *rs, const char *s, size_t max)
 		if (e->len == 0 || (old->len != 0 && e->stamp < old->stamp))
 			old = e;
 	}
+	/* A new shape: its masked bytes, to be kept. */
+	digits_mask(s, n, sm->buf);
 	sm->slot = old;
 	sm->hash = h;
 	sm->len = n;

@@ -98,6 +98,8 @@ struct ingest {
 	struct writer	**writers;	/* owned */
 	size_t		 nwriters;
 	struct writer	*last_writer;	/* the one the previous line named */
+	struct stream	*bare;		/* the stream of lines without a
+					   prefix, once there was one */
 	uint32_t	 marks;		/* 1 << mark seen in this source */
 	uint64_t	*seen;		/* per rule: last line it matched, 0 never */
 	struct rl_keep	**keep;		/* per rule: the keep it used last */
@@ -637,6 +639,9 @@ ingest_stream(struct ingest *in, const struct peeled *pl)
 	    sizeof *in->writers);
 	in->writers[in->nwriters++] = w;
 	in->last_writer = w;
+	if (w->local_rank == RL_NONE && w->rank == RL_NONE &&
+	    w->pid == RL_NONE && w->host == NULL)
+		in->bare = w->st;
 	return w->st;
 }
 
@@ -1160,6 +1165,29 @@ ingest_line(struct ingest *in, const char *line, size_t len, enum line_how how,
 		    line, len);
 }
 
+/*
+ * A line ingest_fate found FATE_QUICK: what ingest_line would do with it,
+ * lazily, without the steps that could not change anything.
+ */
+static void
+ingest_line_quick(struct ingest *in, const char *line, size_t len)
+{
+	struct stream	*st = in->streams[0];
+	struct rl_match	 m;
+	struct link_ctx	 lc;
+	uint64_t	 lineno = ++in->src->lines;
+
+	in->inc->lines++;
+	st->proc->lines++;
+	if (!ruleset_match_shape(in->rs, line, len, 0, &m))
+		return;
+	memset(&lc, 0, sizeof lc);
+	lc.in = in;
+	lc.st = st;
+	lc.rank = lc.local_rank = lc.pid = RL_NONE;
+	ingest_event(in, st, &m, line, len, lineno, false, true, &lc);
+}
+
 /* Deliver the held partial line, marking it if it was cut. */
 static void
 ingest_partial(struct ingest *in)
@@ -1255,6 +1283,45 @@ ingest_worth(const struct ingest *in)
 			return true;
 	}
 	return false;
+}
+
+/* What becomes of a line of a block, while skipping. */
+enum fate {
+	FATE_SKIP,	/* nothing: counted, not read */
+	FATE_READ,	/* read whole */
+	FATE_QUICK	/* a rule's line without a prefix: ingest_line_quick */
+};
+
+/*
+ * As ingest_worth, and more: a line whose shape was read before without a
+ * prefix, written by the one stream, whose links only fill in what its
+ * process knows, needs only its match; ingest_line would peel nothing,
+ * find the same stream, parse no time and drop every link.
+ */
+static enum fate
+ingest_fate(const struct ingest *in, const char *line)
+{
+	const struct ruleset	*rs = in->rs;
+	const struct stream	*st = in->streams[0];
+	size_t			 i;
+	bool			 rule = false;
+
+	if (rs->cand_esc)
+		return FATE_READ;
+	for (i = 0; i < rs->ncand; i++) {
+		if ((rs->cand[i] & TARGET_ATTRIB) == 0)
+			rule = true;
+		else if (!link_idle(rs->attribs[rs->cand[i] & ~TARGET_ATTRIB],
+		    st->proc))
+			return FATE_READ;
+	}
+	if (!rule)
+		return FATE_SKIP;
+	/* journalctl's JSON is unwrapped first: ingest_line does that. */
+	if (in->bare != st || line[0] == '{' || line[0] == 0x1e ||
+	    !ruleset_shape_bare(rs) || !stream_is_process(in, st))
+		return FATE_READ;
+	return FATE_QUICK;
 }
 
 /*
@@ -1398,6 +1465,8 @@ ingest_writer_known(const struct ingest *in, const struct peeled *pl)
 {
 	size_t	i;
 
+	if (in->last_writer != NULL && writer_is(in->last_writer, pl))
+		return true;
 	for (i = 0; i < in->nwriters; i++) {
 		if (writer_is(in->writers[i], pl))
 			return true;
@@ -1481,12 +1550,22 @@ ingest_block_shapes(struct ingest *in, const char *b, size_t n)
 			skip = pos = nl + 1;
 			continue;
 		}
-		if (!ingest_worth(in)) {
+		switch (ingest_fate(in, b + pos)) {
+		case FATE_SKIP:
 			pos = nl + 1;
 			continue;
+		case FATE_QUICK:
+			ingest_skip(in, b, skip, pos);
+			in->blk_read++;
+			ingest_line_quick(in, b + pos, nl > pos && b[nl - 1] ==
+			    '\r' ? nl - pos - 1 : nl - pos);
+			in->offset += nl - pos + 1;
+			break;
+		case FATE_READ:
+			ingest_skip(in, b, skip, pos);
+			ingest_block_line(in, b, pos, nl, LINE_SHAPE, true);
+			break;
 		}
-		ingest_skip(in, b, skip, pos);
-		ingest_block_line(in, b, pos, nl, LINE_SHAPE, true);
 		skip = pos = nl + 1;
 	}
 	ingest_skip(in, b, skip, pos);

@@ -312,7 +312,20 @@ clock_infer(const struct clock_ctx *ctx, int mo, int d, int64_t tod,
 	int64_t	rtod, v;
 	int	ry, rm, rd, y;
 
-	clock_civil(clock_split(ctx->ref_ms, &rtod), &ry, &rm, &rd);
+	/* The reference's year, worked out once per source and thread. */
+	static _Thread_local struct {
+		int64_t	ref_ms;
+		int	y;
+		bool	set;
+	} ref;
+
+	if (!ref.set || ref.ref_ms != ctx->ref_ms) {
+		clock_civil(clock_split(ctx->ref_ms, &rtod), &ry, &rm, &rd);
+		ref.ref_ms = ctx->ref_ms;
+		ref.y = ry;
+		ref.set = true;
+	}
+	ry = ref.y;
 	for (y = ry + 1; y >= ry - 8; y--) {
 		if (d > clock_mdays(y, mo))
 			continue;
@@ -459,8 +472,21 @@ clock_zone(const char *p, const char *end, struct rl_time *t)
 static int64_t
 clock_date(const char *p, const char *end, const char **next)
 {
+	/*
+	 * The last YYYY-MM-DD read and its day: a log's lines share their
+	 * date, and this is a pure function of the ten bytes.
+	 */
+	static _Thread_local struct {
+		char	key[10];
+		int64_t	days;
+	} last;
 	int	y, mo, d, yd;
 
+	if (end - p >= 10 && p[4] == '-' && p[7] == '-' &&
+	    memcmp(p, last.key, sizeof last.key) == 0) {
+		*next = p + 10;
+		return (last.days);
+	}
 	y = clock_num(p, end, 4);
 	if (y < 1970 || y > 2199 || end - p < 9 || p[4] != '-')
 		return (-1);
@@ -470,7 +496,9 @@ clock_date(const char *p, const char *end, const char **next)
 		if (mo < 1 || mo > 12 || d < 1 || d > clock_mdays(y, mo))
 			return (-1);
 		*next = p + 10;
-		return (clock_days(y, mo, d));
+		memcpy(last.key, p, sizeof last.key);
+		last.days = clock_days(y, mo, d);
+		return (last.days);
 	}
 	yd = clock_num(p + 5, end, 3);
 	if (yd < 1 || yd > 365 + (clock_mdays(y, 2) == 29))
@@ -1056,16 +1084,19 @@ clock_peel_rank(const char *p, const char *end)
 static const char *
 clock_peel_proc(const char *p, const char *end)
 {
-	const char	*q, *close;
-	bool		 pid = false;
+	const char	*q, *close, *s;
 
 	if (p == end || *p != '(')
 		return (p);
-	for (q = p + 1; q < end && q - p < 96 && *q != ')'; q++) {
-		if (end - q > 4 && memcmp(q, "pid=", 4) == 0)
-			pid = true;
+	/* The name within 96 bytes, and a pid in it. */
+	if ((q = memchr(p + 1, ')', (size_t)(end - p - 1 < 95 ? end - p - 1 :
+	    95))) == NULL)
+		return (p);
+	for (s = p + 1; s + 4 <= q; s++) {
+		if (s[0] == 'p' && s[1] == 'i' && s[2] == 'd' && s[3] == '=')
+			break;
 	}
-	if (q == end || *q != ')' || !pid)
+	if (s + 4 > q)
 		return (p);
 	close = clock_peel_sgr(q + 1, end);
 	if (close == end || *close != ' ')
@@ -1145,7 +1176,7 @@ bool
 clock_parse(struct clock_ctx *ctx, const char *s, size_t len,
     struct rl_time *out)
 {
-	const char	*p, *end;
+	const char	*p, *q, *end;
 	clock_fn	 first = NULL, second = NULL;
 	struct rl_time	 t;
 	size_t		 i;
@@ -1162,6 +1193,11 @@ clock_parse(struct clock_ctx *ctx, const char *s, size_t len,
 		second = NULL;
 	if ((first == NULL || !first(ctx, p, end, &t)) &&
 	    (second == NULL || !second(ctx, p, end, &t))) {
+		/* Every form has a digit: a line without one has no time. */
+		for (q = p; q < end && !clock_isdigit(*q); q++)
+			;
+		if (q == end)
+			return (false);
 		for (i = 0; i < nitems(clock_parsers); i++) {
 			if (clock_parsers[i] != first &&
 			    clock_parsers[i] != second &&

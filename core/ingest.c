@@ -1166,20 +1166,33 @@ ingest_line(struct ingest *in, const char *line, size_t len, enum line_how how,
 }
 
 /*
- * A line ingest_fate found FATE_QUICK: what ingest_line would do with it,
- * lazily, without the steps that could not change anything.
+ * A line ingest_fate found FATE_QUICK or FATE_PEEL: what ingest_line would
+ * do with it, lazily, without the steps that could not change anything.
  */
 static void
-ingest_line_quick(struct ingest *in, const char *line, size_t len)
+ingest_line_quick(struct ingest *in, const char *line, size_t len, bool peel)
 {
 	struct stream	*st = in->streams[0];
+	struct peeled	 pl;
 	struct rl_match	 m;
 	struct link_ctx	 lc;
-	uint64_t	 lineno = ++in->src->lines;
+	uint64_t	 lineno;
+	size_t		 off = 0;
 
+	if (peel) {
+		off = ingest_peel(in, line, len, &pl);
+		/* A writer new to the source: its time is settled first. */
+		if (!ingest_writer_known(in, &pl)) {
+			ingest_line(in, line, len, LINE_SHAPE, true);
+			return;
+		}
+		/* The one stream, whichever writer it was. */
+		st = ingest_stream(in, &pl);
+	}
+	lineno = ++in->src->lines;
 	in->inc->lines++;
 	st->proc->lines++;
-	if (!ruleset_match_shape(in->rs, line, len, 0, &m))
+	if (!ruleset_match_shape(in->rs, line, len, off, &m))
 		return;
 	memset(&lc, 0, sizeof lc);
 	lc.in = in;
@@ -1289,14 +1302,16 @@ ingest_worth(const struct ingest *in)
 enum fate {
 	FATE_SKIP,	/* nothing: counted, not read */
 	FATE_READ,	/* read whole */
-	FATE_QUICK	/* a rule's line without a prefix: ingest_line_quick */
+	FATE_QUICK,	/* a rule's line without a prefix: ingest_line_quick */
+	FATE_PEEL	/* the same, once its prefixes are peeled */
 };
 
 /*
- * As ingest_worth, and more: a line whose shape was read before without a
- * prefix, written by the one stream, whose links only fill in what its
- * process knows, needs only its match; ingest_line would peel nothing,
- * find the same stream, parse no time and drop every link.
+ * As ingest_worth, and more: a line whose shape was read before, written
+ * by the one stream, whose links only fill in what its process knows,
+ * needs only its prefixes peeled (if its shape had any) and its match;
+ * ingest_line would find the same stream, parse no time and drop every
+ * link.
  */
 static enum fate
 ingest_fate(const struct ingest *in, const char *line)
@@ -1318,10 +1333,11 @@ ingest_fate(const struct ingest *in, const char *line)
 	if (!rule)
 		return FATE_SKIP;
 	/* journalctl's JSON is unwrapped first: ingest_line does that. */
-	if (in->bare != st || line[0] == '{' || line[0] == 0x1e ||
-	    !ruleset_shape_bare(rs) || !stream_is_process(in, st))
+	if (line[0] == '{' || line[0] == 0x1e || !stream_is_process(in, st))
 		return FATE_READ;
-	return FATE_QUICK;
+	if (ruleset_shape_bare(rs))
+		return in->bare == st ? FATE_QUICK : FATE_READ;
+	return ruleset_shape_prefixed(rs) ? FATE_PEEL : FATE_READ;
 }
 
 /*
@@ -1534,6 +1550,7 @@ ingest_block_shapes(struct ingest *in, const char *b, size_t n)
 	struct ruleset	*rs = in->rs;
 	uint64_t	 hits = ruleset_shape_hits(rs), seen = 0;
 	size_t		 pos = 0, skip = 0, nl;
+	enum fate	 fate;
 
 	if (ruleset_learning(rs))
 		ruleset_learn(rs, b, n);
@@ -1550,15 +1567,16 @@ ingest_block_shapes(struct ingest *in, const char *b, size_t n)
 			skip = pos = nl + 1;
 			continue;
 		}
-		switch (ingest_fate(in, b + pos)) {
+		switch ((fate = ingest_fate(in, b + pos))) {
 		case FATE_SKIP:
 			pos = nl + 1;
 			continue;
 		case FATE_QUICK:
+		case FATE_PEEL:
 			ingest_skip(in, b, skip, pos);
 			in->blk_read++;
 			ingest_line_quick(in, b + pos, nl > pos && b[nl - 1] ==
-			    '\r' ? nl - pos - 1 : nl - pos);
+			    '\r' ? nl - pos - 1 : nl - pos, fate == FATE_PEEL);
 			in->offset += nl - pos + 1;
 			break;
 		case FATE_READ:

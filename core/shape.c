@@ -498,6 +498,14 @@ ruleset_shape_bare(const struct ruleset *rs)
 	    rs->shapes->cur->bare == SHAPE_BARE;
 }
 
+/* Was a line of the shape just scanned read, and had it a prefix? */
+bool
+ruleset_shape_prefixed(const struct ruleset *rs)
+{
+	return rs->shapes != NULL && rs->shapes->cur != NULL &&
+	    rs->shapes->cur->bare == SHAPE_PREFIXED;
+}
+
 /* How many lines were found among the kept shapes so far. */
 uint64_t
 ruleset_shape_hits(const struct ruleset *rs)

@@ -100,6 +100,12 @@ struct ingest {
 	struct writer	*last_writer;	/* the one the previous line named */
 	struct stream	*bare;		/* the stream of lines without a
 					   prefix, once there was one */
+	struct {			/* the last line ingest_line_quick
+					   peeled: of this shape ... */
+		uint64_t shape;		/* (ruleset_shape_token), or 0 */
+		size_t	 len;		/* ... with these prefix bytes */
+		char	 raw[64];
+	}		 quick;
 	uint32_t	 marks;		/* 1 << mark seen in this source */
 	uint64_t	*seen;		/* per rule: last line it matched, 0 never */
 	struct rl_keep	**keep;		/* per rule: the keep it used last */
@@ -1176,10 +1182,19 @@ ingest_line_quick(struct ingest *in, const char *line, size_t len, bool peel)
 	struct peeled	 pl;
 	struct rl_match	 m;
 	struct link_ctx	 lc;
-	uint64_t	 lineno;
+	uint64_t	 lineno, tok = 0;
 	size_t		 off = 0;
 
-	if (peel) {
+	/*
+	 * A line of the shape of the last one peeled here, with the very same
+	 * prefix bytes, peels as it did: the prefix patterns treat digits
+	 * alike, and the rest of the line differs only in digits.
+	 */
+	if (peel && (tok = ruleset_shape_token(in->rs)) == in->quick.shape &&
+	    in->quick.len <= len && memcmp(line, in->quick.raw,
+	    in->quick.len) == 0)
+		off = in->quick.len;
+	else if (peel) {
 		off = ingest_peel(in, line, len, &pl);
 		/* A writer new to the source: its time is settled first. */
 		if (!ingest_writer_known(in, &pl)) {
@@ -1188,6 +1203,12 @@ ingest_line_quick(struct ingest *in, const char *line, size_t len, bool peel)
 		}
 		/* The one stream, whichever writer it was. */
 		st = ingest_stream(in, &pl);
+		in->quick.shape = 0;
+		if (off <= sizeof in->quick.raw) {
+			in->quick.shape = tok;
+			in->quick.len = off;
+			memcpy(in->quick.raw, line, off);
+		}
 	}
 	lineno = ++in->src->lines;
 	in->inc->lines++;

@@ -163,6 +163,7 @@ bool		 ruleset_match_shape(struct ruleset *, const char *, size_t,
 bool		 ruleset_shapes(struct ruleset *);
 bool		 ruleset_shape_bare(const struct ruleset *);
 bool		 ruleset_shape_prefixed(const struct ruleset *);
+uint64_t	 ruleset_shape_token(const struct ruleset *);
 uint64_t	 ruleset_shape_hits(const struct ruleset *);
 
 /* prefilter.c */

@@ -58,6 +58,7 @@ struct shape {
 struct shape_memo {
 	struct shape	 v[SHAPE_SETS * SHAPE_WAYS];
 	uint32_t	 clock;
+	uint64_t	 kept;		/* shapes kept so far */
 	struct shape	*cur;		/* the scanned line's, if it was kept */
 	struct shape	*slot;		/* else where it may be kept, or NULL */
 	uint64_t	 hash;		/* and its hash, */
@@ -352,6 +353,7 @@ shape_keep(struct ruleset *rs, struct shape *e, uint64_t h, size_t n,
 	e->len = (uint32_t)n;
 	e->off = (uint32_t)off;
 	e->stamp = ++sm->clock;
+	sm->kept++;
 	e->ncand = (uint16_t)rs->ncand;
 	e->rule = matched ? (int32_t)m->rule->index : -1;
 	e->pat = matched ? (uint8_t)(m->pat - m->rule->pat) : 0;
@@ -504,6 +506,21 @@ ruleset_shape_prefixed(const struct ruleset *rs)
 {
 	return rs->shapes != NULL && rs->shapes->cur != NULL &&
 	    rs->shapes->cur->bare == SHAPE_PREFIXED;
+}
+
+/*
+ * A token for the kept shape of the line just scanned, 0 if none: the same
+ * token later means the same shape, as no entry was replaced between.
+ */
+uint64_t
+ruleset_shape_token(const struct ruleset *rs)
+{
+	const struct shape_memo	*sm = rs->shapes;
+
+	if (sm == NULL || sm->cur == NULL)
+		return 0;
+	return sm->kept * (SHAPE_SETS * SHAPE_WAYS) +
+	    (uint64_t)(sm->cur - sm->v) + 1;
 }
 
 /* How many lines were found among the kept shapes so far. */

@@ -636,6 +636,9 @@ struct rl_incident {
 	size_t		 nsources;
 	struct rl_process **procs;
 	size_t		 nprocs;
+	struct rl_process **phash;	/* procs by key, open addressing */
+	size_t		 phsize;	/* its slots: a power of two, or 0 */
+	size_t		 phashed;	/* procs[0, phashed) are in it */
 	struct rl_rank	*ranks;		/* sorted by rank, unranked last */
 	size_t		 nranks;
 	struct rl_event	**events;	/* gathered from the keeps, in time order

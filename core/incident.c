@@ -96,6 +96,7 @@ incident_free(struct rl_incident *inc)
 		free(inc->procs[i]);
 	}
 	free(inc->procs);
+	free(inc->phash);
 	for (i = 0; i < inc->nranks; i++) {
 		free(inc->ranks[i].host);
 		free(inc->ranks[i].sources);
@@ -140,15 +141,53 @@ incident_add_source(struct rl_incident *inc, const char *path,
  * streams one process (the same host and local rank, or the same folder of
  * torchrun's --log-dir); host and ranks fill in what the caller knows.
  */
+static uint64_t	key_hash(const char *);
+
+/* Put procs[i] in the index, which has room. */
+static void
+process_index_add(struct rl_incident *inc, size_t i)
+{
+	size_t	slot;
+
+	for (slot = key_hash(inc->procs[i]->key) & (inc->phsize - 1);
+	    inc->phash[slot] != NULL; slot = (slot + 1) & (inc->phsize - 1))
+		;
+	inc->phash[slot] = inc->procs[i];
+}
+
+/*
+ * Bring the index of processes by key up to date, with room for one more:
+ * at 10,000 ranks a scan of every key for each new writer would cost
+ * billions of compares.
+ */
+static void
+process_index(struct rl_incident *inc)
+{
+	size_t	i;
+
+	if (2 * (inc->nprocs + 1) > inc->phsize) {
+		free(inc->phash);
+		for (inc->phsize = inc->phsize == 0 ? 64 : inc->phsize;
+		    inc->phsize < 2 * (inc->nprocs + 1);)
+			inc->phsize *= 2;
+		inc->phash = xcalloc(inc->phsize, sizeof *inc->phash);
+		inc->phashed = 0;
+	}
+	for (i = inc->phashed; i < inc->nprocs; i++)
+		process_index_add(inc, i);
+	inc->phashed = inc->nprocs;
+}
+
 struct rl_process *
 incident_process(struct rl_incident *inc, const char *key, const char *host,
     int rank, int local_rank)
 {
 	struct rl_process	*p;
-	size_t			 i;
+	size_t			 slot;
 
-	for (i = 0; i < inc->nprocs; i++) {
-		p = inc->procs[i];
+	process_index(inc);
+	for (slot = key_hash(key) & (inc->phsize - 1);
+	    (p = inc->phash[slot]) != NULL; slot = (slot + 1) & (inc->phsize - 1)) {
 		if (strcmp(p->key, key) == 0)
 			goto found;
 	}
@@ -160,6 +199,8 @@ incident_process(struct rl_incident *inc, const char *key, const char *host,
 	inc->procs = xreallocarray(inc->procs, inc->nprocs + 1,
 	    sizeof *inc->procs);
 	inc->procs[inc->nprocs++] = p;
+	inc->phash[slot] = p;
+	inc->phashed = inc->nprocs;
 found:
 	if (p->host == NULL && host != NULL)
 		p->host = xstrdup(host);
@@ -703,6 +744,9 @@ incident_absorb(struct rl_incident *inc, struct rl_incident *part)
 	}
 	free(tab);
 	part->nprocs = 0;
+	free(part->phash);
+	part->phash = NULL;
+	part->phsize = part->phashed = 0;
 
 	/* Keeps: the sources differ, so no two are the same keep. */
 	inc->keeps = xreallocarray(inc->keeps, inc->nkeeps + part->nkeeps + 1,

@@ -350,9 +350,24 @@ diagnose_collect(struct rl_incident *inc, struct judge **v, size_t *n,
 	free(copy);
 }
 
-/* Each rank's last time, from its processes. */
+/* A process's last time, for a judge it belongs to. */
 static void
-diagnose_last(struct rl_incident *inc, struct judge *v, size_t n)
+judge_last(struct judge *j, const struct rl_process *p, size_t k)
+{
+	if (j->last_proc == RL_NONE || clock_cmp(&p->last, &j->last) > 0) {
+		j->last = p->last;
+		j->last_proc = (int)k;
+	}
+}
+
+/*
+ * Each rank's last time, from its processes: a ranked process's is its
+ * rank's judge's, an unranked one's its own judge's (found by the index,
+ * as there may be 10,000 of each).
+ */
+static void
+diagnose_last(struct rl_incident *inc, struct judge *v, size_t n,
+    const struct judge_index *ix)
 {
 	struct rl_process	*p;
 	size_t			 i, k;
@@ -361,16 +376,19 @@ diagnose_last(struct rl_incident *inc, struct judge *v, size_t n)
 		p = inc->procs[k];
 		if (!(p->last.flags & RL_TIME_VALID))
 			continue;
-		for (i = 0; i < n; i++) {
-			if (v[i].rank != RL_NONE ? v[i].rank != p->rank :
-			    v[i].proc != (int)k)
-				continue;
-			if (v[i].last_proc == RL_NONE ||
-			    clock_cmp(&p->last, &v[i].last) > 0) {
-				v[i].last = p->last;
-				v[i].last_proc = (int)k;
+		if (p->rank >= 0 && p->rank <= JUDGE_MAX_RANK) {
+			if ((size_t)p->rank < ix->nrank &&
+			    ix->by_rank[p->rank] != 0)
+				judge_last(&v[ix->by_rank[p->rank] - 1], p, k);
+		} else if (p->rank != RL_NONE) {
+			for (i = 0; i < n; i++) {
+				if (v[i].rank == p->rank)
+					judge_last(&v[i], p, k);
 			}
 		}
+		if (k + 1 < ix->nproc && ix->by_proc[k + 1] != 0 &&
+		    v[ix->by_proc[k + 1] - 1].rank == RL_NONE)
+			judge_last(&v[ix->by_proc[k + 1] - 1], p, k);
 	}
 }
 
@@ -716,6 +734,22 @@ signal_domain(const struct rl_event *e)
 	}
 }
 
+/*
+ * Where a rank is in inc->ranks, by a table of positions + 1 (0 empty) of
+ * cap slots: the ranks are not sorted yet, and there may be 10,000.
+ */
+static size_t *
+rank_slot(const struct rl_incident *inc, size_t *tab, size_t cap, int rank)
+{
+	size_t	k;
+
+	for (k = (size_t)(((uint64_t)(uint32_t)rank * 0x9e3779b97f4a7c15ULL) >>
+	    32) & (cap - 1); tab[k] != 0 && inc->ranks[tab[k] - 1].rank != rank;
+	    k = (k + 1) & (cap - 1))
+		;
+	return &tab[k];
+}
+
 /* Build the ranks table from the processes and the judges. */
 static void
 diagnose_ranks(struct rl_incident *inc, struct judge *v, size_t n,
@@ -723,17 +757,22 @@ diagnose_ranks(struct rl_incident *inc, struct judge *v, size_t n,
 {
 	struct rl_rank		*r;
 	struct rl_process	*p;
-	size_t			 i, k;
+	size_t			 i, k, cap, *tab, *slot;
 
+	for (cap = 64; cap < 2 * (inc->nranks + inc->nprocs + 1); cap *= 2)
+		;
+	tab = xcalloc(cap, sizeof *tab);
+	for (i = 0; i < inc->nranks; i++) {
+		slot = rank_slot(inc, tab, cap, inc->ranks[i].rank);
+		if (*slot == 0)
+			*slot = i + 1;
+	}
 	for (k = 0; k < inc->nprocs; k++) {
 		p = inc->procs[k];
 		if (p->rank == RL_NONE)
 			continue;
-		for (i = 0; i < inc->nranks; i++) {
-			if (inc->ranks[i].rank == p->rank)
-				break;
-		}
-		if (i == inc->nranks) {
+		slot = rank_slot(inc, tab, cap, p->rank);
+		if (*slot == 0) {
 			inc->ranks = xreallocarray(inc->ranks, inc->nranks + 1,
 			    sizeof *inc->ranks);
 			r = &inc->ranks[inc->nranks++];
@@ -741,8 +780,9 @@ diagnose_ranks(struct rl_incident *inc, struct judge *v, size_t n,
 			r->rank = p->rank;
 			r->first_event = RL_NONE;
 			r->last_step = RL_NONE;
+			*slot = inc->nranks;
 		}
-		r = &inc->ranks[i];
+		r = &inc->ranks[*slot - 1];
 		if (r->host == NULL && p->host != NULL)
 			r->host = xstrdup(p->host);
 		r->lines += p->lines;
@@ -751,25 +791,23 @@ diagnose_ranks(struct rl_incident *inc, struct judge *v, size_t n,
 			r->last = p->last;
 	}
 	for (i = 0; i < n; i++) {
-		if (v[i].rank == RL_NONE)
+		if (v[i].rank == RL_NONE ||
+		    *(slot = rank_slot(inc, tab, cap, v[i].rank)) == 0)
 			continue;
-		for (k = 0; k < inc->nranks; k++) {
-			if (inc->ranks[k].rank != v[i].rank)
-				continue;
-			r = &inc->ranks[k];
-			r->first_event = judge_event(&v[i]);
-			if (&v[i] == first)
-				r->state = first->root != RL_NONE &&
-				    inc->events[first->root]->role == ROLE_HANG ?
-				    RANK_HUNG : RANK_FAILED;
-			else if (v[i].cls == CLASS_COLLATERAL)
-				r->state = RANK_COLLATERAL;
-			else if (v[i].cls != CLASS_NONE)
-				r->state = first != NULL &&
-				    first->cls == v[i].cls ? RANK_FAILED :
-				    RANK_EXITED;
-		}
+		r = &inc->ranks[*slot - 1];
+		r->first_event = judge_event(&v[i]);
+		if (&v[i] == first)
+			r->state = first->root != RL_NONE &&
+			    inc->events[first->root]->role == ROLE_HANG ?
+			    RANK_HUNG : RANK_FAILED;
+		else if (v[i].cls == CLASS_COLLATERAL)
+			r->state = RANK_COLLATERAL;
+		else if (v[i].cls != CLASS_NONE)
+			r->state = first != NULL &&
+			    first->cls == v[i].cls ? RANK_FAILED :
+			    RANK_EXITED;
 	}
+	free(tab);
 }
 
 /* Note that a rank has a source (a rank has only a few). */
@@ -947,9 +985,9 @@ diagnose(struct rl_incident *inc)
 			judge_get(&v, &n, &ix, inc->procs[i]->rank, (int)i);
 	}
 	diagnose_collect(inc, &v, &n, &ix);
+	diagnose_last(inc, v, n, &ix);
 	free(ix.by_rank);
 	free(ix.by_proc);
-	diagnose_last(inc, v, n);
 	for (i = 0; i < n; i++)
 		judge_classify(&v[i]);
 	first = judge_first(inc, v, n, CLASS_ROOT, CLASS_KILLED);

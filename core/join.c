@@ -25,11 +25,19 @@ struct tie {
 	const char	*host;		/* borrowed, or NULL */
 	char		 key[24];	/* normalised PCI address, or the pid */
 	int		 rank;		/* RL_NONE once two ranks claimed it */
+	size_t		 next;		/* index + 1 of the next of its bucket */
 };
 
+/*
+ * The ties, with their keys hashed into buckets: at 10,000 ranks, a walk
+ * of every tie for each one added would take a hundred million compares.
+ */
 struct ties {
 	struct tie	*v;
 	size_t		 n;
+	size_t		 cap;
+	size_t		*head;		/* per bucket: index + 1, 0 none */
+	size_t		 nhead;		/* a power of two */
 };
 
 /* Do two hosts agree: equal, or either unknown? */
@@ -39,24 +47,69 @@ host_agrees(const char *a, const char *b)
 	return a == NULL || b == NULL || strcmp(a, b) == 0;
 }
 
-/* Record a tie; a second rank for the same key on the same host voids it. */
+static size_t
+ties_bucket(const struct ties *t, const char *key)
+{
+	uint64_t	h = 1469598103934665603ULL;
+
+	for (; *key != '\0'; key++)
+		h = (h ^ (uint8_t)*key) * 1099511628211ULL;
+	return (size_t)(h ^ (h >> 32)) & (t->nhead - 1);
+}
+
+/* Index tie i by its key. */
+static void
+ties_link(struct ties *t, size_t i)
+{
+	size_t	b = ties_bucket(t, t->v[i].key);
+
+	t->v[i].next = t->head[b];
+	t->head[b] = i + 1;
+}
+
+static void
+ties_free(struct ties *t)
+{
+	free(t->v);
+	free(t->head);
+}
+
+/*
+ * Record a tie; a second rank for the same key on the same host voids it.
+ * The first tie that agrees is the one, as the ties are in the order they
+ * were recorded, and a bucket lists them newest first.
+ */
 static void
 ties_add(struct ties *t, const char *host, const char *key, int rank)
 {
-	size_t	i;
+	size_t	i, at = 0;
 
-	for (i = 0; i < t->n; i++) {
-		if (strcmp(t->v[i].key, key) != 0 ||
-		    !host_agrees(t->v[i].host, host))
-			continue;
-		if (t->v[i].rank != rank)
-			t->v[i].rank = RL_NONE;
+	if (t->nhead != 0) {
+		for (i = t->head[ties_bucket(t, key)]; i != 0;
+		    i = t->v[i - 1].next) {
+			if (strcmp(t->v[i - 1].key, key) == 0 &&
+			    host_agrees(t->v[i - 1].host, host))
+				at = i;
+		}
+	}
+	if (at != 0) {
+		if (t->v[at - 1].rank != rank)
+			t->v[at - 1].rank = RL_NONE;
 		return;
 	}
-	t->v = xreallocarray(t->v, t->n + 1, sizeof *t->v);
+	if (t->n == t->cap) {
+		t->cap = t->cap == 0 ? 64 : t->cap * 2;
+		t->v = xreallocarray(t->v, t->cap, sizeof *t->v);
+		free(t->head);
+		t->nhead = 2 * t->cap;
+		t->head = xcalloc(t->nhead, sizeof *t->head);
+		for (i = 0; i < t->n; i++)
+			ties_link(t, i);
+	}
 	t->v[t->n].host = host;
 	snprintf(t->v[t->n].key, sizeof t->v[t->n].key, "%s", key);
 	t->v[t->n].rank = rank;
+	ties_link(t, t->n);
 	t->n++;
 }
 
@@ -67,14 +120,16 @@ ties_find(const struct ties *t, const char *host, const char *key)
 	size_t	i;
 	int	found = RL_NONE;
 
-	for (i = 0; i < t->n; i++) {
-		if (strcmp(t->v[i].key, key) != 0 ||
-		    !host_agrees(t->v[i].host, host))
+	if (t->nhead == 0)
+		return RL_NONE;
+	for (i = t->head[ties_bucket(t, key)]; i != 0; i = t->v[i - 1].next) {
+		if (strcmp(t->v[i - 1].key, key) != 0 ||
+		    !host_agrees(t->v[i - 1].host, host))
 			continue;
-		if (t->v[i].rank == RL_NONE ||
-		    (found != RL_NONE && found != t->v[i].rank))
+		if (t->v[i - 1].rank == RL_NONE ||
+		    (found != RL_NONE && found != t->v[i - 1].rank))
 			return RL_NONE;
-		found = t->v[i].rank;
+		found = t->v[i - 1].rank;
 	}
 	return found;
 }
@@ -152,7 +207,7 @@ join_pci_rank(const struct rl_incident *inc, const char *host,
 		join_collect_pci(inc, &t);
 		rank = ties_find(&t, host, key);
 	}
-	free(t.v);
+	ties_free(&t);
 	return rank;
 }
 
@@ -189,6 +244,6 @@ join_resolve(struct rl_incident *inc)
 			e->rank_resolved = true;
 		}
 	}
-	free(pci.v);
-	free(pid.v);
+	ties_free(&pci);
+	ties_free(&pid);
 }

@@ -656,6 +656,7 @@ struct rl_incident {
 					   known when the keep is made */
 	struct rl_keep	**keeps;	/* owned, in creation order */
 	size_t		 nkeeps;
+	size_t		 ckeeps;	/* room for so many */
 	struct rl_keep	**khash;	/* by (rule, process, source) */
 	size_t		 khsize;	/* buckets, a power of two */
 	struct rl_tally	*tally;		/* per rule index, or NULL */

@@ -368,8 +368,11 @@ incident_keep(struct rl_incident *inc, const struct rl_rule *r, int proc,
 	k->process = proc;
 	k->source = src;
 	keep_policy(inc, k, r);
-	inc->keeps = xreallocarray(inc->keeps, inc->nkeeps + 1,
-	    sizeof *inc->keeps);
+	if (inc->nkeeps == inc->ckeeps) {
+		inc->ckeeps = inc->ckeeps == 0 ? 64 : 2 * inc->ckeeps;
+		inc->keeps = xreallocarray(inc->keeps, inc->ckeeps,
+		    sizeof *inc->keeps);
+	}
 	inc->keeps[inc->nkeeps++] = k;
 	b = keep_bucket(inc, r, proc, src);
 	k->hnext = inc->khash[b];
@@ -749,7 +752,8 @@ incident_absorb(struct rl_incident *inc, struct rl_incident *part)
 	part->phsize = part->phashed = 0;
 
 	/* Keeps: the sources differ, so no two are the same keep. */
-	inc->keeps = xreallocarray(inc->keeps, inc->nkeeps + part->nkeeps + 1,
+	inc->ckeeps = inc->nkeeps + part->nkeeps + 1;
+	inc->keeps = xreallocarray(inc->keeps, inc->ckeeps,
 	    sizeof *inc->keeps);
 	for (i = 0; i < part->nkeeps; i++) {
 		k = part->keeps[i];

@@ -367,6 +367,72 @@ test_samples(void)
 	ruleset_free(rs);
 }
 
+/*
+ * Thousands of ranks: processes are found again by their keys (through the
+ * index, also after a part's are absorbed), and every rank is judged.
+ */
+static void
+test_many(struct ruleset *rs)
+{
+	struct rl_incident	*inc = incident_create(rs), *part;
+	struct rl_process	*p[3000];
+	struct buf		 b = { 0 };
+	char			 key[32];
+	size_t			 i, same = 0, moved = 0;
+	int			 failed = 0, collateral = 0;
+
+	for (i = 0; i < 3000; i++) {
+		snprintf(key, sizeof key, "node%zu/%zu", i / 8, i % 8);
+		p[i] = incident_process(inc, key, NULL, (int)i, RL_NONE);
+	}
+	for (i = 0; i < 3000; i++) {
+		snprintf(key, sizeof key, "node%zu/%zu", i / 8, i % 8);
+		same += incident_process(inc, key, NULL, RL_NONE, RL_NONE) ==
+		    p[i];
+	}
+	is_int((int)inc->nprocs, 3000, "3,000 keys make 3,000 processes");
+	is_int((int)same, 3000, "and each key finds its own again");
+	/* A part read on another thread: half its keys are the whole's. */
+	part = incident_create(rs);
+	for (i = 1500; i < 4500; i++) {
+		snprintf(key, sizeof key, "node%zu/%zu", i / 8, i % 8);
+		incident_process(part, key, NULL, (int)i, RL_NONE);
+	}
+	incident_absorb(inc, part);
+	incident_free(part);
+	is_int((int)inc->nprocs, 4500, "absorbing a part adds only its new keys");
+	for (i = 0; i < 4500; i++) {
+		snprintf(key, sizeof key, "node%zu/%zu", i / 8, i % 8);
+		moved += incident_process(inc, key, NULL, RL_NONE, RL_NONE) ==
+		    inc->procs[i] && inc->procs[i]->rank == (int)i;
+	}
+	is_int((int)moved, 4500, "after it, every key finds its process");
+	is_int((int)inc->nprocs, 4500, "and the lookups made none");
+	incident_free(inc);
+
+	/* 2,000 ranks of a console; rank 1234 fails, the rest lose peers. */
+	for (i = 0; i < 2000; i++)
+		buf_printf(&b, "[default%zu]:2026-12-02 13:20:01,000 INFO x\n", i);
+	buf_printf(&b, "[default1234]:ValueError: bad shape\n");
+	for (i = 0; i < 2000; i++) {
+		if (i != 1234)
+			buf_printf(&b, "[default%zu]:RuntimeError: Connection "
+			    "closed by peer\n", i);
+	}
+	inc = run(rs, b.p);
+	is_int((int)inc->nranks, 2000, "2,000 ranks are judged");
+	ok(first(inc) != NULL && first(inc)->rank == 1234,
+	    "the one that failed first is found among them");
+	for (i = 0; i < inc->nranks; i++) {
+		failed += inc->ranks[i].state == RANK_FAILED;
+		collateral += inc->ranks[i].state == RANK_COLLATERAL;
+	}
+	ok(failed == 1 && collateral == 1999,
+	    "one failed, 1,999 collateral (%d, %d)", failed, collateral);
+	buf_free(&b);
+	incident_free(inc);
+}
+
 int
 main(void)
 {
@@ -385,6 +451,7 @@ main(void)
 	test_rediagnose(rs);
 	test_settled(rs);
 	test_samples();
+	test_many(rs);
 	errlist_free(&e);
 	ruleset_free(rs);
 	return tap_done();

@@ -1401,19 +1401,24 @@ ingest_idle(struct ingest *in)
 	return in->idle;
 }
 
+/* Count k whole lines of n bytes, passed over unread. */
+static void
+ingest_skipped(struct ingest *in, uint64_t k, size_t n)
+{
+	if (n == 0)
+		return;
+	in->src->lines += k;
+	in->inc->lines += k;
+	in->streams[0]->proc->lines += k;
+	in->offset += n;
+}
+
 /* Count the whole lines in b[from, to) without reading them. */
 static void
 ingest_skip(struct ingest *in, const char *b, size_t from, size_t to)
 {
-	uint64_t	k;
-
-	if (from >= to)
-		return;
-	k = mem_count_nl(b + from, to - from);
-	in->src->lines += k;
-	in->inc->lines += k;
-	in->streams[0]->proc->lines += k;
-	in->offset += to - from;
+	if (from < to)
+		ingest_skipped(in, mem_count_nl(b + from, to - from), to - from);
 }
 
 /*
@@ -1569,7 +1574,7 @@ static size_t
 ingest_block_shapes(struct ingest *in, const char *b, size_t n)
 {
 	struct ruleset	*rs = in->rs;
-	uint64_t	 hits = ruleset_shape_hits(rs), seen = 0;
+	uint64_t	 hits = ruleset_shape_hits(rs), seen = 0, nskip = 0;
 	size_t		 pos = 0, skip = 0, nl;
 	enum fate	 fate;
 
@@ -1582,7 +1587,8 @@ ingest_block_shapes(struct ingest *in, const char *b, size_t n)
 			break;
 		nl = pos + ruleset_shape_scan(rs, b + pos, n - pos);
 		if (!ingest_skipping(in)) {
-			ingest_skip(in, b, skip, pos);
+			ingest_skipped(in, nskip, pos - skip);
+			nskip = 0;
 			ingest_settle(in, b, pos);
 			ingest_block_line(in, b, pos, nl, LINE_SHAPE, false);
 			skip = pos = nl + 1;
@@ -1590,24 +1596,28 @@ ingest_block_shapes(struct ingest *in, const char *b, size_t n)
 		}
 		switch ((fate = ingest_fate(in, b + pos))) {
 		case FATE_SKIP:
+			/* Counted with the next line read: no second look. */
+			nskip++;
 			pos = nl + 1;
 			continue;
 		case FATE_QUICK:
 		case FATE_PEEL:
-			ingest_skip(in, b, skip, pos);
+			ingest_skipped(in, nskip, pos - skip);
+			nskip = 0;
 			in->blk_read++;
 			ingest_line_quick(in, b + pos, nl > pos && b[nl - 1] ==
 			    '\r' ? nl - pos - 1 : nl - pos, fate == FATE_PEEL);
 			in->offset += nl - pos + 1;
 			break;
 		case FATE_READ:
-			ingest_skip(in, b, skip, pos);
+			ingest_skipped(in, nskip, pos - skip);
+			nskip = 0;
 			ingest_block_line(in, b, pos, nl, LINE_SHAPE, true);
 			break;
 		}
 		skip = pos = nl + 1;
 	}
-	ingest_skip(in, b, skip, pos);
+	ingest_skipped(in, nskip, pos - skip);
 	return pos;
 }
 

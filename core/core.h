@@ -463,7 +463,8 @@ struct rl_keep {
 	uint32_t	 n;
 	uint32_t	 cap;		/* slots of v; grows to limit */
 	uint32_t	 ring;		/* KEEP_LAST: next slot to reuse, from 1 */
-	uint64_t	 stride;	/* KEEP_SAMPLE: ords kept are multiples */
+	uint64_t	 stride;	/* KEEP_SAMPLE: ords kept are multiples;
+					   a power of two */
 	struct rl_event	 tail;		/* the latest if not in v (rule NULL: none) */
 	size_t		 tail_len;	/* its line's length, while dirty */
 	bool		 dirty;		/* the tail's time and text are to come */

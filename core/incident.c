@@ -410,7 +410,7 @@ keep_thin(struct rl_keep *k)
 	while (k->n == k->limit && k->stride < (UINT64_C(1) << 62)) {
 		k->stride *= 2;
 		for (i = n = 0; i < k->n; i++) {
-			if (k->v[i].ord % k->stride == 0)
+			if ((k->v[i].ord & (k->stride - 1)) == 0)
 				k->v[n++] = k->v[i];
 			else
 				free(k->v[i].text);
@@ -452,8 +452,9 @@ keep_add(struct rl_incident *inc, struct rl_keep *k, uint64_t ord)
 		k->ring = k->ring + 1 < k->limit ? k->ring + 1 : 1;
 		break;
 	default:
-		if (ord % k->stride == 0 && (k->n < k->limit ||
-		    (keep_thin(k) && ord % k->stride == 0))) {
+		/* The stride is a power of two: no division per line. */
+		if ((ord & (k->stride - 1)) == 0 && (k->n < k->limit ||
+		    (keep_thin(k) && (ord & (k->stride - 1)) == 0))) {
 			e = keep_append(k);
 			free(k->tail.text);
 			memset(&k->tail, 0, sizeof k->tail);

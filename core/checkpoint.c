@@ -38,30 +38,72 @@ struct ckpt_step {
 	bool		 suspect;	/* a hardware error came before its end */
 };
 
-/* Add an id to a set kept as a small array. */
-static void
-set_add(unsigned **v, size_t *n, unsigned id)
-{
-	size_t	i;
+/*
+ * The ids each set holds, as (set, id) keys hashed: with 10,000 ranks each
+ * saving every step, a walk of the set for each id added would cost
+ * billions of compares.  Set 0 is the savers; step i's began and ended are
+ * 2i + 1 and 2i + 2.
+ */
+struct idhash {
+	uint64_t	*v;		/* key + 1, 0 empty */
+	size_t		 cap;		/* a power of two */
+	size_t		 n;
+};
 
-	for (i = 0; i < *n; i++) {
-		if ((*v)[i] == id)
-			return;
+static uint64_t
+idhash_slot(uint64_t key, size_t cap)
+{
+	return ((key * 0x9e3779b97f4a7c15ULL) >> 32) & (cap - 1);
+}
+
+/* Add a key: false if it was there. */
+static bool
+idhash_add(struct idhash *h, uint64_t key)
+{
+	uint64_t	*old = h->v;
+	size_t		 ocap = h->cap, i, k;
+
+	if (2 * (h->n + 1) > h->cap) {
+		h->cap = h->cap == 0 ? 256 : 2 * h->cap;
+		h->v = xcalloc(h->cap, sizeof *h->v);
+		for (i = 0; i < ocap; i++) {
+			if (old[i] == 0)
+				continue;
+			for (k = idhash_slot(old[i] - 1, h->cap); h->v[k] != 0;
+			    k = (k + 1) & (h->cap - 1))
+				;
+			h->v[k] = old[i];
+		}
+		free(old);
 	}
-	*v = xreallocarray(*v, *n + 1, sizeof **v);
+	for (k = idhash_slot(key, h->cap); h->v[k] != 0;
+	    k = (k + 1) & (h->cap - 1)) {
+		if (h->v[k] == key + 1)
+			return false;
+	}
+	h->v[k] = key + 1;
+	h->n++;
+	return true;
+}
+
+/* Add an id to set `set` (see struct idhash), in the order ids came. */
+static void
+set_add(struct idhash *h, uint64_t set, unsigned **v, size_t *n, unsigned id)
+{
+	if (!idhash_add(h, set << 32 | id))
+		return;
+	/* Grown by doubling: only set_add makes these arrays. */
+	if ((*n & (*n - 1)) == 0)
+		*v = xreallocarray(*v, *n == 0 ? 1 : 2 * *n, sizeof **v);
 	(*v)[(*n)++] = id;
 }
 
-static bool
-set_has(const unsigned *v, size_t n, unsigned id)
+static int
+unsigned_cmp(const void *a, const void *b)
 {
-	size_t	i;
+	unsigned	x = *(const unsigned *)a, y = *(const unsigned *)b;
 
-	for (i = 0; i < n; i++) {
-		if (v[i] == id)
-			return true;
-	}
-	return false;
+	return (x > y) - (x < y);
 }
 
 /* Who saved: the global rank, or for an unranked writer its process. */
@@ -73,16 +115,24 @@ saver_id(const struct rl_event *e)
 	return 0x40000000u + (unsigned)(e->process == RL_NONE ? 0 : e->process);
 }
 
-/* Find or add a step. */
+/*
+ * Find or add a step; *last is where the one before was found, as the
+ * marks of one save come together.
+ */
 static struct ckpt_step *
-step_get(struct ckpt_step **v, size_t *n, int step)
+step_get(struct ckpt_step **v, size_t *n, int step, size_t *last)
 {
 	size_t	i;
 
+	if (*last < *n && (*v)[*last].step == step)
+		return &(*v)[*last];
 	for (i = 0; i < *n; i++) {
-		if ((*v)[i].step == step)
+		if ((*v)[i].step == step) {
+			*last = i;
 			return &(*v)[i];
+		}
 	}
+	*last = *n;
 	*v = xreallocarray(*v, *n + 1, sizeof **v);
 	memset(&(*v)[*n], 0, sizeof **v);
 	(*v)[*n].step = step;
@@ -142,7 +192,8 @@ ckpt_collect(struct rl_incident *inc, struct ckpt_step **steps, size_t *nsteps,
 {
 	const struct rl_event	*e;
 	struct ckpt_step	*st;
-	size_t			 i;
+	struct idhash		 h = { 0 };
+	size_t			 i, last = 0, k;
 
 	*hw = RL_NONE;
 	for (i = 0; i < inc->nevents; i++) {
@@ -151,21 +202,25 @@ ckpt_collect(struct rl_incident *inc, struct ckpt_step **steps, size_t *nsteps,
 			*hw = (int)i;
 		if (!ckpt_event(e))
 			continue;
-		st = step_get(steps, nsteps, (int)event_cap(e, CAP_STEP));
+		st = step_get(steps, nsteps, (int)event_cap(e, CAP_STEP), &last);
+		k = (size_t)(st - *steps);
 		if (e->rule->mark == MARK_CKPT_BEGIN) {
-			set_add(&st->began, &st->nbegan, saver_id(e));
-			set_add(savers, nsavers, saver_id(e));
+			set_add(&h, 2 * k + 1, &st->began, &st->nbegan,
+			    saver_id(e));
+			set_add(&h, 0, savers, nsavers, saver_id(e));
 			if (st->first_begin == RL_NONE)
 				st->first_begin = (int)i;
 		} else if (ckpt_after_failure(inc, e)) {
 			if (st->late_end == RL_NONE)
 				st->late_end = (int)i;
 		} else {
-			set_add(&st->ended, &st->nended, saver_id(e));
+			set_add(&h, 2 * k + 2, &st->ended, &st->nended,
+			    saver_id(e));
 			st->last_end = (int)i;
 			st->suspect = *hw != RL_NONE;
 		}
 	}
+	free(h.v);
 }
 
 /* Is a step complete: ended by every saver and by every rank that began it? */
@@ -173,23 +228,32 @@ static bool
 step_safe(const struct ckpt_step *st, const unsigned *savers, size_t nsavers,
     unsigned *missing)
 {
-	size_t	k;
+	unsigned	*ended;
+	size_t		 k;
+	bool		 safe = true;
 
 	if (st->nended == 0)
 		return false;
-	for (k = 0; k < nsavers; k++) {
-		if (!set_has(st->ended, st->nended, savers[k])) {
+	/* Looked up in order, so that the first missing is the one named. */
+	ended = xreallocarray(NULL, st->nended, sizeof *ended);
+	memcpy(ended, st->ended, st->nended * sizeof *ended);
+	qsort(ended, st->nended, sizeof *ended, unsigned_cmp);
+	for (k = 0; k < nsavers && safe; k++) {
+		if (bsearch(&savers[k], ended, st->nended, sizeof *ended,
+		    unsigned_cmp) == NULL) {
 			*missing = savers[k];
-			return false;
+			safe = false;
 		}
 	}
-	for (k = 0; k < st->nbegan; k++) {
-		if (!set_has(st->ended, st->nended, st->began[k])) {
+	for (k = 0; k < st->nbegan && safe; k++) {
+		if (bsearch(&st->began[k], ended, st->nended, sizeof *ended,
+		    unsigned_cmp) == NULL) {
 			*missing = st->began[k];
-			return false;
+			safe = false;
 		}
 	}
-	return true;
+	free(ended);
+	return safe;
 }
 
 /* Append a step to a sorted-later list. */

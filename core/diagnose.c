@@ -132,6 +132,7 @@ struct judge_index {
 	size_t		 nrank;
 	size_t		*by_proc;
 	size_t		 nproc;
+	size_t		 cap;		/* judges the array has room for */
 };
 
 /* Grow a lookup table to hold slot i. */
@@ -177,7 +178,10 @@ judge_get(struct judge **v, size_t *n, struct judge_index *ix, int rank,
 	}
 	if (*slot != 0)
 		return &(*v)[*slot - 1];
-	*v = xreallocarray(*v, *n + 1, sizeof **v);
+	if (*n == ix->cap) {
+		ix->cap = ix->cap == 0 ? 64 : 2 * ix->cap;
+		*v = xreallocarray(*v, ix->cap, sizeof **v);
+	}
 	memset(&(*v)[*n], 0, sizeof **v);
 	(*v)[*n].rank = rank;
 	(*v)[*n].proc = proc;
@@ -757,7 +761,7 @@ diagnose_ranks(struct rl_incident *inc, struct judge *v, size_t n,
 {
 	struct rl_rank		*r;
 	struct rl_process	*p;
-	size_t			 i, k, cap, *tab, *slot;
+	size_t			 i, k, cap, *tab, *slot, room = inc->nranks;
 
 	for (cap = 64; cap < 2 * (inc->nranks + inc->nprocs + 1); cap *= 2)
 		;
@@ -773,8 +777,11 @@ diagnose_ranks(struct rl_incident *inc, struct judge *v, size_t n,
 			continue;
 		slot = rank_slot(inc, tab, cap, p->rank);
 		if (*slot == 0) {
-			inc->ranks = xreallocarray(inc->ranks, inc->nranks + 1,
-			    sizeof *inc->ranks);
+			if (inc->nranks == room) {
+				room = room == 0 ? 64 : 2 * room;
+				inc->ranks = xreallocarray(inc->ranks, room,
+				    sizeof *inc->ranks);
+			}
 			r = &inc->ranks[inc->nranks++];
 			memset(r, 0, sizeof *r);
 			r->rank = p->rank;

@@ -379,7 +379,7 @@ test_many(struct ruleset *rs)
 	struct buf		 b = { 0 };
 	char			 key[32];
 	size_t			 i, same = 0, moved = 0;
-	int			 failed = 0, collateral = 0;
+	int			 failed = 0, collateral = 0, k;
 
 	for (i = 0; i < 3000; i++) {
 		snprintf(key, sizeof key, "node%zu/%zu", i / 8, i % 8);
@@ -429,6 +429,38 @@ test_many(struct ruleset *rs)
 	}
 	ok(failed == 1 && collateral == 1999,
 	    "one failed, 1,999 collateral (%d, %d)", failed, collateral);
+	buf_free(&b);
+	incident_free(inc);
+
+	/*
+	 * 1,500 ranks save three times; rank 700 never logs the end of the
+	 * third save, and rank 1400 fails: the second is the last safe one,
+	 * and rank 700 is the one named, also among so many.
+	 */
+	memset(&b, 0, sizeof b);
+	for (k = 1; k <= 3; k++) {
+		for (i = 0; i < 1500; i++)
+			buf_printf(&b, "[default%zu]:2026-12-02 13:2%d:00,000 INFO "
+			    "saving checkpoint at iteration %d to c\n", i, k,
+			    k * 100);
+		for (i = 0; i < 1500; i++) {
+			if (k < 3 || i != 700)
+				buf_printf(&b, "[default%zu]:2026-12-02 13:2%d:30,000 "
+				    "INFO successfully saved checkpoint from "
+				    "iteration %d to c\n", i, k, k * 100);
+		}
+	}
+	buf_printf(&b, "[default1400]:OSError: [Errno 28] No space left\n");
+	inc = run(rs, b.p);
+	is_int(inc->answer.last_safe_step, 200,
+	    "1,500 savers: the last save every one completed");
+	ok(inc->answer.nunsafe == 1 && inc->answer.unsafe_steps[0] == 300,
+	    "the third save is unsafe");
+	ok(inc->answer.ckpt_evidence.n > 0 &&
+	    strstr(inc->answer.ckpt_evidence.v[0].shows, "rank 700 ") != NULL,
+	    "and the rank that did not complete it is named: %s",
+	    inc->answer.ckpt_evidence.n > 0 ?
+	    inc->answer.ckpt_evidence.v[0].shows : "(none)");
 	buf_free(&b);
 	incident_free(inc);
 }

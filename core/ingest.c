@@ -314,20 +314,65 @@ peel_memoizable(struct ruleset *rs, const char *s, size_t n, size_t k,
 	return true;
 }
 
-/* The memo's key for a line: its first bytes, digits as '0'; and its slot. */
+/*
+ * How many of a line's k key bytes the peel is remembered by: the hashed
+ * ones if they decide it, else the fewest that do, in steps of 8, as a
+ * label and a time peeled before a pattern is tried near the 32nd byte
+ * ("  3: 2026-12-02 13:06:43,123 INFO") need a few more to decide on, and
+ * a key longer than needed would take in a progress bar; 0 if not even
+ * all k do.
+ */
+static size_t
+peel_memo_len(struct ruleset *rs, const char *s, size_t n, size_t k,
+    const struct peel_try *t, size_t nt, size_t end)
+{
+	size_t	lo = k < PEEL_MEMO_HASHED ? k : PEEL_MEMO_HASHED, hi = k, mid;
+
+	if (peel_memoizable(rs, s, n, lo, t, nt, end))
+		return lo;
+	if (hi == lo || !peel_memoizable(rs, s, n, hi, t, nt, end))
+		return 0;
+	/* lo does not decide, hi does. */
+	while (hi - lo > 8) {
+		mid = lo + (hi - lo) / 2;
+		if (peel_memoizable(rs, s, n, mid, t, nt, end))
+			hi = mid;
+		else
+			lo = mid;
+	}
+	return hi;
+}
+
+/*
+ * The memo's key for a line: its first bytes, digits as '0'; and its slot,
+ * by the first PEEL_MEMO_HASHED of them.  Returns how many there are.
+ */
 static size_t
 peel_key(const char *s, size_t n, uint8_t *key, uint32_t *slot)
 {
 	size_t		k = n < PEEL_MEMO_KEY ? n : PEEL_MEMO_KEY;
-	uint64_t	w[PEEL_MEMO_KEY / 8], h;
+	uint64_t	w[PEEL_MEMO_HASHED / 8], h;
 
 	memset(key, 0, PEEL_MEMO_KEY);
 	digits_mask(s, k, key);
 	memcpy(w, key, sizeof w);
 	h = (w[0] * 0x9e3779b97f4a7c15ULL) ^ (w[1] * 0xc2b2ae3d27d4eb4fULL) ^
-	    (w[2] * 0x165667b19e3779f9ULL) ^ (w[3] * 0x27d4eb2f165667c5ULL) ^ k;
+	    (w[2] * 0x165667b19e3779f9ULL) ^ (w[3] * 0x27d4eb2f165667c5ULL) ^
+	    (k < PEEL_MEMO_HASHED ? k : PEEL_MEMO_HASHED);
 	*slot = (uint32_t)(h >> 40) & (PEEL_MEMO_SLOTS / PEEL_MEMO_WAYS - 1);
 	return k;
+}
+
+/*
+ * Does a memo entry hold for a line of n bytes with this key?  Its bytes
+ * must be the line's first; if they were a whole line, the line must end
+ * where that one did.
+ */
+static bool
+peel_memo_is(const struct peel_memo *me, const uint8_t *key, size_t n)
+{
+	return me->used && (me->whole ? n == me->klen : n >= me->klen) &&
+	    memcmp(me->key, key, me->klen) == 0;
 }
 
 /* Copy what a peel named into a line's, the host cut to fit. */
@@ -369,15 +414,14 @@ peel_memo_raw(struct peel_memo *me, const char *s, size_t len,
  */
 static struct peel_memo *
 peel_memo_find(struct ruleset *rs, uint32_t slot, const uint8_t *key,
-    size_t k)
+    size_t n)
 {
 	struct peel_memo	*set = &rs->memo[slot * PEEL_MEMO_WAYS], *old;
 	size_t			 i;
 
 	old = &set[0];
 	for (i = 0; i < PEEL_MEMO_WAYS; i++) {
-		if (set[i].used && set[i].klen == k &&
-		    memcmp(set[i].key, key, k) == 0)
+		if (peel_memo_is(&set[i], key, n))
 			return &set[i];
 		if (!set[i].used || (old->used && set[i].stamp < old->stamp))
 			old = &set[i];
@@ -408,7 +452,7 @@ ingest_peel(struct ingest *in, const char *s, size_t n, struct peeled *pl)
 	struct peel_try		 t[64];
 	uint8_t			 key[PEEL_MEMO_KEY];
 	uint32_t		 slot;
-	size_t			 pos = 0, i, j, k = 0, nt = 0;
+	size_t			 pos = 0, i, j, k = 0, k2, nt = 0;
 	int			 peels = 0;
 	bool			 again = true, track = true;
 
@@ -417,8 +461,8 @@ ingest_peel(struct ingest *in, const char *s, size_t n, struct peeled *pl)
 	pl->any = false;
 	if (rs->memo != NULL && n > 0) {
 		k = peel_key(s, n, key, &slot);
-		me = peel_memo_find(rs, slot, key, k);
-		if (me->used && me->klen == k && memcmp(me->key, key, k) == 0) {
+		me = peel_memo_find(rs, slot, key, n);
+		if (peel_memo_is(me, key, n)) {
 			me->stamp = ++rs->memo_clock;
 			if (me->nstep == 0)
 				return 0;
@@ -490,11 +534,12 @@ ingest_peel(struct ingest *in, const char *s, size_t n, struct peeled *pl)
 	}
 	if (me != NULL && track && peels <= PEEL_MEMO_STEPS &&
 	    (pos >= n || peels < PEEL_MAX) &&
-	    peel_memoizable(rs, s, n, k, t, nt, pos)) {
+	    (k2 = peel_memo_len(rs, s, n, k, t, nt, pos)) != 0) {
 		me->used = true;
 		me->stamp = ++rs->memo_clock;
-		me->klen = (uint8_t)k;
-		memcpy(me->key, key, k);
+		me->klen = (uint8_t)k2;
+		me->whole = k2 == n;
+		memcpy(me->key, key, k2);
 		for (i = j = 0; i < nt; i++) {
 			if (!t[i].matched)
 				continue;

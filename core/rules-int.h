@@ -78,7 +78,8 @@ struct pf_hits {
  * bytes with its digits masked (see ingest_peel): the prefixes that matched,
  * in order, after which none did.
  */
-#define PEEL_MEMO_KEY	32		/* bytes of a line the memo keys on */
+#define PEEL_MEMO_KEY	64		/* bytes of a line the memo keys on */
+#define PEEL_MEMO_HASHED 32		/* of them, hashed for the slot */
 #define PEEL_MEMO_SLOTS	256
 #define PEEL_MEMO_WAYS	4		/* entries a key may be in */
 #define PEEL_MEMO_STEPS	8
@@ -91,6 +92,7 @@ struct peel_memo {
 	bool		 used;
 	uint32_t	 stamp;		/* when last used, for replacing */
 	uint8_t		 klen;		/* bytes keyed: the line's, up to the key */
+	bool		 whole;		/* they were the whole line */
 	uint8_t		 nstep;
 	uint8_t		 key[PEEL_MEMO_KEY];/* the bytes, digits as '0' */
 	struct peel_step step[PEEL_MEMO_STEPS];

@@ -421,6 +421,56 @@ test_mapped_shrink(void)
 	ruleset_free(rs);
 }
 
+/*
+ * A peel decided past the 32nd byte: a label, then a word that is a host
+ * only if a digit and ": " end it, 40 bytes in.  Lines of both kinds share
+ * their first 32 bytes (digits aside), so the memo must key each on as
+ * many bytes as decided it, or a line of one kind would peel as the other
+ * and the rule anchored at the message would match the wrong lines.
+ */
+static void
+test_peel_far(void)
+{
+	static const char *far =
+	    "[attrib prefix.label]\nkind = prefix\n"
+	    "pattern = ^ {0,4}(?<rank>\\d+):[ ]\n"
+	    "[attrib prefix.host]\nkind = prefix\n"
+	    "pattern = ^(?<host>[A-Za-z][A-Za-z0-9-]*[0-9][A-Za-z0-9.-]*):[ ]\n"
+	    "[rule t.at]\npattern = ^step (?<count>\\d+)\nrole = evidence\n";
+	struct ruleset		*rs = ruleset_create();
+	struct errlist		 e = { 0 };
+	struct rl_incident	*inc;
+	struct rl_source	*src;
+	struct seen		 sn = { 0 };
+	struct buf		 b = { 0 };
+	size_t			 i, right = 0;
+
+	if (ruleset_load(rs, "inline", far, strlen(far), &e) != 0)
+		printf("# pack error: %s\n", e.v[0]);
+	ruleset_finish(rs);
+	inc = incident_create(rs);
+	src = incident_add_source(inc, "labels.log", SOURCE_FILE);
+	/* The hostless kind first, so that it is the one remembered. */
+	for (i = 0; i < 40; i++) {
+		buf_printf(&b, "%3zu: abcdefghijklmnopqrstuvwxyzabcdefghijk "
+		    "step %zu\n", i % 8, i);
+		buf_printf(&b, "%3zu: abcdefghijklmnopqrstuvwxyzabcdefghij%zu: "
+		    "step %zu\n", i % 8, i % 10, i);
+	}
+	feed(inc, src, b.p, b.len, b.len, &sn);
+	for (i = 0; i < inc->nevents; i++)
+		right += inc->events[i]->line % 2 == 0;
+	is_int((int)sn.n, 80, "80 lines");
+	is_int((int)inc->nevents, 40, "a rule anchored at the message matches "
+	    "the 40 lines whose host was peeled");
+	is_int((int)right, 40, "and none of the 40 without a host");
+	buf_free(&b);
+	buf_free(&sn.text);
+	errlist_free(&e);
+	incident_free(inc);
+	ruleset_free(rs);
+}
+
 int
 main(void)
 {
@@ -432,5 +482,6 @@ main(void)
 	test_prefix_streams();
 	test_paths();
 	test_pending_time();
+	test_peel_far();
 	return tap_done();
 }

@@ -97,6 +97,10 @@ struct ingest {
 	size_t		 nstreams;
 	struct writer	**writers;	/* owned */
 	size_t		 nwriters;
+	struct writer	**whash;	/* the writers by what names them,
+					   open addressing: 512 ranks share
+					   an srun --label console */
+	size_t		 whsize;	/* a power of two, or 0 */
 	struct writer	*last_writer;	/* the one the previous line named */
 	struct stream	*bare;		/* the stream of lines without a
 					   prefix, once there was one */
@@ -216,6 +220,7 @@ ingest_free(struct ingest *in)
 		free(in->writers[i]);
 	}
 	free(in->writers);
+	free(in->whash);
 	buf_free(&in->partial);
 	buf_free(&in->work);
 	free(in->seen);
@@ -665,20 +670,70 @@ writer_is(const struct writer *w, const struct peeled *pl)
 	    (h[0] == '\0' || strcmp(h, pl->host) == 0);
 }
 
+/* Where the writer a line's prefixes named is, or would go, in whash. */
+static size_t
+writer_slot(const struct ingest *in, const struct peeled *pl)
+{
+	uint64_t	 h = 1469598103934665603ULL;
+	const char	*c;
+	size_t		 k;
+
+	h = (h ^ (uint32_t)pl->local_rank) * 1099511628211ULL;
+	h = (h ^ (uint32_t)pl->rank) * 1099511628211ULL;
+	h = (h ^ (uint32_t)pl->pid) * 1099511628211ULL;
+	for (c = pl->host; *c != '\0'; c++)
+		h = (h ^ (uint8_t)*c) * 1099511628211ULL;
+	for (k = (size_t)(h ^ (h >> 29)) & (in->whsize - 1);
+	    in->whash[k] != NULL && !writer_is(in->whash[k], pl);
+	    k = (k + 1) & (in->whsize - 1))
+		;
+	return k;
+}
+
+/* A writer as a line's prefixes name it, for writer_slot. */
+static void
+writer_peeled(const struct writer *w, struct peeled *pl)
+{
+	pl->local_rank = w->local_rank;
+	pl->rank = w->rank;
+	pl->pid = w->pid;
+	snprintf(pl->host, sizeof pl->host, "%s", w->host != NULL ? w->host :
+	    "");
+}
+
+/* Put every writer in whash again, with room for one more. */
+static void
+writer_rehash(struct ingest *in)
+{
+	struct peeled	pl;
+	size_t		i;
+
+	free(in->whash);
+	for (in->whsize = in->whsize == 0 ? 16 : in->whsize;
+	    in->whsize < 2 * (in->nwriters + 1);)
+		in->whsize *= 2;
+	in->whash = xcalloc(in->whsize, sizeof *in->whash);
+	for (i = 0; i < in->nwriters; i++) {
+		writer_peeled(in->writers[i], &pl);
+		in->whash[writer_slot(in, &pl)] = in->writers[i];
+	}
+}
+
 /* Find or make the stream for what the prefixes named. */
 static struct stream *
 ingest_stream(struct ingest *in, const struct peeled *pl)
 {
 	struct writer	*w = in->last_writer;
-	size_t		 i;
+	size_t		 slot;
 
 	if (w != NULL && writer_is(w, pl))
 		return w->st;
-	for (i = 0; i < in->nwriters; i++) {
-		if (writer_is(in->writers[i], pl)) {
-			in->last_writer = in->writers[i];
-			return in->last_writer->st;
-		}
+	if (2 * (in->nwriters + 1) > in->whsize)
+		writer_rehash(in);
+	slot = writer_slot(in, pl);
+	if (in->whash[slot] != NULL) {
+		in->last_writer = in->whash[slot];
+		return in->last_writer->st;
 	}
 	w = xcalloc(1, sizeof *w);
 	w->local_rank = pl->local_rank;
@@ -689,6 +744,7 @@ ingest_stream(struct ingest *in, const struct peeled *pl)
 	in->writers = xreallocarray(in->writers, in->nwriters + 1,
 	    sizeof *in->writers);
 	in->writers[in->nwriters++] = w;
+	in->whash[slot] = w;
 	in->last_writer = w;
 	if (w->local_rank == RL_NONE && w->rank == RL_NONE &&
 	    w->pid == RL_NONE && w->host == NULL)
@@ -1550,15 +1606,9 @@ ingest_settle(struct ingest *in, const char *b, size_t to)
 static bool
 ingest_writer_known(const struct ingest *in, const struct peeled *pl)
 {
-	size_t	i;
-
 	if (in->last_writer != NULL && writer_is(in->last_writer, pl))
 		return true;
-	for (i = 0; i < in->nwriters; i++) {
-		if (writer_is(in->writers[i], pl))
-			return true;
-	}
-	return false;
+	return in->whsize != 0 && in->whash[writer_slot(in, pl)] != NULL;
 }
 
 /* The keeps' latest events of this block get their times and texts. */

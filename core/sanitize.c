@@ -6,7 +6,37 @@
  */
 #include <string.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "core.h"
+
+/*
+ * Where plain ASCII that JSON takes as it is (no control byte, DEL, quote,
+ * backslash or byte past 0x7f) stops in p[i, n), sixteen bytes at a time;
+ * it may stop early, within the last sixteen.
+ */
+static size_t
+json_plain(const unsigned char *p, size_t i, size_t n)
+{
+#if defined(__SSE2__)
+	const __m128i	sp = _mm_set1_epi8(0x20), quote = _mm_set1_epi8('"');
+	const __m128i	bs = _mm_set1_epi8('\\'), del = _mm_set1_epi8(0x7f);
+	__m128i		c, bad;
+
+	for (; i + 16 <= n; i += 16) {
+		c = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
+		/* Signed: a byte past 0x7f is negative, so below the blank. */
+		bad = _mm_or_si128(_mm_cmpgt_epi8(sp, c), _mm_or_si128(
+		    _mm_cmpeq_epi8(c, quote), _mm_or_si128(_mm_cmpeq_epi8(c,
+		    bs), _mm_cmpeq_epi8(c, del))));
+		if (_mm_movemask_epi8(bad) != 0)
+			break;
+	}
+#endif
+	return i;
+}
 
 /* Length of the valid UTF-8 sequence at p (1 to 4), or 0 if invalid. */
 static size_t
@@ -133,7 +163,8 @@ sanitize_json(struct buf *b, const char *s, size_t n)
 
 	while (i < n) {
 		/* Plain ASCII goes in runs: most text is nothing else. */
-		for (k = i; k < n && p[k] >= 0x20 && p[k] < 0x7f &&
+		k = json_plain(p, i, n);
+		for (; k < n && p[k] >= 0x20 && p[k] < 0x7f &&
 		    p[k] != '"' && p[k] != '\\'; k++)
 			;
 		if (k > i) {

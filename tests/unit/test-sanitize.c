@@ -1,0 +1,149 @@
+/*
+ * test-sanitize.c: log text made safe for JSON, byte by byte and sixteen
+ * at a time.  Every hostile byte is tried at every offset of a line long
+ * enough to cross the wide scan's steps, and each result is held to a
+ * byte-at-a-time escaper and to what a JSON reader reads back.
+ */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core.h"
+#include "tap.h"
+
+/* The escaping, one byte at a time, as the JSON report promises it. */
+static void
+reference(struct buf *b, const unsigned char *p, size_t n)
+{
+	size_t	i, k;
+
+	for (i = 0; i < n; i++) {
+		if (p[i] == '"' || p[i] == '\\') {
+			buf_addc(b, '\\');
+			buf_addc(b, (char)p[i]);
+		} else if (p[i] == '\n')
+			buf_adds(b, "\\n");
+		else if (p[i] == '\t')
+			buf_adds(b, "\\t");
+		else if (p[i] < 0x20 || p[i] == 0x7f)
+			buf_printf(b, "\\u%04x", p[i]);
+		else if (p[i] < 0x80)
+			buf_addc(b, (char)p[i]);
+		else {
+			/* Only the UTF-8 sequences this test writes. */
+			k = (p[i] == 0xe2 && i + 2 < n && p[i + 1] == 0x96 &&
+			    p[i + 2] == 0x88) ? 3 : 0;
+			if (k == 0)
+				buf_adds(b, "\xef\xbf\xbd");
+			else {
+				buf_add(b, p + i, k);
+				i += k - 1;
+			}
+		}
+	}
+}
+
+static void
+test_every_offset(void)
+{
+	static const char *hostile[] = { "\"", "\\", "\n", "\t", "\x1b", "\x7f",
+	    "\x01", "\xff", "\xc3", "\xe2\x96\x88", "\x1f" };
+	unsigned char	 line[80];
+	struct buf	 got = { 0 }, want = { 0 };
+	size_t		 h, at, len, bad = 0, tried = 0;
+
+	for (h = 0; h < sizeof hostile / sizeof hostile[0]; h++) {
+		for (at = 0; at + strlen(hostile[h]) <= 70; at++) {
+			memset(line, 'a' + (int)(at % 26), sizeof line);
+			len = 70;
+			memcpy(line + at, hostile[h], strlen(hostile[h]));
+			buf_reset(&got);
+			buf_reset(&want);
+			sanitize_json(&got, (const char *)line, len);
+			reference(&want, line, len);
+			tried++;
+			if (got.len != want.len ||
+			    memcmp(got.p, want.p, got.len) != 0)
+				bad++;
+		}
+	}
+	is_int((int)bad, 0, "each hostile byte at each of 70 offsets is escaped "
+	    "as byte by byte (%zu lines)", tried);
+	buf_free(&got);
+	buf_free(&want);
+}
+
+/*
+ * Read a JSON string's body back as RFC 8259 does, for the escapes
+ * sanitize_json writes; false on a raw control byte or another escape.
+ */
+static bool
+unescape(const char *p, size_t n, struct buf *out)
+{
+	size_t		i;
+	unsigned	u;
+
+	for (i = 0; i < n; i++) {
+		if ((unsigned char)p[i] < 0x20 || p[i] == '"')
+			return false;
+		if (p[i] != '\\') {
+			buf_addc(out, p[i]);
+			continue;
+		}
+		if (++i == n)
+			return false;
+		if (p[i] == '"' || p[i] == '\\')
+			buf_addc(out, p[i]);
+		else if (p[i] == 'n')
+			buf_addc(out, '\n');
+		else if (p[i] == 't')
+			buf_addc(out, '\t');
+		else if (p[i] == 'u' && i + 4 < n &&
+		    sscanf(p + i + 1, "%4x", &u) == 1 && u < 0x80) {
+			buf_addc(out, (char)u);
+			i += 4;
+		} else
+			return false;
+	}
+	return true;
+}
+
+/* What a JSON reader reads back is the text, where it was ASCII. */
+static void
+test_round_trip(void)
+{
+	unsigned char	 s[300];
+	struct buf	 b = { 0 }, back = { 0 };
+	unsigned	 seed = 11;
+	size_t		 i, n, same = 0, read = 0;
+	int		 round;
+
+	for (round = 0; round < 200; round++) {
+		n = 1 + (size_t)rand_r(&seed) % (sizeof s - 1);
+		for (i = 0; i < n; i++) {
+			/* Mostly text, some of every byte JSON must escape. */
+			s[i] = (unsigned char)(rand_r(&seed) % 8 == 0 ?
+			    rand_r(&seed) % 0x80 : 'A' + rand_r(&seed) % 58);
+		}
+		buf_reset(&b);
+		buf_reset(&back);
+		sanitize_json(&b, (const char *)s, n);
+		if (!unescape(b.p, b.len, &back))
+			continue;
+		read++;
+		same += back.len == n && memcmp(back.p, s, n) == 0;
+	}
+	is_int((int)read, 200, "every escaped line is a JSON string's body");
+	is_int((int)same, 200, "and reads back as the line");
+	buf_free(&b);
+	buf_free(&back);
+}
+
+int
+main(void)
+{
+	test_every_offset();
+	test_round_trip();
+	return tap_done();
+}

@@ -40,6 +40,8 @@
 #define SHAPE_BARE	1		/* a line of it was read: no prefix */
 #define SHAPE_PREFIXED	2		/* the message starts after one */
 #define SHAPE_PIECE	32		/* bytes of each piece hashed */
+#define SHAPE_HEADS	512		/* power of two */
+#define SHAPE_HEAD_WAYS	8
 
 /* One kept shape; `block` holds its bytes, candidates and offsets. */
 struct shape {
@@ -52,7 +54,14 @@ struct shape {
 	uint8_t		 pat;		/* which of the rule's patterns */
 	uint8_t		 ngroups;
 	uint8_t		 bare;		/* SHAPE_BARE: no prefix on its lines */
+	uint64_t	 born;		/* its number among the shapes kept */
 	void		*block;		/* owned */
+};
+
+/* The shapes last met whose lines start alike, newest first. */
+struct shape_head {
+	struct shape	*e[SHAPE_HEAD_WAYS];
+	uint64_t	 born[SHAPE_HEAD_WAYS];	/* each one's, when put here */
 };
 
 struct shape_memo {
@@ -65,6 +74,9 @@ struct shape_memo {
 	size_t		 len;		/* its length */
 	uint64_t	 limits;	/* and the limit hits before it */
 	uint64_t	 hits;		/* lines found among the kept shapes */
+	struct shape_head heads[SHAPE_HEADS];
+	struct shape_head *head;	/* the scanned line's head, or NULL */
+	uint64_t	(*head_fn)(const char *);
 	uint64_t	(*hash_fn)(const char *, size_t);
 	bool		(*same_fn)(const char *, const uint8_t *, size_t);
 	uint8_t		 buf[SHAPE_MAX + 64];	/* the masked line, scratch */
@@ -152,6 +164,16 @@ shape_same_scalar(const char *s, const uint8_t *k, size_t n)
 	return true;
 }
 
+/* The hash of a line's first 32 bytes, masked (32 are there to read). */
+static uint64_t
+shape_head_scalar(const char *s)
+{
+	uint8_t	piece[SHAPE_PIECE];
+
+	digits_mask(s, SHAPE_PIECE, piece);
+	return shape_mix(piece, 1, 0);
+}
+
 #ifdef SHAPE_HAVE_AVX2
 /* 32 bytes at s, every digit as '0'. */
 __attribute__((target("avx2")))
@@ -167,6 +189,26 @@ shape_mask32(const char *s)
 	/* A digit is c - '0' <= 9 unsigned; it becomes '0'. */
 	t = _mm256_and_si256(t, _mm256_cmpeq_epi8(_mm256_min_epu8(t, nine), t));
 	return _mm256_sub_epi8(c, t);
+}
+
+__attribute__((target("avx2")))
+static uint64_t
+shape_head_avx2(const char *s)
+{
+	__m256i		a;
+	uint64_t	l[4], h;
+
+	a = _mm256_xor_si256(shape_mask32(s), _mm256_set_epi64x(
+	    0x3c6ef372fe94f82bLL, 0x1b873593cc9e2d51LL,
+	    0x7feb352d85ebca6bLL, 0x2545f4914f6cdd1dLL));
+	a = _mm256_add_epi64(_mm256_mul_epu32(a, _mm256_srli_epi64(a, 32)),
+	    _mm256_shuffle_epi32(a, 0x4e));
+	_mm256_storeu_si256((__m256i *)(void *)l, a);
+	h = (l[0] ^ (l[1] * 0xc2b2ae3d27d4eb4fULL)) +
+	    (l[2] ^ (l[3] * 0x165667b19e3779f9ULL));
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdULL;
+	return h ^ (h >> 33);
 }
 
 /* The head, middle and tail, each masked, folded with keys; then n. */
@@ -259,11 +301,13 @@ shape_init(struct ruleset *rs)
 	    getenv("RANKLINE_NO_SHAPES") != NULL)
 		return;
 	rs->shapes = xcalloc(1, sizeof *rs->shapes);
+	rs->shapes->head_fn = shape_head_scalar;
 	rs->shapes->hash_fn = shape_hash_scalar;
 	rs->shapes->same_fn = shape_same_scalar;
 #ifdef SHAPE_HAVE_AVX2
 	if (__builtin_cpu_supports("avx2") &&
 	    getenv("RANKLINE_NO_SIMD") == NULL) {
+		rs->shapes->head_fn = shape_head_avx2;
 		rs->shapes->hash_fn = shape_hash_avx2;
 		rs->shapes->same_fn = shape_same_avx2;
 	}
@@ -353,7 +397,7 @@ shape_keep(struct ruleset *rs, struct shape *e, uint64_t h, size_t n,
 	e->len = (uint32_t)n;
 	e->off = (uint32_t)off;
 	e->stamp = ++sm->clock;
-	sm->kept++;
+	e->born = ++sm->kept;
 	e->ncand = (uint16_t)rs->ncand;
 	e->rule = matched ? (int32_t)m->rule->index : -1;
 	e->pat = matched ? (uint8_t)(m->pat - m->rule->pat) : 0;
@@ -405,6 +449,59 @@ shape_take(struct ruleset *rs, const struct shape *e, const char *s,
 }
 
 /*
+ * A kept shape among those whose lines start as s does, that the line at
+ * s is of: its newline where the shape's length ends, and every byte the
+ * shape's.  Sets *nl to the newline's offset.  A line found here costs no
+ * search for its end and no hash of the whole of it.
+ */
+static struct shape *
+shape_head_find(struct shape_memo *sm, struct shape_head *hd, const char *s,
+    size_t max, size_t *nl)
+{
+	struct shape	*e;
+	size_t		 i, j, n;
+
+	for (i = 0; i < SHAPE_HEAD_WAYS && (e = hd->e[i]) != NULL; i++) {
+		if (e->born != hd->born[i] || (n = e->len) >= max)
+			continue;
+		if (s[n] == '\n')
+			*nl = n;
+		else if (s[n] == '\r' && n + 1 < max && s[n + 1] == '\n')
+			*nl = n + 1;
+		else
+			continue;
+		if (!sm->same_fn(s, shape_bytes(e), n))
+			continue;
+		for (j = i; j > 0; j--) {
+			hd->e[j] = hd->e[j - 1];
+			hd->born[j] = hd->born[j - 1];
+		}
+		hd->e[0] = e;
+		hd->born[0] = e->born;
+		return e;
+	}
+	return NULL;
+}
+
+/* Put a shape first among its head's, once. */
+static void
+shape_head_add(struct shape_head *hd, struct shape *e)
+{
+	size_t	j;
+
+	for (j = 0; j < SHAPE_HEAD_WAYS - 1; j++) {
+		if (hd->e[j] == e && hd->born[j] == e->born)
+			break;
+	}
+	for (; j > 0; j--) {
+		hd->e[j] = hd->e[j - 1];
+		hd->born[j] = hd->born[j - 1];
+	}
+	hd->e[0] = e;
+	hd->born[0] = e->born;
+}
+
+/*
  * Find the end of the line at s (a newline is within max bytes: returns
  * its offset) and the candidates of the line, as a scan of it would
  * (rs->cand), from its shape if one like it was kept; ruleset_match_shape
@@ -419,6 +516,17 @@ ruleset_shape_scan(struct ruleset *rs, const char *s, size_t max)
 	size_t			 i, n, nl;
 
 	sm->cur = sm->slot = NULL;
+	sm->head = NULL;
+	if (max >= SHAPE_PIECE) {
+		sm->head = &sm->heads[sm->head_fn(s) & (SHAPE_HEADS - 1)];
+		if ((e = shape_head_find(sm, sm->head, s, max, &nl)) != NULL) {
+			e->stamp = ++sm->clock;
+			sm->hits++;
+			shape_cands(rs, e);
+			sm->cur = e;
+			return nl;
+		}
+	}
 	nl = (size_t)((const char *)memchr(s, '\n', max) - s);
 	n = nl > 0 && s[nl - 1] == '\r' ? nl - 1 : nl;
 	if (n == 0 || nl > SHAPE_MAX) {
@@ -436,6 +544,8 @@ ruleset_shape_scan(struct ruleset *rs, const char *s, size_t max)
 			sm->hits++;
 			shape_cands(rs, e);
 			sm->cur = e;
+			if (sm->head != NULL)
+				shape_head_add(sm->head, e);
 			return nl;
 		}
 		if (e->len == 0 || (old->len != 0 && e->stamp < old->stamp))
@@ -457,6 +567,8 @@ ruleset_shape_scan(struct ruleset *rs, const char *s, size_t max)
 	    shape_keep(rs, old, h, n, SHAPE_ANY, false, NULL)) {
 		sm->cur = old;
 		sm->slot = NULL;
+		if (sm->head != NULL)
+			shape_head_add(sm->head, old);
 	}
 	return nl;
 }
@@ -482,8 +594,11 @@ ruleset_match_shape(struct ruleset *rs, const char *s, size_t n, size_t off,
 	if (sm->slot != NULL && sm->len == n && !rs->cand_esc &&
 	    rs->limit_hits == sm->limits && shape_cands_blind(rs) &&
 	    !shape_digit_lits(rs, sm->buf, n) &&
-	    shape_keep(rs, sm->slot, sm->hash, n, off, matched, m))
+	    shape_keep(rs, sm->slot, sm->hash, n, off, matched, m)) {
 		sm->slot->bare = off == 0 ? SHAPE_BARE : SHAPE_PREFIXED;
+		if (sm->head != NULL)
+			shape_head_add(sm->head, sm->slot);
+	}
 	sm->slot = NULL;
 	return matched;
 }
@@ -510,17 +625,14 @@ ruleset_shape_prefixed(const struct ruleset *rs)
 
 /*
  * A token for the kept shape of the line just scanned, 0 if none: the same
- * token later means the same shape, as no entry was replaced between.
+ * token later means the same shape, as a replaced entry is born anew.
  */
 uint64_t
 ruleset_shape_token(const struct ruleset *rs)
 {
 	const struct shape_memo	*sm = rs->shapes;
 
-	if (sm == NULL || sm->cur == NULL)
-		return 0;
-	return sm->kept * (SHAPE_SETS * SHAPE_WAYS) +
-	    (uint64_t)(sm->cur - sm->v) + 1;
+	return sm == NULL || sm->cur == NULL ? 0 : sm->cur->born;
 }
 
 /* How many lines were found among the kept shapes so far. */

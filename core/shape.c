@@ -164,14 +164,18 @@ shape_same_scalar(const char *s, const uint8_t *k, size_t n)
 	return true;
 }
 
-/* The hash of a line's first 32 bytes, masked (32 are there to read). */
+/*
+ * The hash of a line's first 64 bytes, masked (64 are there to read): a
+ * logger's lines share their first 32 (the time, the level), and differ
+ * soon after.
+ */
 static uint64_t
 shape_head_scalar(const char *s)
 {
-	uint8_t	piece[SHAPE_PIECE];
+	uint8_t	piece[2 * SHAPE_PIECE];
 
-	digits_mask(s, SHAPE_PIECE, piece);
-	return shape_mix(piece, 1, 0);
+	digits_mask(s, 2 * SHAPE_PIECE, piece);
+	return shape_mix(piece, 2, 0);
 }
 
 #ifdef SHAPE_HAVE_AVX2
@@ -195,14 +199,18 @@ __attribute__((target("avx2")))
 static uint64_t
 shape_head_avx2(const char *s)
 {
-	__m256i		a;
+	__m256i		a, b;
 	uint64_t	l[4], h;
 
 	a = _mm256_xor_si256(shape_mask32(s), _mm256_set_epi64x(
 	    0x3c6ef372fe94f82bLL, 0x1b873593cc9e2d51LL,
 	    0x7feb352d85ebca6bLL, 0x2545f4914f6cdd1dLL));
-	a = _mm256_add_epi64(_mm256_mul_epu32(a, _mm256_srli_epi64(a, 32)),
-	    _mm256_shuffle_epi32(a, 0x4e));
+	b = _mm256_xor_si256(shape_mask32(s + SHAPE_PIECE), _mm256_set_epi64x(
+	    0x165667b19e3779f9LL, 0x6a09e667f3bcc909LL,
+	    0x27d4eb2f165667c5LL, 0x61c8864e7a143579LL));
+	a = _mm256_add_epi64(_mm256_add_epi64(_mm256_mul_epu32(a,
+	    _mm256_srli_epi64(a, 32)), _mm256_shuffle_epi32(b, 0x4e)),
+	    _mm256_mul_epu32(b, _mm256_srli_epi64(b, 32)));
 	_mm256_storeu_si256((__m256i *)(void *)l, a);
 	h = (l[0] ^ (l[1] * 0xc2b2ae3d27d4eb4fULL)) +
 	    (l[2] ^ (l[3] * 0x165667b19e3779f9ULL));
@@ -517,7 +525,7 @@ ruleset_shape_scan(struct ruleset *rs, const char *s, size_t max)
 
 	sm->cur = sm->slot = NULL;
 	sm->head = NULL;
-	if (max >= SHAPE_PIECE) {
+	if (max >= 2 * SHAPE_PIECE) {
 		sm->head = &sm->heads[sm->head_fn(s) & (SHAPE_HEADS - 1)];
 		if ((e = shape_head_find(sm, sm->head, s, max, &nl)) != NULL) {
 			e->stamp = ++sm->clock;

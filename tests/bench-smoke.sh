@@ -74,4 +74,21 @@ else
 	skip "bench/follow: tmux is not installed"
 fi
 
+# bench/scale, small: 40 one-file ranks and a console of 8.
+if command -v rg >/dev/null 2>&1; then
+	python3 "$RL_SRCDIR/bench/scale" --rankline "$RANKLINE" --ranks 40 \
+	    --console-ranks 8 --runs 1 --data "$tmp/scale" \
+	    >"$tmp/scale.out" 2>"$tmp/scale.err"
+	ok $? "bench/scale completes on 40 ranks and a console of 8"
+	grep -q "^| 40 ranks, a file each | [0-9]* | [0-9.]* s |" \
+	    "$tmp/scale.out" &&
+	    grep -q "^| srun --label console, 8 ranks | [0-9]* | [0-9.]* s " \
+	    "$tmp/scale.out" &&
+	    [ "$(grep -c "^  [0-7]: " "$tmp/scale/srun-8.log")" -gt 0 ]
+	ok $? "it timed both sets, and the console holds labelled lines"
+else
+	skip "bench/scale: rg is not installed"
+	skip "bench/scale: rg is not installed"
+fi
+
 tap_done

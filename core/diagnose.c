@@ -66,72 +66,6 @@ event_cmp(const void *a, const void *b)
 	return (x->seq > y->seq) - (x->seq < y->seq);
 }
 
-/* An event's place in time order, held apart from the event. */
-struct event_key {
-	int64_t		 ms;		/* comparable as clock_cmp compares */
-	uint64_t	 seq;
-	bool		 untimed;
-	struct rl_event	*e;
-};
-
-static int
-event_key_cmp(const void *a, const void *b)
-{
-	const struct event_key	*x = a, *y = b;
-
-	if (x->untimed != y->untimed)
-		return x->untimed ? 1 : -1;
-	if (!x->untimed && x->ms != y->ms)
-		return x->ms < y->ms ? -1 : 1;
-	return (x->seq > y->seq) - (x->seq < y->seq);
-}
-
-/*
- * Put the events in time order, then arrival (event_cmp).  Where every
- * time is of one kind (all as written in one zone, all zoned, all since
- * boot), clock_cmp is a compare of one number, so each event's number is
- * taken once and the sort moves small keys, not pointers it would follow
- * into the events at every compare.
- */
-static void
-events_sort(struct rl_incident *inc)
-{
-	struct event_key	*k;
-	const struct rl_time	*t;
-	unsigned		 kind = 0, f;
-	bool			 one = true, seen = false;
-	size_t			 i;
-
-	if (inc->nevents < 2)
-		return;
-	for (i = 0; i < inc->nevents && one; i++) {
-		t = &inc->events[i]->time;
-		if (!(t->flags & RL_TIME_VALID))
-			continue;
-		f = t->flags & (RL_TIME_ZONED | RL_TIME_BOOT);
-		one = !seen || f == kind;
-		kind = f;
-		seen = true;
-	}
-	if (!one) {
-		qsort(inc->events, inc->nevents, sizeof *inc->events,
-		    event_cmp);
-		return;
-	}
-	k = xreallocarray(NULL, inc->nevents, sizeof *k);
-	for (i = 0; i < inc->nevents; i++) {
-		t = &inc->events[i]->time;
-		k[i].untimed = !(t->flags & RL_TIME_VALID);
-		k[i].ms = (t->flags & RL_TIME_ZONED) ? clock_utc_ms(t) : t->ms;
-		k[i].seq = inc->events[i]->seq;
-		k[i].e = inc->events[i];
-	}
-	qsort(k, inc->nevents, sizeof *k, event_key_cmp);
-	for (i = 0; i < inc->nevents; i++)
-		inc->events[i] = k[i].e;
-	free(k);
-}
-
 /* Is there more than one host among the processes? */
 static bool
 incident_multihost(const struct rl_incident *inc)
@@ -185,7 +119,9 @@ diagnose_resolve(struct rl_incident *inc)
 			e->guess = TIME_PROCESS;
 		}
 	}
-	events_sort(inc);
+	if (inc->nevents > 1)
+		qsort(inc->events, inc->nevents, sizeof *inc->events,
+		    event_cmp);
 }
 
 #define JUDGE_MAX_RANK	(1 << 20)	/* ranks indexed directly up to this */

@@ -279,6 +279,11 @@ peel_apply(const struct rl_match *m, struct peeled *pl)
 		pl->any = true;
 }
 
+/* What a prefix may name, in the order a memo's step keeps them. */
+static const enum rl_cap peel_caps[PEEL_CAPS] = {
+	CAP_LOCAL_RANK, CAP_RANK, CAP_PID, CAP_HOST
+};
+
 /* One attempt of the full peel, for the memo's check. */
 struct peel_try {
 	uint16_t	 attrib;
@@ -286,7 +291,59 @@ struct peel_try {
 	bool		 matched;
 	size_t		 pos;		/* where it was tried */
 	size_t		 len;		/* what it peeled */
+	uint8_t		 cap[PEEL_CAPS][2];	/* see struct peel_step */
 };
+
+/* Where a match's captures of peel_caps are, for a memo's step. */
+static void
+peel_caps_of(const struct rl_match *m, uint8_t cap[PEEL_CAPS][2])
+{
+	size_t	i;
+	int	g;
+
+	for (i = 0; i < PEEL_CAPS; i++) {
+		g = m->pat->cap[peel_caps[i]];
+		cap[i][0] = cap[i][1] = UINT8_MAX;
+		if (g != 0 && g < m->ngroups &&
+		    m->ovec[2 * g] != PCRE2_UNSET &&
+		    m->ovec[2 * g + 1] < UINT8_MAX) {
+			cap[i][0] = (uint8_t)m->ovec[2 * g];
+			cap[i][1] = (uint8_t)m->ovec[2 * g + 1];
+		}
+	}
+}
+
+/*
+ * A step of a memo, over the line at s: what its pattern would capture
+ * there, where it captured on the line remembered.  The line's first bytes
+ * are that line's but for digits, and every prefix pattern treats digits
+ * alike, so the pattern would match as it did: no need to run it.
+ */
+static void
+peel_replay(const struct ruleset *rs, const struct peel_step *st,
+    const char *s, struct peeled *pl)
+{
+	struct rl_match	 m;
+	size_t		 i;
+	int		 g;
+
+	m.rule = NULL;
+	m.pat = &rs->attribs[st->attrib]->pat[st->pat];
+	m.subject = s;
+	m.ngroups = 0;
+	for (i = 0; i < PEEL_CAPS; i++) {
+		if ((g = m.pat->cap[peel_caps[i]]) == 0 || g >= RL_MAXGROUPS)
+			continue;
+		for (; m.ngroups <= g; m.ngroups++)
+			m.ovec[2 * m.ngroups] = m.ovec[2 * m.ngroups + 1] =
+			    PCRE2_UNSET;
+		if (st->cap[i][0] != UINT8_MAX) {
+			m.ovec[2 * g] = st->cap[i][0];
+			m.ovec[2 * g + 1] = st->cap[i][1];
+		}
+	}
+	peel_apply(&m, pl);
+}
 
 /*
  * Were all of a full peel's decisions made by the first k bytes, so that
@@ -484,24 +541,11 @@ ingest_peel(struct ingest *in, const char *s, size_t n, struct peeled *pl)
 				return me->rawlen;
 			}
 			for (i = 0; i < me->nstep; i++) {
-				a = rs->attribs[me->step[i].attrib];
-				if (!ruleset_match_pattern(rs,
-				    &a->pat[me->step[i].pat], s + pos, n - pos,
-				    &m) || m.ovec[0] != 0 ||
-				    m.ovec[1] != me->step[i].len)
-					break;
-				peel_apply(&m, pl);
-				pos += m.ovec[1];
+				peel_replay(rs, &me->step[i], s + pos, pl);
+				pos += me->step[i].len;
 			}
-			if (i == me->nstep) {
-				peel_memo_raw(me, s, pos, pl);
-				return pos;
-			}
-			/* Not as remembered (it cannot be): peel in full. */
-			pl->local_rank = pl->rank = pl->pid = RL_NONE;
-			pl->host[0] = '\0';
-			pl->any = false;
-			pos = 0;
+			peel_memo_raw(me, s, pos, pl);
+			return pos;
 		}
 	}
 	while (again && peels < PEEL_MAX && pos < n) {
@@ -524,7 +568,10 @@ ingest_peel(struct ingest *in, const char *s, size_t n, struct peeled *pl)
 					t[nt].pat = (uint8_t)j;
 					t[nt].matched = ok;
 					t[nt].pos = pos;
-					t[nt++].len = ok ? m.ovec[1] : 0;
+					t[nt].len = ok ? m.ovec[1] : 0;
+					if (ok)
+						peel_caps_of(&m, t[nt].cap);
+					nt++;
 				} else
 					track = false;
 				if (!ok)
@@ -550,6 +597,7 @@ ingest_peel(struct ingest *in, const char *s, size_t n, struct peeled *pl)
 				continue;
 			me->step[j].attrib = t[i].attrib;
 			me->step[j].pat = t[i].pat;
+			memcpy(me->step[j].cap, t[i].cap, sizeof t[i].cap);
 			me->step[j++].len = (uint8_t)t[i].len;
 		}
 		me->nstep = (uint8_t)j;

@@ -83,10 +83,13 @@ struct pf_hits {
 #define PEEL_MEMO_SLOTS	256
 #define PEEL_MEMO_WAYS	4		/* entries a key may be in */
 #define PEEL_MEMO_STEPS	8
+#define PEEL_CAPS	4		/* local rank, rank, pid, host */
 struct peel_step {
 	uint16_t	 attrib;	/* index in the ruleset */
 	uint8_t		 pat;		/* which of its patterns */
 	uint8_t		 len;		/* bytes it peeled */
+	uint8_t		 cap[PEEL_CAPS][2];/* where each capture was in what
+					   it peeled, or UINT8_MAX */
 };
 struct peel_memo {
 	bool		 used;

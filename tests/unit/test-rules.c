@@ -329,6 +329,18 @@ static const char *shape_forms[] = {
 	"# lines dropped\r",
 	"\033[31mred # alert",
 	"",
+	/*
+	 * Longer than a shape's head (64 bytes) and alike in it: named by
+	 * what comes after, at one length and at several.
+	 */
+	"#-#-# #:#:#,# INFO     [rank#] trainer.loop.worker: all is well, "
+	    "step #: loss #.#",
+	"#-#-# #:#:#,# INFO     [rank#] trainer.loop.worker: all is well, "
+	    "step #: lost #.#",
+	"#-#-# #:#:#,# INFO     [rank#] trainer.loop.worker: all is well, "
+	    "# lines at step #",
+	"#-#-# #:#:#,# INFO     [rank#] trainer.loop.worker: all is well, "
+	    "exitcode: # now\r",
 };
 
 static void

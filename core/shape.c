@@ -11,8 +11,15 @@
  * literals and the same rule matches both, at the same offsets, since the
  * matcher took the same steps on each: so the first line's candidates and
  * match are kept by its shape, and the next line of that shape takes them
- * after one pass that masks, hashes and compares it.  The numbers are read
- * from the new line at the kept offsets (match_int).
+ * once it is found to be of it.  The numbers are read from the new line at
+ * the kept offsets (match_int).
+ *
+ * A line is looked for first among the shapes last met whose lines start
+ * as it does (its head: the first 64 bytes, masked and hashed): it is of
+ * one if its newline is where that shape ends and a masked compare finds
+ * every byte the same.  Only a line not found so is searched for its end,
+ * hashed by its head, middle and tail, and looked up in the memo.  Either
+ * way the compare decides, so a crafted collision costs a miss.
  *
  * Link and record attributions are not kept: they are run on every line,
  * on the kept candidates.  A line whose answer could depend on its digits,

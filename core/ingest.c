@@ -31,6 +31,8 @@
  * lines be skipped; the next block is then read line by line, and each
  * line's literals and rule are had from its shape (shape.c): a line with
  * the digits of one seen before is named as that one was, with no scan.
+ * Such a line of a source one process writes, whose links only repeat what
+ * its process knows, goes straight to its event (ingest_line_quick).
  *
  * A stream is one process's lines within a source: the whole file for a
  * per-rank log, or one [defaultN] of a tee'd console.  Each keeps its own

@@ -47,6 +47,8 @@ void		 fatal(const char *, ...)
 		     __attribute__((noreturn, format(printf, 1, 2)));
 extern void	(*fatal_hook)(void);	/* run before exit: the console ends curses */
 size_t		 mem_count_nl(const char *, size_t);
+#define STR_HASH_SEED	1469598103934665603ULL
+uint64_t	 str_hash(uint64_t, const char *);
 
 /* A growable byte buffer; text is kept NUL-terminated for convenience. */
 struct buf {

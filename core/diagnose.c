@@ -244,13 +244,8 @@ event_failure(const struct rl_event *e)
 static uint64_t
 event_hash(const struct rl_event *e)
 {
-	const unsigned char	*p = (const unsigned char *)e->text;
-	uint64_t		 h = 1469598103934665603ULL ^
-				    (uint64_t)(uintptr_t)e->rule;
-
-	for (; *p != '\0'; p++)
-		h = (h ^ *p) * 1099511628211ULL;
-	return h;
+	return str_hash(STR_HASH_SEED ^ (uint64_t)(uintptr_t)e->rule,
+	    e->text);
 }
 
 /*

@@ -141,15 +141,13 @@ incident_add_source(struct rl_incident *inc, const char *path,
  * streams one process (the same host and local rank, or the same folder of
  * torchrun's --log-dir); host and ranks fill in what the caller knows.
  */
-static uint64_t	key_hash(const char *);
-
 /* Put procs[i] in the index, which has room. */
 static void
 process_index_add(struct rl_incident *inc, size_t i)
 {
 	size_t	slot;
 
-	for (slot = key_hash(inc->procs[i]->key) & (inc->phsize - 1);
+	for (slot = str_hash(STR_HASH_SEED, inc->procs[i]->key) & (inc->phsize - 1);
 	    inc->phash[slot] != NULL; slot = (slot + 1) & (inc->phsize - 1))
 		;
 	inc->phash[slot] = inc->procs[i];
@@ -186,7 +184,7 @@ incident_process(struct rl_incident *inc, const char *key, const char *host,
 	size_t			 slot;
 
 	process_index(inc);
-	for (slot = key_hash(key) & (inc->phsize - 1);
+	for (slot = str_hash(STR_HASH_SEED, key) & (inc->phsize - 1);
 	    (p = inc->phash[slot]) != NULL; slot = (slot + 1) & (inc->phsize - 1)) {
 		if (strcmp(p->key, key) == 0)
 			goto found;
@@ -630,17 +628,6 @@ scope_name(enum rl_scope s)
 	return s <= SCOPE_ALL ? scope_names[s] : NULL;
 }
 
-/* FNV-1a of a process key, for the merge's table. */
-static uint64_t
-key_hash(const char *s)
-{
-	uint64_t	h = 1469598103934665603ULL;
-
-	for (; *s != '\0'; s++)
-		h = (h ^ (uint8_t)*s) * 1099511628211ULL;
-	return h;
-}
-
 /* One process of a part merged into one of the whole. */
 static void
 process_merge(struct rl_process *d, struct rl_process *s)
@@ -717,7 +704,7 @@ incident_absorb(struct rl_incident *inc, struct rl_incident *part)
 		cap *= 2;
 	tab = xcalloc(cap, sizeof *tab);
 	for (i = 0; i < inc->nprocs; i++) {
-		for (slot = key_hash(inc->procs[i]->key) & (cap - 1);
+		for (slot = str_hash(STR_HASH_SEED, inc->procs[i]->key) & (cap - 1);
 		    tab[slot] != NULL; slot = (slot + 1) & (cap - 1))
 			;
 		tab[slot] = inc->procs[i];
@@ -725,7 +712,7 @@ incident_absorb(struct rl_incident *inc, struct rl_incident *part)
 	map = xcalloc(part->nprocs + 1, sizeof *map);
 	for (i = 0; i < part->nprocs; i++) {
 		p = part->procs[i];
-		h = key_hash(p->key);
+		h = str_hash(STR_HASH_SEED, p->key);
 		for (slot = h & (cap - 1); tab[slot] != NULL &&
 		    strcmp(tab[slot]->key, p->key) != 0;
 		    slot = (slot + 1) & (cap - 1))

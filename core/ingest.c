@@ -724,15 +724,13 @@ writer_is(const struct writer *w, const struct peeled *pl)
 static size_t
 writer_slot(const struct ingest *in, const struct peeled *pl)
 {
-	uint64_t	 h = 1469598103934665603ULL;
-	const char	*c;
+	uint64_t	 h;
 	size_t		 k;
 
-	h = (h ^ (uint32_t)pl->local_rank) * 1099511628211ULL;
-	h = (h ^ (uint32_t)pl->rank) * 1099511628211ULL;
-	h = (h ^ (uint32_t)pl->pid) * 1099511628211ULL;
-	for (c = pl->host; *c != '\0'; c++)
-		h = (h ^ (uint8_t)*c) * 1099511628211ULL;
+	h = (STR_HASH_SEED ^ (uint32_t)pl->local_rank) * 0x9e3779b97f4a7c15ULL;
+	h = (h ^ (uint32_t)pl->rank) * 0x9e3779b97f4a7c15ULL;
+	h = str_hash((h ^ (uint32_t)pl->pid) * 0x9e3779b97f4a7c15ULL,
+	    pl->host);
 	for (k = (size_t)(h ^ (h >> 29)) & (in->whsize - 1);
 	    in->whash[k] != NULL && !writer_is(in->whash[k], pl);
 	    k = (k + 1) & (in->whsize - 1))

@@ -50,10 +50,8 @@ host_agrees(const char *a, const char *b)
 static size_t
 ties_bucket(const struct ties *t, const char *key)
 {
-	uint64_t	h = 1469598103934665603ULL;
+	uint64_t	h = str_hash(STR_HASH_SEED, key);
 
-	for (; *key != '\0'; key++)
-		h = (h ^ (uint8_t)*key) * 1099511628211ULL;
 	return (size_t)(h ^ (h >> 32)) & (t->nhead - 1);
 }
 

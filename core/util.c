@@ -238,6 +238,18 @@ errlist_free(struct errlist *e)
 }
 
 /*
+ * FNV-1a of a string, on from h (STR_HASH_SEED to begin with): the slot of
+ * a key in the tables that find processes, writers and ties.
+ */
+uint64_t
+str_hash(uint64_t h, const char *s)
+{
+	for (; *s != '\0'; s++)
+		h = (h ^ (uint8_t)*s) * 1099511628211ULL;
+	return h;
+}
+
+/*
  * Count the newlines in n bytes.  Skipping lines without reading them is
  * the point of ingestion's fast path, so this runs at memory speed: SSE2
  * compares 16 bytes at once and keeps up to 255 per-byte counts before

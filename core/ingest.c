@@ -1447,27 +1447,6 @@ link_idle(const struct rl_attrib *a, const struct rl_process *p)
 	return true;
 }
 
-/*
- * Would the candidates of a line do anything?  A link that can only fill
- * in what the one process already knows is not worth reading the line for.
- */
-static bool
-ingest_worth(const struct ingest *in)
-{
-	const struct ruleset	*rs = in->rs;
-	const struct rl_process	*p = in->streams[0]->proc;
-	size_t			 i;
-
-	if (rs->cand_esc)
-		return true;
-	for (i = 0; i < rs->ncand; i++) {
-		if ((rs->cand[i] & TARGET_ATTRIB) == 0 || !link_idle(
-		    rs->attribs[rs->cand[i] & ~TARGET_ATTRIB], p))
-			return true;
-	}
-	return false;
-}
-
 /* What becomes of a line of a block, while skipping. */
 enum fate {
 	FATE_SKIP,	/* nothing: counted, not read */
@@ -1477,13 +1456,14 @@ enum fate {
 };
 
 /*
- * As ingest_worth, and more: a line whose shape was read before, written
- * by the one stream, whose links only fill in what its process knows,
- * needs only its prefixes peeled (if its shape had any) and its match;
- * ingest_line would find the same stream, parse no time and drop every
- * link.
+ * Would the candidates of a line do anything?  A link that can only fill
+ * in what the one process already knows is not worth reading the line for.
+ * And a line whose shape was read before (`line`, if the caller named it
+ * by its shape), whose links are all such, needs only its prefixes peeled
+ * (if its shape had any) and its match: ingest_line would find the same
+ * stream, parse no time and drop every link.
  */
-static enum fate
+static inline enum fate
 ingest_fate(const struct ingest *in, const char *line)
 {
 	const struct ruleset	*rs = in->rs;
@@ -1503,7 +1483,8 @@ ingest_fate(const struct ingest *in, const char *line)
 	if (!rule)
 		return FATE_SKIP;
 	/* journalctl's JSON is unwrapped first: ingest_line does that. */
-	if (line[0] == '{' || line[0] == 0x1e || !stream_is_process(in, st))
+	if (line == NULL || line[0] == '{' || line[0] == 0x1e ||
+	    !stream_is_process(in, st))
 		return FATE_READ;
 	if (ruleset_shape_bare(rs))
 		return in->bare == st ? FATE_QUICK : FATE_READ;
@@ -1849,7 +1830,7 @@ ingest_block(struct ingest *in, const char *b, size_t n)
 		ruleset_scan_begin(rs);
 		for (; hi < h->n && h->v[hi].pos < nl; hi++)
 			ruleset_scan_lit(rs, h->v[hi].lit);
-		if (!ingest_worth(in))
+		if (ingest_fate(in, NULL) == FATE_SKIP)
 			continue;
 		ingest_skip(in, b, pos, ls);
 		ingest_block_line(in, b, ls, nl, LINE_SCANNED, true);

@@ -435,13 +435,18 @@ shape_bytes(const struct shape *e)
 	return (const uint8_t *)(shape_cand(e) + e->ncand);
 }
 
-/* A kept shape's candidates become the line's. */
-static void
-shape_cands(struct ruleset *rs, const struct shape *e)
+/* The line scanned is of a kept shape: its candidates become the line's. */
+static inline void
+shape_hit(struct ruleset *rs, struct shape *e)
 {
+	struct shape_memo	*sm = rs->shapes;
+
+	e->stamp = ++sm->clock;
+	sm->hits++;
 	memcpy(rs->cand, shape_cand(e), e->ncand * sizeof *rs->cand);
 	rs->ncand = e->ncand;
 	rs->cand_esc = false;
+	sm->cur = e;
 }
 
 /* Take a kept shape's answer for the line s, its message at s + off. */
@@ -463,39 +468,16 @@ shape_take(struct ruleset *rs, const struct shape *e, const char *s,
 	return true;
 }
 
-/*
- * A kept shape among those whose lines start as s does, that the line at
- * s is of: its newline where the shape's length ends, and every byte the
- * shape's.  Sets *nl to the newline's offset.  A line found here costs no
- * search for its end and no hash of the whole of it.
- */
-static struct shape *
-shape_head_find(struct shape_memo *sm, struct shape_head *hd, const char *s,
-    size_t max, size_t *nl)
+/* Put a shape first among its head's, from place j (or from the last). */
+static inline void
+shape_head_front(struct shape_head *hd, size_t j, struct shape *e)
 {
-	struct shape	*e;
-	size_t		 i, j, n;
-
-	for (i = 0; i < SHAPE_HEAD_WAYS && (e = hd->e[i]) != NULL; i++) {
-		if (e->born != hd->born[i] || (n = e->len) >= max)
-			continue;
-		if (s[n] == '\n')
-			*nl = n;
-		else if (s[n] == '\r' && n + 1 < max && s[n + 1] == '\n')
-			*nl = n + 1;
-		else
-			continue;
-		if (!sm->same_fn(s, shape_bytes(e), n))
-			continue;
-		for (j = i; j > 0; j--) {
-			hd->e[j] = hd->e[j - 1];
-			hd->born[j] = hd->born[j - 1];
-		}
-		hd->e[0] = e;
-		hd->born[0] = e->born;
-		return e;
+	for (; j > 0; j--) {
+		hd->e[j] = hd->e[j - 1];
+		hd->born[j] = hd->born[j - 1];
 	}
-	return NULL;
+	hd->e[0] = e;
+	hd->born[0] = e->born;
 }
 
 /* Put a shape first among its head's, once. */
@@ -508,12 +490,37 @@ shape_head_add(struct shape_head *hd, struct shape *e)
 		if (hd->e[j] == e && hd->born[j] == e->born)
 			break;
 	}
-	for (; j > 0; j--) {
-		hd->e[j] = hd->e[j - 1];
-		hd->born[j] = hd->born[j - 1];
+	shape_head_front(hd, j, e);
+}
+
+/*
+ * A kept shape among those whose lines start as s does, that the line at
+ * s is of: its newline where the shape's length ends, and every byte the
+ * shape's.  Sets *nl to the newline's offset.  A line found here costs no
+ * search for its end and no hash of the whole of it.
+ */
+static struct shape *
+shape_head_find(struct shape_memo *sm, struct shape_head *hd, const char *s,
+    size_t max, size_t *nl)
+{
+	struct shape	*e;
+	size_t		 i, n;
+
+	for (i = 0; i < SHAPE_HEAD_WAYS && (e = hd->e[i]) != NULL; i++) {
+		if (e->born != hd->born[i] || (n = e->len) >= max)
+			continue;
+		if (s[n] == '\n')
+			*nl = n;
+		else if (s[n] == '\r' && n + 1 < max && s[n + 1] == '\n')
+			*nl = n + 1;
+		else
+			continue;
+		if (!sm->same_fn(s, shape_bytes(e), n))
+			continue;
+		shape_head_front(hd, i, e);
+		return e;
 	}
-	hd->e[0] = e;
-	hd->born[0] = e->born;
+	return NULL;
 }
 
 /*
@@ -535,10 +542,7 @@ ruleset_shape_scan(struct ruleset *rs, const char *s, size_t max)
 	if (max >= 2 * SHAPE_PIECE) {
 		sm->head = &sm->heads[sm->head_fn(s) & (SHAPE_HEADS - 1)];
 		if ((e = shape_head_find(sm, sm->head, s, max, &nl)) != NULL) {
-			e->stamp = ++sm->clock;
-			sm->hits++;
-			shape_cands(rs, e);
-			sm->cur = e;
+			shape_hit(rs, e);
 			return nl;
 		}
 	}
@@ -555,10 +559,7 @@ ruleset_shape_scan(struct ruleset *rs, const char *s, size_t max)
 		e = &set[i];
 		if (e->hash == h && e->len == n &&
 		    sm->same_fn(s, shape_bytes(e), n)) {
-			e->stamp = ++sm->clock;
-			sm->hits++;
-			shape_cands(rs, e);
-			sm->cur = e;
+			shape_hit(rs, e);
 			if (sm->head != NULL)
 				shape_head_add(sm->head, e);
 			return nl;

@@ -711,6 +711,7 @@ struct ingest;
 struct ingest	*ingest_create(struct rl_incident *, struct rl_source *);
 void		 ingest_free(struct ingest *);
 void		 ingest_feed(struct ingest *, const char *, size_t);
+void		 ingest_more(struct ingest *, bool);
 void		 ingest_flush(struct ingest *);
 void		 ingest_drop_zeros(struct ingest *, size_t);
 typedef void	(*ingest_line_cb)(void *, const struct rl_source *, uint64_t,
@@ -730,7 +731,7 @@ struct ingest	*source_ingest(struct rl_incident *, struct rl_source *,
 		     ingest_line_cb, void *);
 int		 source_file_open(struct rl_incident *, struct rl_source *);
 int64_t		 source_fd_drain(struct rl_incident *, struct rl_source *, int,
-		     uint64_t *);
+		     uint64_t *, uint64_t);
 int		 source_file_read(struct rl_incident *, struct rl_source *,
 		     ingest_line_cb, void *);
 void		 source_spill_start(struct rl_incident *, struct rl_source *);

@@ -266,7 +266,7 @@ follow_file_drain(struct follow_file *ff)
 
 	if (ff->fd == -1 || ff->done)
 		return;
-	n = source_fd_drain(f->inc, ff->src, ff->fd, &ff->offset);
+	n = source_fd_drain(f->inc, ff->src, ff->fd, &ff->offset, 0);
 	if (ff->src->compressed || ff->src->binary)
 		ff->done = true;
 	if (ingest_pending(ff->src->ingest) && follow_file_quiet(ff))

@@ -120,6 +120,8 @@ struct ingest {
 	uint64_t	 offset;	/* bytes consumed so far */
 	struct rl_time	 recent;	/* the last time parsed in this source */
 	bool		 slow;		/* every line is read from now on */
+	bool		 more;		/* more bytes follow the fed ones at once
+					   (ingest_more) */
 	uint64_t	 warmup;	/* bytes read line by line first */
 	const char	*blk;		/* the block being read, or NULL */
 	uint64_t	 blk_abs;	/* its offset in the source */
@@ -142,7 +144,7 @@ struct ingest {
 };
 
 struct peeled;
-static void	ingest_settle(struct ingest *, const char *, size_t);
+static void	ingest_settle(struct ingest *, const char *, size_t, int);
 static bool	ingest_writer_known(const struct ingest *,
 		    const struct peeled *);
 
@@ -1278,7 +1280,8 @@ ingest_line(struct ingest *in, const char *line, size_t len, enum line_how how,
 	 * stream's, whose time is brought up to here before this line.
 	 */
 	if (lazy && in->blk != NULL && !ingest_writer_known(in, &pl))
-		ingest_settle(in, in->blk, (size_t)(line - in->blk));
+		ingest_settle(in, in->blk, (size_t)(line - in->blk),
+		    SETTLE_TIMED);
 	st = ingest_stream(in, &pl);
 	st->proc->lines++;
 	if (in->slow)
@@ -1560,11 +1563,11 @@ ingest_skip(struct ingest *in, const char *b, size_t from, size_t to)
  *
  * A process's last time is the latest it wrote, and writers within one
  * process (a vLLM engine's lines among the trainer's) are not always in
- * time order: the latest time among the first stream's last SETTLE_TIMED
- * timed lines counts too.
+ * time order: the latest time among the first stream's last `want` timed
+ * lines counts too.
  */
 static void
-ingest_settle(struct ingest *in, const char *b, size_t to)
+ingest_settle(struct ingest *in, const char *b, size_t to, int want)
 {
 	struct rl_source	*src = in->src;
 	struct stream		*st, *done[8], *first = NULL;
@@ -1603,7 +1606,7 @@ ingest_settle(struct ingest *in, const char *b, size_t to)
 					mlen = len;
 					mline = src->lines - back;
 				}
-				if (++timed == SETTLE_TIMED)
+				if (++timed == want)
 					break;
 			} else {
 				for (i = 0; i < ndone && done[i] != st; i++)
@@ -1713,7 +1716,7 @@ ingest_block_shapes(struct ingest *in, const char *b, size_t n)
 		if (!ingest_skipping(in)) {
 			ingest_skipped(in, nskip, pos - skip);
 			nskip = 0;
-			ingest_settle(in, b, pos);
+			ingest_settle(in, b, pos, SETTLE_TIMED);
 			ingest_block_line(in, b, pos, nl, LINE_SHAPE, false);
 			skip = pos = nl + 1;
 			continue;
@@ -1786,7 +1789,7 @@ ingest_block(struct ingest *in, const char *b, size_t n)
 		} else
 			in->shapes_backoff = 0;
 		if (stop < n) {
-			ingest_settle(in, b, stop);
+			ingest_settle(in, b, stop, SETTLE_TIMED);
 			ingest_tails(in);
 			in->blk = NULL;
 			ingest_block(in, b + stop, n - stop);
@@ -1799,7 +1802,7 @@ ingest_block(struct ingest *in, const char *b, size_t n)
 	ruleset_scan_block(rs, b, n, &rs->block_hits);
 	while (pos < n) {
 		if (!ingest_skipping(in)) {
-			ingest_settle(in, b, pos);
+			ingest_settle(in, b, pos, SETTLE_TIMED);
 			nl = (size_t)((const char *)memchr(b + pos, '\n',
 			    n - pos) - b);
 			ruleset_scan_begin(rs);
@@ -1837,7 +1840,12 @@ ingest_block(struct ingest *in, const char *b, size_t n)
 		pos = nl + 1;
 	}
 done:
-	ingest_settle(in, b, n);
+	/*
+	 * The latest time of the writers is looked for where the reading
+	 * stops: between blocks of one read of a file, the stream's time
+	 * is all the next block needs.
+	 */
+	ingest_settle(in, b, n, in->more ? 1 : SETTLE_TIMED);
 	ingest_tails(in);
 	in->blk = NULL;
 	/*
@@ -1845,6 +1853,17 @@ done:
 	 * named by shapes: a scan of it would let few lines be skipped.
 	 */
 	in->dense = in->blk_read * 4 >= in->src->lines - lines;
+}
+
+/*
+ * Say whether more of the source's bytes follow the next ones fed at once
+ * (a read of a file that goes on): where they do not, a block's end is
+ * where the reading stops for now.
+ */
+void
+ingest_more(struct ingest *in, bool more)
+{
+	in->more = more;
 }
 
 /* Feed a chunk of a source's bytes. */

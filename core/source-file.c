@@ -389,11 +389,13 @@ source_readbuf(struct rl_incident *inc)
 /*
  * Read an open source from *offset to its end (or, for a pipe that would
  * block, to what is there now) into its ingest; a partial last line stays
- * held.  Returns the bytes read, or -1 with src->error set.
+ * held.  size is the file's size when known (else 0): the bytes before it
+ * follow each other at once.  Returns the bytes read, or -1 with
+ * src->error set.
  */
 int64_t
 source_fd_drain(struct rl_incident *inc, struct rl_source *src, int fd,
-    uint64_t *offset)
+    uint64_t *offset, uint64_t size)
 {
 	struct ingest	*in = source_ingest(inc, src, NULL, NULL);
 	char		*chunk;
@@ -423,6 +425,7 @@ source_fd_drain(struct rl_incident *inc, struct rl_source *src, int fd,
 			total = rv < 0 ? -1 : total + n;
 			break;
 		}
+		ingest_more(in, *offset + (uint64_t)n < size);
 		ingest_feed(in, chunk, (size_t)n);
 		*offset += (uint64_t)n;
 		total += n;
@@ -523,6 +526,7 @@ source_map_feed(struct rl_incident *inc, struct rl_source *src, int fd,
 	mapped.shrank = 0;
 	for (o = 0, done = 0; o < len && !mapped.shrank; o += n) {
 		n = len - o < MAP_WINDOW ? len - o : MAP_WINDOW;
+		ingest_more(in, o + n < len);
 		ingest_feed(in, p + o, n);
 		/*
 		 * Pages read stay resident in the mapping, and count in the
@@ -572,6 +576,7 @@ source_map_read(struct rl_incident *inc, struct rl_source *src, int fd,
 		if ((rv = source_first_chunk(inc, src->ingest, src, fd, buf,
 		    MAP_SNIFF)) != 0)
 			return rv < 0 ? -1 : 1;
+		ingest_more(src->ingest, true);
 		ingest_feed(src->ingest, buf, MAP_SNIFF);
 		*offset = MAP_SNIFF;
 		if ((end = source_map_feed(inc, src, fd, MAP_SNIFF, size)) !=
@@ -595,17 +600,18 @@ source_file_read(struct rl_incident *inc, struct rl_source *src,
     ingest_line_cb cb, void *arg)
 {
 	struct stat	 sb;
-	uint64_t	 offset = 0;
+	uint64_t	 offset = 0, size = 0;
 	int		 fd, rv = 0;
 
 	if ((fd = source_file_open(inc, src)) == -1)
 		return -1;
 	source_ingest(inc, src, cb, arg);
-	if (fd != STDIN_FILENO && fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) &&
-	    sb.st_size >= MAP_MIN)
-		rv = source_map_read(inc, src, fd, (uint64_t)sb.st_size, &offset);
+	if (fd != STDIN_FILENO && fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode))
+		size = (uint64_t)sb.st_size;
+	if (size >= MAP_MIN)
+		rv = source_map_read(inc, src, fd, size, &offset);
 	if (rv == 0)
-		rv = source_fd_drain(inc, src, fd, &offset) < 0 ? -1 : 0;
+		rv = source_fd_drain(inc, src, fd, &offset, size) < 0 ? -1 : 0;
 	else if (rv > 0)
 		rv = 0;
 	if (fd != STDIN_FILENO)

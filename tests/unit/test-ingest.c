@@ -471,6 +471,97 @@ test_peel_far(void)
 	ruleset_free(rs);
 }
 
+/*
+ * Feed text in chunks of `step` bytes, and one cut at `cut` besides; each
+ * chunk but the last says that more follow.
+ */
+static void
+feed_more(struct rl_incident *inc, struct rl_source *src, const char *t,
+    size_t n, size_t step, size_t cut)
+{
+	struct ingest	*in = ingest_create(inc, src);
+	size_t		 i, k;
+
+	clock_init(&src->clock, 1764680000);
+	for (i = 0; i < n; i += k) {
+		k = n - i < step ? n - i : step;
+		if (i < cut && i + k > cut)
+			k = cut - i;
+		ingest_more(in, i + k < n);
+		ingest_feed(in, t + i, k);
+	}
+	ingest_flush(in);
+	ingest_free(in);
+	incident_gather(inc);
+}
+
+/*
+ * A file read in parts that follow each other at once (ingest_more) ends
+ * as the file read whole: the same events at the same times.  A root
+ * without a time of its own, first in its part, has its writer's time from
+ * the end of the part before; the process's latest time is the last
+ * step's.  Half a megabyte, so that lines are skipped past the first 64 KB.
+ */
+static void
+test_more_blocks(void)
+{
+	struct ruleset		*rs = pack();
+	struct rl_incident	*whole, *parts;
+	struct rl_source	*sw, *sp;
+	struct buf		 b = { 0 };
+	char			 last[32] = "", root[32] = "", proc[32] = "";
+	size_t			 i, same = 0, cut = 0;
+	unsigned		 ms;
+
+	for (i = 0; i < 12000; i++) {
+		ms = (unsigned)i * 100;
+		buf_printf(&b, "2026-12-02 10:%02u:%02u,%03u INFO step %zu\n",
+		    ms / 60000, ms / 1000 % 60, ms % 1000, i);
+		if (i % 50 == 0)
+			buf_printf(&b, "  File \"x.py\", line %zu, in f\n", i);
+		if (i == 7000) {
+			cut = b.len;
+			buf_printf(&b, "ValueError: boom\n");
+		}
+	}
+	whole = incident_create(rs);
+	sw = incident_add_source(whole, "rank0.log", SOURCE_FILE);
+	feed_more(whole, sw, b.p, b.len, b.len, b.len);
+	parts = incident_create(rs);
+	sp = incident_add_source(parts, "rank0.log", SOURCE_FILE);
+	feed_more(parts, sp, b.p, b.len, 100000, cut);
+
+	is_int((int)parts->nevents, (int)whole->nevents,
+	    "read in parts: as many events as read whole");
+	for (i = 0; i < whole->nevents && i < parts->nevents; i++) {
+		same += whole->events[i]->line == parts->events[i]->line &&
+		    whole->events[i]->time.ms == parts->events[i]->time.ms &&
+		    whole->events[i]->rule == parts->events[i]->rule;
+	}
+	is_int((int)same, (int)whole->nevents, "the same events, at the same "
+	    "lines and times");
+	for (i = 0; i < parts->nevents; i++) {
+		if (strcmp(parts->events[i]->rule->id, "py.exc") == 0)
+			clock_format(&parts->events[i]->time, root, sizeof root);
+		else
+			clock_format(&parts->events[i]->time, last, sizeof last);
+	}
+	is_str(root, "2026-12-02T10:11:40.000", "a root first in its part has "
+	    "the time of the part before's last line");
+	is_str(last, "2026-12-02T10:19:59.900", "the last step kept is the "
+	    "last line's");
+	if (parts->nprocs > 0)
+		clock_format(&parts->procs[0]->last, proc, sizeof proc);
+	is_str(proc, "2026-12-02T10:19:59.900", "the process's latest time is "
+	    "the last step's");
+	ok(whole->lines == parts->lines && parts->lines == 12000 + 240 + 1,
+	    "every line counted once");
+	buf_free(&b);
+	incident_free(whole);
+	incident_free(parts);
+	ruleset_free(rs);
+}
+
 int
 main(void)
 {
@@ -483,5 +574,6 @@ main(void)
 	test_paths();
 	test_pending_time();
 	test_peel_far();
+	test_more_blocks();
 	return tap_done();
 }

@@ -3,12 +3,14 @@
  * on every core.
  *
  * A job's logs are many files, and reading one is work for one core: the
- * sources are cut into runs of about equal bytes, one per core, and each
- * run is read on libuv's thread pool into an incident of its own, with a
- * clone of the ruleset (the rules are shared, the scratch of matching is
- * not).  The runs are then taken into the whole in order (incident_absorb),
- * which makes the very incident that reading the files one after another
- * makes: the same processes in the same order, the same arrival numbers.
+ * sources are cut into runs of about equal bytes, several per core, and
+ * each core's worker takes the next run not yet taken, so that a core
+ * whose runs cost more (more events per byte) does fewer of them.  Each
+ * run is read into an incident of its own, with the worker's clone of the
+ * ruleset (the rules are shared, the scratch of matching is not).  The
+ * runs are then taken into the whole in order (incident_absorb), which
+ * makes the very incident that reading the files one after another makes:
+ * the same processes in the same order, the same arrival numbers.
  *
  * Before that, the prefilter learns from the first megabyte of the files
  * which bytes of each literal are rare, so that every run scans with the
@@ -18,6 +20,7 @@
 #include <sys/stat.h>
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,19 +33,32 @@
 #define BATCH_MIN_BYTES		(16 * 1024 * 1024)	/* less is read on one core */
 #define BATCH_LEARN_BYTES	(1024 * 1024)	/* input the prefilter learns from */
 #define BATCH_LEARN_EACH	(256 * 1024)	/* of it from one file at most */
+#define BATCH_RUNS_EACH		8	/* runs per worker */
 
-/* One run of sources, read on a thread of the pool. */
-struct batch_part {
-	uv_work_t	 req;
-	struct rl_incident *whole;	/* borrowed: its sources */
+/* A run of sources, read on one of the pool's threads. */
+struct batch_run {
 	struct rl_incident *part;	/* what the run read; owned until absorbed */
-	struct ruleset	*rs;		/* the run's clone; owned */
 	size_t		 from;		/* its sources: [from, to) */
 	size_t		 to;
 	int		 bad;		/* a source could not be read */
 };
 
-/* How many runs: RANKLINE_JOBS, else the cores this process may use. */
+/* What the workers share. */
+struct batch {
+	struct rl_incident *whole;	/* borrowed: its sources */
+	struct batch_run *runs;
+	size_t		 nruns;
+	atomic_size_t	 next;		/* the next run not yet taken */
+};
+
+/* One core's worker, with its clone of the ruleset. */
+struct batch_worker {
+	uv_work_t	 req;
+	struct batch	*b;
+	struct ruleset	*rs;		/* owned */
+};
+
+/* How many workers: RANKLINE_JOBS, else the cores this process may use. */
 static int
 batch_jobs(int jobs)
 {
@@ -113,17 +129,24 @@ batch_learn(struct rl_incident *inc)
 	ruleset_learnt(rs);
 }
 
-/* Read a run of sources (on a thread of the pool). */
+/* A worker: read the next run not yet taken, until none is left. */
 static void
 batch_work_cb(uv_work_t *req)
 {
-	struct batch_part	*bp = req->data;
-	size_t			 i;
+	struct batch_worker	*w = req->data;
+	struct batch		*b = w->b;
+	struct batch_run	*r;
+	size_t			 i, k;
 
-	for (i = bp->from; i < bp->to; i++) {
-		if (source_file_read(bp->part, bp->whole->sources[i], NULL,
-		    NULL) != 0)
-			bp->bad = 1;
+	while ((k = atomic_fetch_add(&b->next, 1)) < b->nruns) {
+		r = &b->runs[k];
+		r->part = incident_create(w->rs);
+		r->part->samples = b->whole->samples;
+		for (i = r->from; i < r->to; i++) {
+			if (source_file_read(r->part, b->whole->sources[i],
+			    NULL, NULL) != 0)
+				r->bad = 1;
+		}
 	}
 }
 
@@ -161,10 +184,11 @@ batch_serial(struct rl_incident *inc, ingest_line_cb cb, void *arg)
 int
 batch_read(struct rl_incident *inc, ingest_line_cb cb, void *arg, int jobs)
 {
-	struct batch_part	*bp;
+	struct batch		 b;
+	struct batch_worker	*w;
 	uv_loop_t		 loop;
 	uint64_t		*size, total = 0, acc = 0;
-	size_t			 i, k, nparts;
+	size_t			 i, k, nruns;
 	int			 bad = 0;
 
 	batch_learn(inc);
@@ -183,54 +207,62 @@ batch_read(struct rl_incident *inc, ingest_line_cb cb, void *arg, int jobs)
 	if ((size_t)jobs > inc->nsources)
 		jobs = (int)inc->nsources;
 
-	/* Runs of about total / jobs bytes each, in the sources' order. */
-	bp = xcalloc((size_t)jobs, sizeof *bp);
-	for (i = k = 0; k < (size_t)jobs; k++) {
-		bp[k].from = i;
-		while (i < inc->nsources && (k == (size_t)jobs - 1 ||
-		    acc < total * (k + 1) / (size_t)jobs))
+	/* Runs of about total / nruns bytes each, in the sources' order. */
+	nruns = (size_t)jobs * BATCH_RUNS_EACH;
+	if (nruns > inc->nsources)
+		nruns = inc->nsources;
+	memset(&b, 0, sizeof b);
+	b.whole = inc;
+	b.runs = xcalloc(nruns, sizeof *b.runs);
+	for (i = k = 0; k < nruns; k++) {
+		b.runs[k].from = i;
+		while (i < inc->nsources && (k == nruns - 1 ||
+		    acc < total * (k + 1) / nruns))
 			acc += size[i++];
-		bp[k].to = i;
+		b.runs[k].to = i;
 	}
 	free(size);
-	nparts = (size_t)jobs;
+	b.nruns = nruns;
+	atomic_init(&b.next, 0);
 
-	/* The pool has four threads unless told: as many as the runs. */
-	if (nparts > 4 && getenv("UV_THREADPOOL_SIZE") == NULL) {
+	/* The pool has four threads unless told: as many as the workers. */
+	if (jobs > 4 && getenv("UV_THREADPOOL_SIZE") == NULL) {
 		char	n[16];
 
-		snprintf(n, sizeof n, "%zu", nparts);
+		snprintf(n, sizeof n, "%d", jobs);
 		setenv("UV_THREADPOOL_SIZE", n, 0);
 	}
 	ingest_warmup();	/* its setting, read once here */
 	tzset();		/* and the zone, before threads use mktime */
 	uv_loop_init(&loop);
-	for (k = 0; k < nparts; k++) {
-		bp[k].whole = inc;
-		bp[k].rs = ruleset_clone((struct ruleset *)inc->rules);
-		bp[k].part = incident_create(bp[k].rs);
-		bp[k].part->samples = inc->samples;
-		bp[k].req.data = &bp[k];
-		if (bp[k].from < bp[k].to)
-			uv_queue_work(&loop, &bp[k].req, batch_work_cb,
-			    batch_after_cb);
+	w = xcalloc((size_t)jobs, sizeof *w);
+	for (k = 0; k < (size_t)jobs; k++) {
+		w[k].b = &b;
+		w[k].rs = ruleset_clone((struct ruleset *)inc->rules);
+		w[k].req.data = &w[k];
+		uv_queue_work(&loop, &w[k].req, batch_work_cb, batch_after_cb);
 	}
 	uv_run(&loop, UV_RUN_DEFAULT);
 	if (uv_loop_close(&loop) != 0)
 		fatal("handles left open on the batch loop");
 
-	for (k = 0; k < nparts; k++) {
-		incident_absorb(inc, bp[k].part);
-		ruleset_absorb((struct ruleset *)inc->rules, bp[k].rs);
+	for (k = 0; k < nruns; k++) {
+		if (b.runs[k].part == NULL)
+			continue;
+		incident_absorb(inc, b.runs[k].part);
 		/* Their reading state points into the part: it is done. */
-		for (i = bp[k].from; i < bp[k].to; i++) {
+		for (i = b.runs[k].from; i < b.runs[k].to; i++) {
 			ingest_free(inc->sources[i]->ingest);
 			inc->sources[i]->ingest = NULL;
 		}
-		bad |= bp[k].bad;
-		incident_free(bp[k].part);
-		ruleset_free(bp[k].rs);
+		bad |= b.runs[k].bad;
+		incident_free(b.runs[k].part);
 	}
-	free(bp);
+	for (k = 0; k < (size_t)jobs; k++) {
+		ruleset_absorb((struct ruleset *)inc->rules, w[k].rs);
+		ruleset_free(w[k].rs);
+	}
+	free(w);
+	free(b.runs);
 	return bad;
 }

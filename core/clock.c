@@ -1362,7 +1362,7 @@ clock_form_name(unsigned form)
 
 /* Order two times by their instant; a line without a time sorts last. */
 int
-clock_cmp(const struct rl_time *a, const struct rl_time *b)
+clock_cmp_any(const struct rl_time *a, const struct rl_time *b)
 {
 	int64_t	x, y;
 	bool	va = a->flags & RL_TIME_VALID, vb = b->flags & RL_TIME_VALID;

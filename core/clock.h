@@ -74,6 +74,8 @@ struct clock_ctx {
  * clock_form_name: a stable short name ("iso", "dmesg-T", ...; "none").
  * clock_form_main: the form most lines parsed had, or CLOCK_NONE.
  * clock_cmp: by clock_utc_ms; a time that is not VALID sorts last.
+ *   Two valid wall-clock times without a zone, the pair a sort of a job's
+ *   events meets nearly always, compare inline; clock_cmp_any does the rest.
  */
 void		 clock_init(struct clock_ctx *, int64_t ref_epoch_s);
 bool		 clock_parse(struct clock_ctx *, const char *, size_t,
@@ -82,6 +84,16 @@ int64_t		 clock_utc_ms(const struct rl_time *);
 size_t		 clock_format(const struct rl_time *, char *, size_t);
 const char	*clock_form_name(unsigned);
 unsigned	 clock_form_main(const struct clock_ctx *);
-int		 clock_cmp(const struct rl_time *, const struct rl_time *);
+int		 clock_cmp_any(const struct rl_time *, const struct rl_time *);
+
+static inline int
+clock_cmp(const struct rl_time *a, const struct rl_time *b)
+{
+	const unsigned	k = RL_TIME_VALID | RL_TIME_ZONED | RL_TIME_BOOT;
+
+	if ((a->flags & k) == RL_TIME_VALID && (b->flags & k) == RL_TIME_VALID)
+		return (a->ms > b->ms) - (a->ms < b->ms);
+	return clock_cmp_any(a, b);
+}
 
 #endif

@@ -20,8 +20,8 @@
 #include <sys/stat.h>
 
 #include <errno.h>
-#include <stdatomic.h>
 #include <fcntl.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -254,9 +254,8 @@ batch_read(struct rl_incident *inc, ingest_line_cb cb, void *arg, int jobs)
 	if (uv_loop_close(&loop) != 0)
 		fatal("handles left open on the batch loop");
 
+	/* Every run was taken: the workers stop only when none is left. */
 	for (k = 0; k < nruns; k++) {
-		if (b.runs[k].part == NULL)
-			continue;
 		incident_absorb(inc, b.runs[k].part);
 		bad |= b.runs[k].bad;
 		incident_free(b.runs[k].part);

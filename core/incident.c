@@ -136,19 +136,14 @@ incident_add_source(struct rl_incident *inc, const char *path,
 	return s;
 }
 
-/*
- * Find or make the process with this key.  The key is what makes two
- * streams one process (the same host and local rank, or the same folder of
- * torchrun's --log-dir); host and ranks fill in what the caller knows.
- */
 /* Put procs[i] in the index, which has room. */
 static void
 process_index_add(struct rl_incident *inc, size_t i)
 {
-	size_t	slot;
+	size_t	slot, mask = inc->phsize - 1;
 
-	for (slot = str_hash(STR_HASH_SEED, inc->procs[i]->key) & (inc->phsize - 1);
-	    inc->phash[slot] != NULL; slot = (slot + 1) & (inc->phsize - 1))
+	for (slot = str_hash(STR_HASH_SEED, inc->procs[i]->key) & mask;
+	    inc->phash[slot] != NULL; slot = (slot + 1) & mask)
 		;
 	inc->phash[slot] = inc->procs[i];
 }
@@ -176,16 +171,22 @@ process_index(struct rl_incident *inc)
 	inc->phashed = inc->nprocs;
 }
 
+/*
+ * Find or make the process with this key.  The key is what makes two
+ * streams one process (the same host and local rank, or the same folder of
+ * torchrun's --log-dir); host and ranks fill in what the caller knows.
+ */
 struct rl_process *
 incident_process(struct rl_incident *inc, const char *key, const char *host,
     int rank, int local_rank)
 {
 	struct rl_process	*p;
-	size_t			 slot;
+	size_t			 slot, mask;
 
 	process_index(inc);
-	for (slot = str_hash(STR_HASH_SEED, key) & (inc->phsize - 1);
-	    (p = inc->phash[slot]) != NULL; slot = (slot + 1) & (inc->phsize - 1)) {
+	mask = inc->phsize - 1;
+	for (slot = str_hash(STR_HASH_SEED, key) & mask;
+	    (p = inc->phash[slot]) != NULL; slot = (slot + 1) & mask) {
 		if (strcmp(p->key, key) == 0)
 			goto found;
 	}

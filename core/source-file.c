@@ -616,6 +616,8 @@ source_file_read(struct rl_incident *inc, struct rl_source *src,
 		rv = 0;
 	if (fd != STDIN_FILENO)
 		close(fd);
+	/* Nothing more follows at once, wherever the reading stopped. */
+	ingest_more(src->ingest, false);
 	ingest_flush(src->ingest);
 	if (rv != 0)
 		errlist_add(&inc->errors, "%s", src->error);

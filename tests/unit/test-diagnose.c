@@ -465,6 +465,70 @@ test_many(struct ruleset *rs)
 	incident_free(inc);
 }
 
+/* Are the events in time order, then in arrival order, each once? */
+static bool
+events_ordered(const struct rl_incident *inc)
+{
+	const struct rl_event	*a, *b;
+	size_t			 i;
+	int			 c;
+
+	for (i = 1; i < inc->nevents; i++) {
+		a = inc->events[i - 1];
+		b = inc->events[i];
+		c = clock_cmp(&a->time, &b->time);
+		if (c > 0 || (c == 0 && a->seq >= b->seq))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * The events are sorted by time: written times without a zone, zoned
+ * times whose order as written is not their order in time, and the two
+ * mixed.  Ranks log in a shuffled order, two events each.
+ */
+static void
+test_sorted(struct ruleset *rs)
+{
+	static const char *const zone[] = { "Z", "+02:00", "-05:00" };
+	static const char *const how[] = { "without a zone", "zoned",
+	    "mixed" };
+	struct rl_incident	*inc;
+	struct buf		 b;
+	unsigned		 x = 12345, sec;
+	size_t			 r;
+	int			 mode, untimed;
+
+	for (mode = 0; mode < 3; mode++) {
+		memset(&b, 0, sizeof b);
+		for (r = 0; r < 120; r++) {
+			x = x * 1103515245u + 12345u;
+			sec = (x >> 16) % 3600;
+			buf_printf(&b, "[default%zu]:2026-12-02", r);
+			if (mode == 0 || (mode == 2 && r % 2 == 0))
+				buf_printf(&b, " 13:%02u:%02u,000 INFO x\n",
+				    sec / 60, sec % 60);
+			else
+				buf_printf(&b, "T13:%02u:%02u.000%s INFO x\n",
+				    sec / 60, sec % 60, zone[r % 3]);
+			buf_printf(&b, "[default%zu]:ValueError: bad\n"
+			    "[default%zu]:RuntimeError: Connection closed by "
+			    "peer\n", r, r);
+		}
+		inc = run(rs, b.p);
+		untimed = 0;
+		for (r = 0; r < inc->nevents; r++)
+			untimed += !(inc->events[r]->time.flags & RL_TIME_VALID);
+		ok(inc->nevents >= 200 && untimed == 0,
+		    "%s: %zu events, all timed", how[mode], inc->nevents);
+		ok(events_ordered(inc), "%s: the events are in time order",
+		    how[mode]);
+		buf_free(&b);
+		incident_free(inc);
+	}
+}
+
 int
 main(void)
 {
@@ -484,6 +548,7 @@ main(void)
 	test_settled(rs);
 	test_samples();
 	test_many(rs);
+	test_sorted(rs);
 	errlist_free(&e);
 	ruleset_free(rs);
 	return tap_done();

@@ -61,6 +61,7 @@ void		 buf_addc(struct buf *, char);
 void		 buf_adds(struct buf *, const char *);
 void		 buf_printf(struct buf *, const char *, ...)
 		     __attribute__((format(printf, 2, 3)));
+void		 buf_add_int(struct buf *, long long);
 void		 buf_reset(struct buf *);
 void		 buf_free(struct buf *);
 char		*buf_steal(struct buf *);

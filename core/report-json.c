@@ -21,13 +21,17 @@ static void
 json_time(struct buf *b, const struct rl_time *t)
 {
 	char	s[64];
+	size_t	n;
 
 	if (!(t->flags & RL_TIME_VALID)) {
 		buf_adds(b, "null");
 		return;
 	}
-	clock_format(t, s, sizeof s);
-	json_string(b, s);
+	/* Digits, '-', 'T', ':', '.', '+' and 'Z': nothing to escape. */
+	s[0] = '"';
+	n = clock_format(t, s + 1, sizeof s - 2);
+	s[n + 1] = '"';
+	buf_add(b, s, n + 2);
 }
 
 /* Append an int, or null for RL_NONE. */
@@ -37,7 +41,7 @@ json_int(struct buf *b, int v)
 	if (v == RL_NONE)
 		buf_adds(b, "null");
 	else
-		buf_printf(b, "%d", v);
+		buf_add_int(b, v);
 }
 
 /* Append a number that may be unknown (NAN): null then. */
@@ -468,8 +472,9 @@ json_events(struct buf *b, const struct rl_incident *inc, FILE *out)
 		json_int(b, e->rank);
 		buf_adds(b, ", \"source\": ");
 		json_string(b, inc->sources[e->source]->path);
-		buf_printf(b, ", \"line\": %llu, \"time\": ",
-		    (unsigned long long)e->line);
+		buf_adds(b, ", \"line\": ");
+		buf_add_int(b, (long long)e->line);
+		buf_adds(b, ", \"time\": ");
 		json_time(b, &e->time);
 		buf_adds(b, ", \"signature\": ");
 		json_string(b, event_signature(inc, e));

@@ -170,18 +170,50 @@ buf_adds(struct buf *b, const char *s)
 	buf_add(b, s, strlen(s));
 }
 
+/*
+ * Formatted straight into the buffer's room, grown and formatted again
+ * when it does not fit: a report prints tens of thousands of small
+ * fields, and a copy and a malloc each cost more than the formatting.
+ * No argument may point into the buffer itself.
+ */
 void
 buf_printf(struct buf *b, const char *fmt, ...)
 {
 	va_list	ap;
-	char	*s;
-	int	 n;
+	size_t	room;
+	int	n;
 
+	buf_grow(b, 64);
+	room = b->cap - b->len;
 	va_start(ap, fmt);
-	n = xvasprintf(&s, fmt, ap);
+	n = vsnprintf(b->p + b->len, room, fmt, ap);
 	va_end(ap);
-	buf_add(b, s, (size_t)n);
-	free(s);
+	if (n < 0)
+		fatal("bad format string");
+	if ((size_t)n >= room) {
+		buf_grow(b, (size_t)n);
+		va_start(ap, fmt);
+		vsnprintf(b->p + b->len, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
+	b->len += (size_t)n;
+}
+
+/* A decimal integer: the common field, without a format's parsing. */
+void
+buf_add_int(struct buf *b, long long v)
+{
+	char			 s[24], *p = s + sizeof s;
+	unsigned long long	 u = v < 0 ? 0ULL - (unsigned long long)v :
+				     (unsigned long long)v;
+
+	do {
+		*--p = (char)('0' + u % 10);
+		u /= 10;
+	} while (u != 0);
+	if (v < 0)
+		*--p = '-';
+	buf_add(b, p, (size_t)(s + sizeof s - p));
 }
 
 /* Empty the buffer but keep its memory for the next use. */

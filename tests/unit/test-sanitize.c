@@ -4,6 +4,7 @@
  * enough to cross the wide scan's steps, and each result is held to a
  * byte-at-a-time escaper and to what a JSON reader reads back.
  */
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -140,10 +141,51 @@ test_round_trip(void)
 	buf_free(&back);
 }
 
+/*
+ * The buffer the escapers write to: formatted text lands after what is
+ * there, whether or not it fits the room left, and integers are written
+ * as printf writes them.
+ */
+static void
+test_buf(void)
+{
+	static const long long	 ints[] = { 0, 7, -1, 10, -10, 1234567890,
+	    LLONG_MAX, LLONG_MIN };
+	struct buf		 b = { 0 };
+	char			 want[4096], fill[2000], s[32];
+	size_t			 i, k, bad = 0;
+
+	memset(fill, 'x', sizeof fill - 1);
+	fill[sizeof fill - 1] = '\0';
+	/* Every length of text before, against every width formatted. */
+	for (i = 0; i < 200; i++) {
+		for (k = 0; k < 1500; k += 37) {
+			buf_reset(&b);
+			buf_add(&b, fill, i);
+			buf_printf(&b, "<%.*s|%zu>", (int)k, fill, k);
+			snprintf(want, sizeof want, "%.*s<%.*s|%zu>", (int)i,
+			    fill, (int)k, fill, k);
+			bad += b.len != strlen(want) || strcmp(b.p, want) != 0;
+		}
+	}
+	is_int((int)bad, 0, "buf_printf: the formatted text follows what was "
+	    "there, whatever room was left");
+	for (i = 0, bad = 0; i < sizeof ints / sizeof ints[0]; i++) {
+		buf_reset(&b);
+		buf_add_int(&b, ints[i]);
+		snprintf(s, sizeof s, "%lld", ints[i]);
+		bad += strcmp(b.p, s) != 0;
+	}
+	is_int((int)bad, 0, "buf_add_int writes integers as %%lld does, the "
+	    "extremes too");
+	buf_free(&b);
+}
+
 int
 main(void)
 {
 	test_every_offset();
 	test_round_trip();
+	test_buf();
 	return tap_done();
 }

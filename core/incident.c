@@ -586,6 +586,10 @@ incident_rank_pos(const struct rl_incident *inc, int rank)
 {
 	size_t	lo = 0, hi = inc->nranks, mid;
 
+	/* Ranks 0 to n - 1, each once, the usual job: rank r is at r. */
+	if (rank >= 0 && (size_t)rank < inc->nranks &&
+	    inc->ranks[rank].rank == rank)
+		return rank;
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
 		if (inc->ranks[mid].rank < rank)

@@ -106,16 +106,55 @@ cap_in_time(const struct rl_incident *inc, const struct rl_event *e)
 	return clock_cmp(&e->time, &f->time) <= 0 || e == f;
 }
 
+/*
+ * Which of cap_fields a rule captures, as bits.  The events asked about
+ * come from a few rules, so the answers are kept for the first
+ * CAP_RULES_KEPT of them.
+ */
+#define CAP_RULES_KEPT	32
+
+struct cap_rules {
+	const struct rl_rule	*r[CAP_RULES_KEPT];
+	uint32_t		 mask[CAP_RULES_KEPT];
+	size_t			 n;
+};
+
+_Static_assert(sizeof cap_fields / sizeof *cap_fields <= 32,
+    "a rule's cap_fields fit a mask");
+
+static uint32_t
+cap_rule_mask(struct cap_rules *cr, const struct rl_rule *r)
+{
+	uint32_t	mask = 0;
+	size_t		i;
+
+	for (i = 0; i < cr->n; i++) {
+		if (cr->r[i] == r)
+			return cr->mask[i];
+	}
+	for (i = 0; i < sizeof cap_fields / sizeof *cap_fields; i++) {
+		if (rule_has_capture(r, cap_fields[i].name))
+			mask |= 1u << i;
+	}
+	if (cr->n < CAP_RULES_KEPT) {
+		cr->r[cr->n] = r;
+		cr->mask[cr->n++] = mask;
+	}
+	return mask;
+}
+
 /* Read one event's numbers into the capacity; true if it gave any. */
 static bool
-cap_read_event(struct rl_capacity *c, const struct rl_event *e, bool *vllm)
+cap_read_event(struct rl_capacity *c, const struct rl_event *e,
+    struct cap_rules *cr, bool *vllm)
 {
-	size_t	i;
-	double	v;
-	bool	any = false;
+	size_t		i;
+	double		v;
+	bool		any = false;
+	uint32_t	mask = cap_rule_mask(cr, e->rule);
 
 	for (i = 0; i < sizeof cap_fields / sizeof *cap_fields; i++) {
-		if (!rule_has_capture(e->rule, cap_fields[i].name) ||
+		if (!(mask >> i & 1) ||
 		    !event_capture_num(e, cap_fields[i].name, &v))
 			continue;
 		*cap_at(c, cap_fields[i].off) = v * cap_fields[i].scale;
@@ -142,6 +181,7 @@ static bool
 cap_gather(struct rl_incident *inc, struct rl_capacity *c)
 {
 	const struct rl_event	*e;
+	struct cap_rules	 cr = { .n = 0 };
 	size_t			 i;
 	bool			 vllm = false;
 
@@ -154,7 +194,7 @@ cap_gather(struct rl_incident *inc, struct rl_capacity *c)
 		    (1u << CHECK_ARGS) | (1u << CHECK_MODEL))) &&
 		    e->rule->group != GROUP_CAPACITY)
 			continue;
-		if (cap_read_event(c, e, &vllm) &&
+		if (cap_read_event(c, e, &cr, &vllm) &&
 		    c->evidence.n < CAP_EVIDENCE)
 			evlist_add(&c->evidence, inc, (int)i, STANCE_SUPPORTS,
 			    "a number of the memory budget (%s)",

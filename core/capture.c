@@ -44,11 +44,15 @@ pattern_group(const struct rl_pattern *p, const char *name)
 bool
 rule_has_capture(const struct rl_rule *r, const char *name)
 {
-	size_t	i;
+	const char	*s;
+	size_t		 i;
 
 	for (i = 0; r != NULL && i < r->npat; i++) {
-		if (pattern_group(&r->pat[i], name) != 0)
-			return true;
+		for (s = r->pat[i].names; s != NULL && *s != '\0';
+		    s += strlen(s) + 1) {
+			if (strcmp(s, name) == 0)
+				return true;
+		}
 	}
 	return false;
 }
@@ -59,12 +63,15 @@ rule_has_capture(const struct rl_rule *r, const char *name)
  */
 static char *
 pattern_extract(const struct rl_pattern *p, pcre2_match_data *md, int g,
-    const char *s, size_t n)
+    const char *s, size_t n, bool *none)
 {
 	PCRE2_SIZE	*ov;
+	int		 rc;
 
-	if (pcre2_match((const pcre2_code *)p->code, (PCRE2_SPTR)s, n, 0, 0,
-	    md, NULL) <= 0)
+	rc = pcre2_match((const pcre2_code *)p->code, (PCRE2_SPTR)s, n, 0, 0,
+	    md, NULL);
+	*none = rc == PCRE2_ERROR_NOMATCH;
+	if (rc <= 0)
 		return NULL;
 	ov = pcre2_get_ovector_pointer(md);
 	if (ov[2 * g] == PCRE2_UNSET)
@@ -94,6 +101,7 @@ event_capture(const struct rl_event *e, const char *name)
 	size_t			 i, k, n, tries;
 	char			*v = NULL;
 	int			 g;
+	bool			 none;
 
 	if (e->rule == NULL || e->text == NULL)
 		return NULL;
@@ -105,7 +113,8 @@ event_capture(const struct rl_event *e, const char *name)
 		    (const pcre2_code *)p->code, NULL);
 		if (md == NULL)
 			fatal("out of memory");
-		v = pattern_extract(p, md, g, e->text + e->at, n - e->at);
+		v = pattern_extract(p, md, g, e->text + e->at, n - e->at,
+		    &none);
 		pcre2_match_data_free(md);
 		if (v != NULL)
 			return v;
@@ -118,13 +127,23 @@ event_capture(const struct rl_event *e, const char *name)
 		    (const pcre2_code *)p->code, NULL);
 		if (md == NULL)
 			fatal("out of memory");
-		v = pattern_extract(p, md, g, e->text, n);
-		for (k = 1, tries = 0; v == NULL && k < n &&
+		v = pattern_extract(p, md, g, e->text, n, &none);
+		/*
+		 * A pattern that matches nowhere in the line, and whose match
+		 * cannot depend on where the subject starts, matches nowhere
+		 * in a tail of it either.
+		 */
+		if (none && p->anywhere)
+			k = n;
+		else
+			k = 1;
+		for (tries = 0; v == NULL && k < n &&
 		    k < CAPTURE_SCAN && tries < CAPTURE_RETRIES; k++) {
 			if (!capture_boundary(e->text, k))
 				continue;
 			tries++;
-			v = pattern_extract(p, md, g, e->text + k, n - k);
+			v = pattern_extract(p, md, g, e->text + k, n - k,
+			    &none);
 		}
 		pcre2_match_data_free(md);
 	}

@@ -169,6 +169,11 @@ struct rl_pattern {
 	bool		 jit;		/* compiled for pcre2_jit_match */
 	uint8_t		 capv[CAP_NCAPS];/* the known captures it has */
 	int		 ncapv;
+	char		*names;		/* its group names, each NUL-ended,
+					   then an empty one */
+	bool		 anywhere;	/* a match never depends on where the
+					   subject starts (no ^, \G, \A, \b,
+					   \B or lookbehind) */
 };
 
 /* A rule from a pack. */

@@ -80,6 +80,48 @@ pattern_first(struct rl_pattern *p)
 }
 
 /* Compile one pattern; on error *cause names pcre2's message and offset. */
+/*
+ * Keep the pattern's group names as a list: the diagnosis asks a rule
+ * whether it captures a name once per event (rule_has_capture), and pcre2
+ * would search its name table each time.
+ */
+static void
+pattern_names(struct rl_pattern *p)
+{
+	PCRE2_SPTR	 table;
+	uint32_t	 count = 0, size = 0, i;
+	struct buf	 b = { 0 };
+
+	pcre2_pattern_info(p->code, PCRE2_INFO_NAMECOUNT, &count);
+	pcre2_pattern_info(p->code, PCRE2_INFO_NAMEENTRYSIZE, &size);
+	pcre2_pattern_info(p->code, PCRE2_INFO_NAMETABLE, &table);
+	/* Each entry: the group number in two bytes, then the name. */
+	for (i = 0; i < count; i++) {
+		buf_adds(&b, (const char *)table + (size_t)i * size + 2);
+		buf_addc(&b, '\0');
+	}
+	buf_addc(&b, '\0');
+	p->names = buf_steal(&b);
+}
+
+/*
+ * Could the pattern match a tail of a subject where it matches nowhere in
+ * the whole?  Only through what looks at the subject's start or before a
+ * position: ^ (looked for in the source, where [^ counts too), \G, and
+ * what pcre2 counts as a lookbehind (\A, \b, \B and the assertions).
+ */
+static bool
+pattern_anywhere(const struct rl_pattern *p)
+{
+	uint32_t	behind = 1, opts = PCRE2_ANCHORED, first = 2;
+
+	pcre2_pattern_info(p->code, PCRE2_INFO_MAXLOOKBEHIND, &behind);
+	pcre2_pattern_info(p->code, PCRE2_INFO_ALLOPTIONS, &opts);
+	pcre2_pattern_info(p->code, PCRE2_INFO_FIRSTCODETYPE, &first);
+	return behind == 0 && !(opts & PCRE2_ANCHORED) && first != 2 &&
+	    strchr(p->source, '^') == NULL && strstr(p->source, "\\G") == NULL;
+}
+
 int
 pattern_compile(struct rl_pattern *p, const char *src, char **cause)
 {
@@ -103,6 +145,8 @@ pattern_compile(struct rl_pattern *p, const char *src, char **cause)
 	p->code = code;
 	p->source = xstrdup(src);
 	pattern_first(p);
+	pattern_names(p);
+	p->anywhere = pattern_anywhere(p);
 	for (i = 0; i < CAP_NCAPS; i++) {
 		n = pcre2_substring_number_from_name(code,
 		    (PCRE2_SPTR)cap_names[i]);
@@ -118,6 +162,7 @@ pattern_free(struct rl_pattern *p)
 {
 	pcre2_code_free(p->code);
 	free(p->source);
+	free(p->names);
 	memset(p, 0, sizeof *p);
 }
 

@@ -530,6 +530,86 @@ test_captures(void)
 	    == 1, "six are kept");
 	errlist_free(&e);
 	ruleset_free(rs);
+
+	/* Which names a rule captures, in any of its patterns. */
+	rs = ruleset_create();
+	load(rs, "[rule nccl]\nrole = evidence\n"
+	    "pattern = cudaDev (?<cuda_dev>\\d+) busId (?<busid>[0-9a-f]+)\n"
+	    "pattern = (?<pci>[0-9a-f:.]+) fell off\n"
+	    "[rule plain]\nrole = evidence\npattern = no groups here\n", &e);
+	ok(rule_has_capture(ruleset_find(rs, "nccl"), "busid") &&
+	    rule_has_capture(ruleset_find(rs, "nccl"), "cuda_dev") &&
+	    rule_has_capture(ruleset_find(rs, "nccl"), "pci"),
+	    "a rule captures the names of each of its patterns");
+	ok(!rule_has_capture(ruleset_find(rs, "nccl"), "bus") &&
+	    !rule_has_capture(ruleset_find(rs, "nccl"), "busid2") &&
+	    !rule_has_capture(ruleset_find(rs, "nccl"), ""),
+	    "and no name that only starts or ends like one of them");
+	ok(!rule_has_capture(ruleset_find(rs, "plain"), "busid") &&
+	    !rule_has_capture(NULL, "busid"),
+	    "a rule without groups, or none, captures nothing");
+	errlist_free(&e);
+	ruleset_free(rs);
+}
+
+/* The capture of an event, read back from its kept text. */
+static char *
+capture_of(const struct ruleset *rs, const char *rule, unsigned pat,
+    const char *text, const char *name)
+{
+	struct rl_event	ev;
+
+	memset(&ev, 0, sizeof ev);
+	ev.rule = ruleset_find(rs, rule);
+	ev.pat = (uint8_t)pat;
+	ev.text = (char *)text;
+	return event_capture(&ev, name);
+}
+
+/*
+ * A capture is read again from the event's whole line, prefixes and all:
+ * where it matched first, then each pattern from the line's start, then,
+ * for a pattern whose match depends on where the subject starts, from
+ * the places a prefix can end.
+ */
+static void
+test_event_capture(void)
+{
+	struct ruleset	*rs = ruleset_create();
+	struct errlist	 e = { 0 };
+	char		*v;
+
+	load(rs, "[rule comm]\nrole = evidence\n"
+	    "pattern = ncclCommInitRank rank (?<rank>\\d+) busId "
+	    "(?<busid>[0-9a-f]+)\n"
+	    "pattern = comm rank (?<rank>\\d+) nRanks (?<nranks>\\d+)\n"
+	    "[rule anchored]\nrole = evidence\n"
+	    "pattern = ^busId (?<busid>[0-9a-f]+)\n"
+	    "[rule behind]\nrole = evidence\n"
+	    "pattern = (?<!:)busId (?<busid>[0-9a-f]+)\n"
+	    "[rule nested]\nrole = evidence\n"
+	    "pattern = (?:^|\\s)busId (?<busid>[0-9a-f]+)\n", &e);
+	is_int((int)e.n, 0, "the capture pack loads");
+	v = capture_of(rs, "comm", 1, "node1:9:9 [3] NCCL INFO comm rank 3 "
+	    "nRanks 8", "busid");
+	ok(v == NULL, "a line of the pattern without the group has no value");
+	free(v);
+	v = capture_of(rs, "comm", 1, "node1:9:9 [3] NCCL INFO comm rank 3 "
+	    "nRanks 8 ncclCommInitRank rank 3 busId 1b000", "busid");
+	is_str(v, "1b000", "another pattern of the rule that matches the line "
+	    "gives it");
+	free(v);
+	v = capture_of(rs, "anchored", 0, "[rank3]: busId 6b000", "busid");
+	is_str(v, "6b000", "a pattern anchored at ^ is found after a prefix");
+	free(v);
+	v = capture_of(rs, "behind", 0, "[rank3]:busId 9a000", "busid");
+	is_str(v, "9a000", "as is one whose lookbehind the prefix would fail");
+	free(v);
+	v = capture_of(rs, "nested", 0, "[rank3]:busId 5e000", "busid");
+	is_str(v, "5e000", "and one with ^ in a group");
+	free(v);
+	errlist_free(&e);
+	ruleset_free(rs);
 }
 
 /* A catastrophic pattern costs a line its match, never the program. */
@@ -610,6 +690,7 @@ main(void)
 	test_shapes();
 	test_priority();
 	test_captures();
+	test_event_capture();
 	test_pathological();
 	test_embedded();
 	return tap_done();

@@ -145,6 +145,7 @@ struct ingest {
 
 struct peeled;
 static void	ingest_settle(struct ingest *, const char *, size_t, int);
+static void	ingest_tails(struct ingest *);
 static bool	ingest_writer_known(const struct ingest *,
 		    const struct peeled *);
 
@@ -1583,6 +1584,13 @@ ingest_settle(struct ingest *in, const char *b, size_t to, int want)
 		in->tknown = abs > in->tknown ? abs : in->tknown;
 		return;
 	}
+	/*
+	 * The block's tails take their times first: the walk back from a
+	 * tail without a time of its own stops where the time is known, and
+	 * past here it would find none and take the stream's later one.
+	 */
+	if (in->ndirty > 0 && b == in->blk)
+		ingest_tails(in);
 	lo = b + (in->tknown > in->blk_abs ? in->tknown - in->blk_abs : 0);
 	for (le = b + to - 1; le >= lo && le > b; le = ls - 1, back++) {
 		ls = memrchr(lo, '\n', (size_t)(le - lo));

@@ -562,6 +562,72 @@ test_more_blocks(void)
 	ruleset_free(rs);
 }
 
+/*
+ * Bursts of events without a time of their own (a traceback's lines, a
+ * communicator's set-up), read while skipping: each event has the time of
+ * the last timed line before it, whether the burst lies in one block or
+ * across two, and whether the line before it is an event or not.
+ */
+static void
+test_when_bursts(void)
+{
+	struct ruleset		*rs = pack();
+	struct rl_incident	*inc;
+	struct rl_source	*src;
+	struct buf		 b = { 0 };
+	uint64_t		*when = NULL;	/* per line: the time it has */
+	size_t			 i, k, line = 0, step, bad, exc;
+	unsigned		 ms = 0;
+	char			 got[32], want[32];
+	struct rl_time		 t;
+
+	for (i = 0; i < 3000; i++) {
+		ms += 100;
+		buf_printf(&b, "2026-12-02 10:%02u:%02u,%03u INFO step %zu\n",
+		    ms / 60000 % 60, ms / 1000 % 60, ms % 1000, i);
+		when = xreallocarray(when, ++line + 1, sizeof *when);
+		when[line] = ms;
+		if (i < 1000 || i % 97 != 0)
+			continue;
+		/* A burst: errors, some with a traceback line between. */
+		for (k = 0; k < 40; k++) {
+			if (k % 7 == 3)
+				buf_printf(&b, "  File \"x.py\", line %zu\n", k);
+			else
+				buf_printf(&b, "ValueError: burst %zu\n", k);
+			when = xreallocarray(when, ++line + 1, sizeof *when);
+			when[line] = ms;
+		}
+	}
+	for (step = 0; step < 2; step++) {
+		inc = incident_create(rs);
+		src = incident_add_source(inc, "rank0.log", SOURCE_FILE);
+		feed_more(inc, src, b.p, b.len, step == 0 ? b.len : 65536,
+		    b.len);
+		for (i = 0, bad = 0, exc = 0; i < inc->nevents; i++) {
+			if (strcmp(inc->events[i]->rule->id, "py.exc") != 0)
+				continue;
+			exc++;
+			memset(&t, 0, sizeof t);
+			t.ms = 1796205600000LL + (int64_t)when[inc->events[i]->line];
+			t.flags = RL_TIME_VALID;
+			clock_format(&t, want, sizeof want);
+			clock_format(&inc->events[i]->time, got, sizeof got);
+			if (strcmp(got, want) != 0 && bad++ == 0)
+				printf("# line %llu: %s, want %s\n",
+				    (unsigned long long)inc->events[i]->line,
+				    got, want);
+		}
+		ok(exc > 20 && bad == 0, "bursts read %s: each of %zu errors "
+		    "kept has the time of the timed line before it",
+		    step == 0 ? "whole" : "in 64 KB parts", exc);
+		incident_free(inc);
+	}
+	free(when);
+	buf_free(&b);
+	ruleset_free(rs);
+}
+
 int
 main(void)
 {
@@ -575,5 +641,6 @@ main(void)
 	test_pending_time();
 	test_peel_far();
 	test_more_blocks();
+	test_when_bursts();
 	return tap_done();
 }

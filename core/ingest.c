@@ -132,6 +132,15 @@ struct ingest {
 	unsigned	 shapes_backoff;/* and after the next poor try */
 	uint64_t	 tknown;	/* the stream's time is that of the lines
 					   before this offset */
+	struct {			/* ingest_when's last answer: */
+		const char	*blk;	/* in this block, */
+		uint64_t	 blk_abs;
+		uint64_t	 tknown;	/* with this much known, */
+		const struct stream *st;
+		const char	*at;	/* the line starting here */
+		struct rl_time	 t;	/* had this time, its own or */
+		bool		 found;	/* a line's before it; or none */
+	}		 when;
 	struct rl_keep	**dirty;	/* keeps whose tail waits for the block's end */
 	size_t		 ndirty;
 	uint64_t	*idle;		/* per literal: it only feeds links the
@@ -964,21 +973,43 @@ ingest_when(struct ingest *in, struct stream *st, const char *ls, size_t len,
 	struct clock_ctx	*ck = &in->src->clock;
 	const char		*lo, *le, *q;
 	size_t			 n;
+	bool			 memo, found = false;
 
 	*own = clock_parse(ck, ls, len, t);
-	if (*own)
-		return true;
 	lo = in->blk;
 	if (in->tknown > in->blk_abs)
 		lo += in->tknown - in->blk_abs;
-	for (le = ls - 1; le > lo; le = q - 1) {
+	/*
+	 * Kept events come in bursts (a communicator's set-up, a
+	 * traceback) of lines without a time of their own: the walk back
+	 * from each stops where the last one's began, and takes its answer.
+	 */
+	memo = in->when.blk == in->blk && in->when.blk_abs == in->blk_abs &&
+	    in->when.tknown == in->tknown && in->when.st == st &&
+	    in->when.at >= lo && in->when.at < ls;
+	for (le = ls - 1; !*own && le > lo; le = q - 1) {
 		q = memrchr(lo, '\n', (size_t)(le - lo));
 		q = q == NULL ? lo : q + 1;
+		if (memo && q <= in->when.at) {
+			if ((found = in->when.found))
+				*t = in->when.t;
+			break;
+		}
 		n = (size_t)(le - q);
 		if (n > 0 && q[n - 1] == '\r')
 			n--;
-		if (clock_parse(ck, q, n, t))
-			return true;
+		if ((found = clock_parse(ck, q, n, t)))
+			break;
+	}
+	in->when.blk = in->blk;
+	in->when.blk_abs = in->blk_abs;
+	in->when.tknown = in->tknown;
+	in->when.st = st;
+	in->when.at = ls;
+	in->when.found = *own || found;
+	if (*own || found) {
+		in->when.t = *t;
+		return true;
 	}
 	*t = st->last;
 	return (t->flags & RL_TIME_VALID) != 0;

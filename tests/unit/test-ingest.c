@@ -587,7 +587,7 @@ test_when_bursts(void)
 		    ms / 60000 % 60, ms / 1000 % 60, ms % 1000, i);
 		when = xreallocarray(when, ++line + 1, sizeof *when);
 		when[line] = ms;
-		if (i < 1000 || i % 97 != 0)
+		if (i < 2000 || i % 97 != 0)
 			continue;
 		/* A burst: errors, some with a traceback line between. */
 		for (k = 0; k < 40; k++) {

@@ -12,7 +12,7 @@
  * makes the very incident that reading the files one after another makes:
  * the same processes in the same order, the same arrival numbers.
  *
- * Before that, the prefilter learns from the first megabyte of the files
+ * Before that, the prefilter learns from the first 256 KB of the files
  * which bytes of each literal are rare, so that every run scans with the
  * same anchors.  Few or small files, a line callback (`cat`), or
  * RANKLINE_JOBS=1 (--jobs 1) read on this thread alone.
@@ -31,8 +31,8 @@
 #include "core.h"
 
 #define BATCH_MIN_BYTES		(16 * 1024 * 1024)	/* less is read on one core */
-#define BATCH_LEARN_BYTES	(1024 * 1024)	/* input the prefilter learns from */
-#define BATCH_LEARN_EACH	(256 * 1024)	/* of it from one file at most */
+#define BATCH_LEARN_BYTES	(256 * 1024)	/* input the prefilter learns from */
+#define BATCH_LEARN_EACH	(64 * 1024)	/* of it from one file at most */
 #define BATCH_RUNS_EACH		4	/* runs per worker */
 
 /* A run of sources, read on one of the pool's threads. */

@@ -22,7 +22,7 @@
  * bytes, or (under three bytes) by memchr.
  */
 #define PF_BITS		16		/* bits of the hash */
-#define PF_LEARN_BYTES	(1024 * 1024)	/* input seen before re-anchoring */
+#define PF_LEARN_BYTES	(256 * 1024)	/* input seen before re-anchoring */
 #define PF_SLOTS	(1u << PF_BITS)
 #define PF_STRIDE	4		/* positions apart the set is probed */
 #define PF_LONG		(PF_STRIDE + 3)	/* bytes a literal needs for the set */

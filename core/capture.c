@@ -68,6 +68,7 @@ pattern_extract(const struct rl_pattern *p, pcre2_match_data *md, int g,
 	PCRE2_SIZE	*ov;
 	int		 rc;
 
+	(void)pattern_ready(p);
 	rc = pcre2_match((const pcre2_code *)p->code, (PCRE2_SPTR)s, n, 0, 0,
 	    md, NULL);
 	*none = rc == PCRE2_ERROR_NOMATCH;

@@ -166,7 +166,8 @@ struct rl_pattern {
 	char		*source;	/* the text as written in the pack */
 	int		 cap[CAP_NCAPS];/* group number of each known capture, or 0 */
 	uint8_t		 first[32];	/* bytes a match can start with (bitmap) */
-	bool		 jit;		/* compiled for pcre2_jit_match */
+	uint8_t		 jit;		/* JIT_*: compiled for pcre2_jit_match,
+					   on first use (pattern_ready) */
 	uint8_t		 capv[CAP_NCAPS];/* the known captures it has */
 	int		 ncapv;
 	char		*names;		/* its group names, each NUL-ended,
@@ -175,6 +176,12 @@ struct rl_pattern {
 					   subject starts (no ^, \G, \A, \b,
 					   \B or lookbehind) */
 };
+
+/* rl_pattern's jit: its JIT code is made on the first match. */
+#define JIT_NOT_YET	0
+#define JIT_READY	1
+#define JIT_NONE	2		/* RANKLINE_NO_JIT, or pcre2 could not */
+bool		 pattern_ready(const struct rl_pattern *);
 
 /* A rule from a pack. */
 struct rl_rule {

@@ -10,6 +10,8 @@
  * rule's literals in them.
  */
 #include <ctype.h>
+#include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -122,6 +124,37 @@ pattern_anywhere(const struct rl_pattern *p)
 	    strchr(p->source, '^') == NULL && strstr(p->source, "\\G") == NULL;
 }
 
+/*
+ * JIT-compile a pattern the first time it is run, not when its pack is
+ * loaded: a run meets a few dozen of the packs' hundreds of patterns, and
+ * compiling them all was most of the start-up, before any file is read.
+ * Workers may meet a pattern at once.  pcre2 must not compile a pattern
+ * while another thread matches it, so every match asks here first: one
+ * thread compiles under the lock, and the state it publishes (release,
+ * read with acquire) says to the rest that the code is final.  Returns
+ * whether pcre2_jit_match may run the pattern.
+ */
+static pthread_mutex_t jit_lock = PTHREAD_MUTEX_INITIALIZER;
+
+bool
+pattern_ready(const struct rl_pattern *p)
+{
+	/* Patterns are made on the heap, never const: the state may change. */
+	struct rl_pattern	*w = (struct rl_pattern *)(uintptr_t)p;
+	uint8_t			 st;
+
+	if ((st = __atomic_load_n(&p->jit, __ATOMIC_ACQUIRE)) != JIT_NOT_YET)
+		return st == JIT_READY;
+	pthread_mutex_lock(&jit_lock);
+	if ((st = __atomic_load_n(&p->jit, __ATOMIC_RELAXED)) == JIT_NOT_YET) {
+		st = pcre2_jit_compile(p->code, PCRE2_JIT_COMPLETE) == 0 ?
+		    JIT_READY : JIT_NONE;
+		__atomic_store_n(&w->jit, st, __ATOMIC_RELEASE);
+	}
+	pthread_mutex_unlock(&jit_lock);
+	return st == JIT_READY;
+}
+
 int
 pattern_compile(struct rl_pattern *p, const char *src, char **cause)
 {
@@ -139,9 +172,7 @@ pattern_compile(struct rl_pattern *p, const char *src, char **cause)
 		    (char *)msg);
 		return -1;
 	}
-	if (getenv("RANKLINE_NO_JIT") == NULL &&
-	    pcre2_jit_compile(code, PCRE2_JIT_COMPLETE) == 0)
-		p->jit = true;
+	p->jit = getenv("RANKLINE_NO_JIT") == NULL ? JIT_NOT_YET : JIT_NONE;
 	p->code = code;
 	p->source = xstrdup(src);
 	pattern_first(p);
@@ -725,7 +756,7 @@ ruleset_match_pattern(struct ruleset *rs, const struct rl_pattern *p,
 	 * cost more than a prefix pattern failing on a line's first bytes;
 	 * the match limit and the JIT stack still apply.
 	 */
-	if (p->jit)
+	if (pattern_ready(p))
 		rc = pcre2_jit_match(p->code, (PCRE2_SPTR)s, n, 0, 0, rs->md,
 		    rs->mctx);
 	else
@@ -761,6 +792,8 @@ ruleset_match_partial(struct ruleset *rs, const struct rl_pattern *p,
 	PCRE2_SIZE	*ov;
 	int		 rc;
 
+	/* Matched without JIT, but never while a thread compiles it. */
+	(void)pattern_ready(p);
 	rc = pcre2_match(p->code, (PCRE2_SPTR)s, n, 0, PCRE2_PARTIAL_HARD,
 	    rs->md, rs->mctx);
 	if (rc == PCRE2_ERROR_NOMATCH)

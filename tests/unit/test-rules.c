@@ -3,6 +3,7 @@
  * Packs here are written inline, so the tests say exactly what they rely
  * on; the shipped packs are tested by `rankline rules test` (tests/rules.sh).
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -612,6 +613,90 @@ test_event_capture(void)
 	ruleset_free(rs);
 }
 
+/* Lines for the JIT test, and what each of four threads made of them. */
+#define JIT_LINES	64
+#define JIT_THREADS	4
+
+struct jit_run {
+	struct ruleset	*rs;		/* the thread's clone */
+	char		 got[JIT_LINES][32];	/* rule id, or "-" */
+};
+
+static void
+jit_lines(struct ruleset *rs, char got[JIT_LINES][32])
+{
+	struct rl_match	 m;
+	char		 line[96];
+	int		 i;
+
+	for (i = 0; i < JIT_LINES; i++) {
+		snprintf(line, sizeof line, i % 3 == 0 ? "step %d done" :
+		    i % 3 == 1 ? "ValueError: bad %d" : "nothing %d here", i);
+		snprintf(got[i], 32, "%s", ruleset_match(rs, line, strlen(line),
+		    &m) ? m.rule->id : "-");
+	}
+}
+
+static void *
+jit_thread(void *arg)
+{
+	struct jit_run	*r = arg;
+
+	jit_lines(r->rs, r->got);
+	return NULL;
+}
+
+/*
+ * A pattern is compiled for the JIT when it is first run, not when its
+ * pack is loaded; threads that meet it first at once all match as one
+ * thread does.
+ */
+static void
+test_lazy_jit(void)
+{
+	const char	*text = "[rule t.step]\nrole = progress\n"
+	    "pattern = ^step (?<step>\\d+)\n"
+	    "[rule t.exc]\nrole = root\npattern = (?<exc>\\w+Error): \n"
+	    "[rule t.never]\nrole = root\npattern = never (?<n>\\d+) seen\n";
+	struct ruleset	*rs = ruleset_create(), *one = ruleset_create();
+	struct errlist	 e = { 0 };
+	struct jit_run	 run[JIT_THREADS];
+	pthread_t	 th[JIT_THREADS];
+	char		 want[JIT_LINES][32];
+	int		 i, same = 0, jit = 0;
+
+	pcre2_config(PCRE2_CONFIG_JIT, &jit);
+	load(rs, text, &e);
+	load(one, text, &e);
+	ruleset_finish(rs);
+	ok(ruleset_find(rs, "t.step")->pat[0].jit == JIT_NOT_YET &&
+	    ruleset_find(rs, "t.never")->pat[0].jit == JIT_NOT_YET,
+	    "loading a pack compiles no pattern for the JIT");
+	for (i = 0; i < JIT_THREADS; i++) {
+		run[i].rs = ruleset_clone(rs);
+		pthread_create(&th[i], NULL, jit_thread, &run[i]);
+	}
+	for (i = 0; i < JIT_THREADS; i++)
+		pthread_join(th[i], NULL);
+	jit_lines(one, want);
+	for (i = 0; i < JIT_THREADS * JIT_LINES; i++)
+		same += strcmp(run[i / JIT_LINES].got[i % JIT_LINES],
+		    want[i % JIT_LINES]) == 0;
+	is_int(same, JIT_THREADS * JIT_LINES, "four threads meeting the patterns at once "
+	    "name every line as one thread does");
+	is_str(want[0], "t.step", "a step line is named");
+	is_str(want[1], "t.exc", "an error line is named");
+	ok(ruleset_find(rs, "t.step")->pat[0].jit ==
+	    (jit ? JIT_READY : JIT_NONE) &&
+	    ruleset_find(rs, "t.never")->pat[0].jit == JIT_NOT_YET,
+	    "a pattern run is compiled once met; one never run is not");
+	for (i = 0; i < JIT_THREADS; i++)
+		ruleset_free(run[i].rs);
+	errlist_free(&e);
+	ruleset_free(rs);
+	ruleset_free(one);
+}
+
 /* A catastrophic pattern costs a line its match, never the program. */
 static void
 test_pathological(void)
@@ -691,6 +776,7 @@ main(void)
 	test_priority();
 	test_captures();
 	test_event_capture();
+	test_lazy_jit();
 	test_pathological();
 	test_embedded();
 	return tap_done();

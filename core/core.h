@@ -482,7 +482,12 @@ struct rl_keep {
 					   a power of two */
 	struct rl_event	 tail;		/* the latest if not in v (rule NULL: none) */
 	size_t		 tail_len;	/* its line's length, while dirty */
-	bool		 dirty;		/* the tail's time and text are to come */
+	bool		 dirty;		/* times and texts are to come (ingest's
+					   tail, samples, last) */
+	bool		 last_due;	/* `last` is to be the time of the line
+					   at last_off, of last_len bytes */
+	size_t		 last_len;
+	uint64_t	 last_off;
 	uint64_t	 matched;	/* lines matched, kept or not */
 	uint64_t	 lines;		/* of those, not harmless: the tally's */
 	int64_t		 count;		/* their `count` captures, summed */

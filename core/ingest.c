@@ -124,6 +124,7 @@ struct ingest {
 					   (ingest_more) */
 	uint64_t	 warmup;	/* bytes read line by line first */
 	const char	*blk;		/* the block being read, or NULL */
+	const char	*blk_end;	/* and its end */
 	uint64_t	 blk_abs;	/* its offset in the source */
 	uint64_t	 blk_read;	/* lines of it read, not skipped */
 	bool		 dense;		/* most lines are read: name them by
@@ -1053,7 +1054,7 @@ ingest_event(struct ingest *in, struct stream *st, const struct rl_match *m,
 	struct rl_time		 t = st->last;
 	int64_t			 cap[CAP_NCAPS];
 	int			 i, rank, local;
-	bool			 harmless = false, first;
+	bool			 harmless = false, first, sample;
 
 	in->inc->matched++;
 	memcpy(cap, cap_unset, sizeof cap);
@@ -1092,7 +1093,14 @@ ingest_event(struct ingest *in, struct stream *st, const struct rl_match *m,
 		keep_count(k, cap);
 	e = keep_add(in->inc, k, cap[CAP_STEP] >= 0 ?
 	    (uint64_t)cap[CAP_STEP] : k->matched);
-	if (lazy && (e != &k->tail || first)) {
+	/*
+	 * A sample kept while the stream's time is known waits for the end
+	 * of the block, as the tail does: most samples of a block are thinned
+	 * out again before it ends (keep_thin), and need no time or text.
+	 */
+	sample = lazy && e != NULL && e != &k->tail && !first &&
+	    k->policy == KEEP_SAMPLE && (st->last.flags & RL_TIME_VALID);
+	if (lazy && !sample && (e != &k->tail || first)) {
 		/* Kept for good, or the tally's first: its time now. */
 		if (!ingest_when(in, st, line, len, &t, &timed))
 			t = st->last;
@@ -1100,8 +1108,15 @@ ingest_event(struct ingest *in, struct stream *st, const struct rl_match *m,
 	}
 	if (first && !lazy)
 		k->first = t;
-	if (!harmless && !lazy)
+	if (!harmless && !lazy) {
 		k->last = t;
+		k->last_due = false;
+	} else if (!harmless) {
+		/* The latest line's time, once it is known. */
+		k->last_due = true;
+		k->last_off = in->offset;
+		k->last_len = len;
+	}
 	if (e == NULL)
 		return;
 	e->source = in->src->index;
@@ -1131,8 +1146,9 @@ ingest_event(struct ingest *in, struct stream *st, const struct rl_match *m,
 	if (rank != RL_NONE || local != RL_NONE)
 		e->rank = rank;
 	if (lazy) {
-		/* The tail: its time and text at the end of the block. */
-		k->tail_len = len;
+		/* Its time and text at the end of the block (ingest_tails). */
+		if (e == &k->tail)
+			k->tail_len = len;
 		if (!k->dirty) {
 			k->dirty = true;
 			in->dirty = xreallocarray(in->dirty, in->ndirty + 1,
@@ -1682,32 +1698,61 @@ ingest_writer_known(const struct ingest *in, const struct peeled *pl)
 	return in->whsize != 0 && in->whash[writer_slot(in, pl)] != NULL;
 }
 
-/* The keeps' latest events of this block get their times and texts. */
+/* The length of the block's line at ls, without its newline or CR. */
+static size_t
+ingest_line_len(const struct ingest *in, const char *ls)
+{
+	const char	*nl;
+	size_t		 n;
+
+	nl = memchr(ls, '\n', (size_t)(in->blk_end - ls));
+	n = (size_t)((nl != NULL ? nl : in->blk_end) - ls);
+	return n > 0 && ls[n - 1] == '\r' ? n - 1 : n;
+}
+
+/*
+ * The keeps' events of this block read while skipping get their times
+ * and texts: each keep's latest (its tail), the samples it still keeps,
+ * and its latest line's time.
+ */
 static void
 ingest_tails(struct ingest *in)
 {
 	struct rl_keep	*k;
 	struct rl_event	*e;
 	const char	*ls;
-	size_t		 i;
+	size_t		 i, len;
+	uint32_t	 j;
 	bool		 own;
 
 	for (i = 0; i < in->ndirty; i++) {
 		k = in->dirty[i];
 		k->dirty = false;
-		e = &k->tail;
-		if (e->rule == NULL || e->text != NULL ||
-		    e->offset < in->blk_abs)
-			continue;
-		ls = in->blk + (e->offset - in->blk_abs);
-		if (!ingest_when(in, in->streams[0], ls, k->tail_len, &e->time,
-		    &own))
-			e->time = in->streams[0]->last;
-		e->timed = own;
-		e->guess = own ? TIME_OWN : TIME_STREAM;
-		e->text = event_text(e->rule, ls, k->tail_len);
-		if (!e->harmless)
-			k->last = e->time;
+		/* The samples of this block still kept: the last ones in v. */
+		for (j = k->n; j > 0 && k->v[j - 1].text == NULL; j--)
+			;
+		for (; j <= k->n; j++) {
+			e = j < k->n ? &k->v[j] : &k->tail;
+			if (e->rule == NULL || e->text != NULL ||
+			    e->offset < in->blk_abs)
+				continue;
+			ls = in->blk + (e->offset - in->blk_abs);
+			len = e == &k->tail ? k->tail_len :
+			    ingest_line_len(in, ls);
+			if (!ingest_when(in, in->streams[0], ls, len,
+			    &e->time, &own))
+				e->time = in->streams[0]->last;
+			e->timed = own;
+			e->guess = own ? TIME_OWN : TIME_STREAM;
+			e->text = event_text(e->rule, ls, len);
+		}
+		if (k->last_due && k->last_off >= in->blk_abs) {
+			ls = in->blk + (k->last_off - in->blk_abs);
+			if (!ingest_when(in, in->streams[0], ls, k->last_len,
+			    &k->last, &own))
+				k->last = in->streams[0]->last;
+		}
+		k->last_due = false;
 	}
 	in->ndirty = 0;
 }
@@ -1806,6 +1851,7 @@ ingest_block(struct ingest *in, const char *b, size_t n)
 	uint64_t		 lines, hits;
 
 	in->blk = b;
+	in->blk_end = b + n;
 	in->blk_abs = in->offset;
 	lines = in->src->lines;
 	in->blk_read = 0;

@@ -628,6 +628,129 @@ test_when_bursts(void)
 	ruleset_free(rs);
 }
 
+/*
+ * Step lines are sampled (a keep of a few, thinned as more come); those
+ * read while skipping get their times and texts at the end of their
+ * block.  Each sample kept is its own line, with its own time, read whole
+ * or in parts, and the tally's last time is the last step's.
+ */
+static void
+test_samples_deferred(void)
+{
+	struct ruleset		*rs = pack();
+	struct rl_incident	*inc;
+	struct rl_source	*src;
+	struct buf		 b = { 0 };
+	const struct rl_event	*e;
+	char			 want[96], got[32], tw[32];
+	size_t			 i, step, n, bad;
+	unsigned		 ms;
+	struct rl_time		 t;
+
+	for (i = 0; i < 20000; i++) {
+		ms = (unsigned)i * 100;
+		buf_printf(&b, "2026-12-02 10:%02u:%02u,%03u INFO step %zu\n",
+		    ms / 60000 % 60, ms / 1000 % 60, ms % 1000, i);
+	}
+	for (step = 0; step < 2; step++) {
+		inc = incident_create(rs);
+		src = incident_add_source(inc, "rank0.log", SOURCE_FILE);
+		feed_more(inc, src, b.p, b.len, step == 0 ? b.len : 65536,
+		    b.len);
+		for (i = 0, n = 0, bad = 0; i < inc->nevents; i++) {
+			e = inc->events[i];
+			if (strcmp(e->rule->id, "t.step") != 0)
+				continue;
+			n++;
+			ms = (unsigned)(e->line - 1) * 100;
+			snprintf(want, sizeof want, "2026-12-02 10:%02u:%02u,%03u "
+			    "INFO step %llu", ms / 60000 % 60, ms / 1000 % 60,
+			    ms % 1000, (unsigned long long)(e->line - 1));
+			memset(&t, 0, sizeof t);
+			t.ms = 1796205600000LL + ms;
+			t.flags = RL_TIME_VALID;
+			clock_format(&t, tw, sizeof tw);
+			clock_format(&e->time, got, sizeof got);
+			if ((e->text == NULL || strcmp(e->text, want) != 0 ||
+			    strcmp(got, tw) != 0 || !e->timed) && bad++ == 0)
+				printf("# line %llu: \"%s\" at %s\n",
+				    (unsigned long long)e->line,
+				    e->text != NULL ? e->text : "(null)", got);
+		}
+		ok(n >= 8 && bad == 0, "read %s: each of the %zu step samples "
+		    "kept is its own line, at its own time", step == 0 ?
+		    "whole" : "in 64 KB parts", n);
+		memset(&t, 0, sizeof t);
+		t.ms = 1796205600000LL + 19999 * 100LL;
+		t.flags = RL_TIME_VALID;
+		for (i = 0, bad = 1; i < inc->ntally; i++) {
+			if (inc->tally[i].lines == 20000)
+				bad = inc->tally[i].last != clock_utc_ms(&t);
+		}
+		ok(bad == 0, "and the steps' last time is the last step's");
+		incident_free(inc);
+	}
+	buf_free(&b);
+	ruleset_free(rs);
+}
+
+/*
+ * A signature's last time is its last line's that was not harmless, also
+ * when that line, read while skipping, was followed in its block by a
+ * harmless one of the same signature (an AssertionError right after an
+ * "Exception ignored in:"), which took its place as the keep's latest.
+ */
+static void
+test_last_not_harmless(void)
+{
+	struct ruleset		*rs = pack();
+	struct rl_incident	*inc;
+	struct rl_source	*src;
+	struct buf		 b = { 0 };
+	struct rl_time		 t;
+	const struct rl_rule	*r;
+	size_t			 i;
+	unsigned		 ms = 0;
+	int64_t			 want = 0;
+	bool			 found = false;
+
+	for (i = 0; i < 6000; i++) {
+		ms += 100;
+		buf_printf(&b, "2026-12-02 10:%02u:%02u,%03u INFO step %zu\n",
+		    ms / 60000 % 60, ms / 1000 % 60, ms % 1000, i);
+		/* 70 failures early: the keep keeps 64, then only the latest. */
+		if (i < 70 || i == 5000)
+			buf_printf(&b, "AssertionError: check %zu\n", i);
+		if (i == 5000) {
+			memset(&t, 0, sizeof t);
+			t.ms = 1796205600000LL + ms;
+			t.flags = RL_TIME_VALID;
+			want = clock_utc_ms(&t);
+		}
+		if (i == 5001)
+			buf_printf(&b, "Exception ignored in: <f>\n"
+			    "AssertionError: during shutdown\n");
+	}
+	inc = incident_create(rs);
+	src = incident_add_source(inc, "rank0.log", SOURCE_FILE);
+	feed_more(inc, src, b.p, b.len, b.len, b.len);
+	r = ruleset_find(rs, "t.assert");
+	for (i = 0; r != NULL && i < inc->ntally; i++) {
+		if (i == r->index) {
+			found = true;
+			is_int(inc->tally[i].last, want, "the last time of a "
+			    "signature is its last line's that was not "
+			    "harmless");
+			is_int((int)inc->tally[i].lines, 71, "the harmless one "
+			    "is not counted");
+		}
+	}
+	ok(found, "the signature has a tally");
+	buf_free(&b);
+	incident_free(inc);
+	ruleset_free(rs);
+}
+
 int
 main(void)
 {
@@ -642,5 +765,7 @@ main(void)
 	test_peel_far();
 	test_more_blocks();
 	test_when_bursts();
+	test_samples_deferred();
+	test_last_not_harmless();
 	return tap_done();
 }

@@ -67,81 +67,57 @@ event_cmp(const void *a, const void *b)
 }
 
 /*
- * An event's place in the sort.  Where every timed event's time is read
- * the same way (all wall-clock times without a zone, or none of them),
- * event_cmp orders by one number per event and then by arrival: that
- * number is computed once here, not in each of the n log n comparisons,
- * and the compare is inline.
+ * Where every timed event's time is a wall-clock reading without a zone,
+ * the usual job, event_cmp is an order by one number per event, then by
+ * arrival: the events are merged with that compare inline, not through
+ * qsort's call per pair.  Untimed events sort last.
  */
-struct event_key {
-	int64_t		 t;
-	uint64_t	 seq;
-	struct rl_event	*e;
-};
-
 #define EVENT_SORT_RUN	16	/* runs sorted by insertion first */
 
 static inline bool
-event_key_before(const struct event_key *a, const struct event_key *b)
+event_before(const struct rl_event *a, const struct rl_event *b)
 {
-	return a->t < b->t || (a->t == b->t && a->seq < b->seq);
+	int64_t	x = a->time.flags & RL_TIME_VALID ? a->time.ms : INT64_MAX;
+	int64_t	y = b->time.flags & RL_TIME_VALID ? b->time.ms : INT64_MAX;
+
+	return x < y || (x == y && a->seq < b->seq);
 }
 
-/*
- * The key event_cmp orders by, for all the events, into k; false when the
- * events mix wall-clock times with zoned or boot times, which event_cmp
- * does not order by one number.
- */
+/* Are all the timed events' times read the same way, as written? */
 static bool
-event_keys(struct rl_incident *inc, struct event_key *k)
+events_wall(const struct rl_incident *inc)
 {
-	const unsigned	 other = RL_TIME_ZONED | RL_TIME_BOOT;
-	struct rl_time	*t;
-	bool		 wall = false, zoned = false;
-	size_t		 i;
+	const unsigned		 other = RL_TIME_ZONED | RL_TIME_BOOT;
+	const struct rl_time	*t;
+	size_t			 i;
 
 	for (i = 0; i < inc->nevents; i++) {
 		t = &inc->events[i]->time;
-		if (!(t->flags & RL_TIME_VALID))
-			continue;
-		if (t->flags & other)
-			zoned = true;
-		else
-			wall = true;
-	}
-	if (wall && zoned)
-		return false;
-	for (i = 0; i < inc->nevents; i++) {
-		t = &inc->events[i]->time;
-		/* Untimed last: INT64_MAX, which no timed event may share. */
-		k[i].t = !(t->flags & RL_TIME_VALID) ? INT64_MAX :
-		    wall ? t->ms : clock_utc_ms(t);
-		if (k[i].t == INT64_MAX && (t->flags & RL_TIME_VALID))
+		/* INT64_MAX is the untimed events' place: no timed one's. */
+		if ((t->flags & RL_TIME_VALID) &&
+		    ((t->flags & other) || t->ms == INT64_MAX))
 			return false;
-		k[i].seq = inc->events[i]->seq;
-		k[i].e = inc->events[i];
 	}
 	return true;
 }
 
 /*
- * Sort the keys, stably (as glibc's qsort sorts these): runs by insertion,
- * then merged bottom-up between k and tmp.  Returns where they ended.
+ * Sort v stably (as glibc's qsort sorts it): runs by insertion, then
+ * merged bottom-up between v and tmp.  Returns where they ended.
  */
-static struct event_key *
-event_keys_sort(struct event_key *k, struct event_key *tmp, size_t n)
+static struct rl_event **
+events_merge(struct rl_event **v, struct rl_event **tmp, size_t n)
 {
-	struct event_key	*src = k, *dst = tmp, *swap, x;
-	size_t			 w, lo, mid, hi, i, j, o;
+	struct rl_event	**src = v, **dst = tmp, **swap, *x;
+	size_t		  w, lo, mid, hi, i, j, o;
 
 	for (lo = 0; lo < n; lo += EVENT_SORT_RUN) {
 		hi = lo + EVENT_SORT_RUN < n ? lo + EVENT_SORT_RUN : n;
 		for (i = lo + 1; i < hi; i++) {
-			x = k[i];
-			for (j = i; j > lo && event_key_before(&x, &k[j - 1]);
-			    j--)
-				k[j] = k[j - 1];
-			k[j] = x;
+			x = v[i];
+			for (j = i; j > lo && event_before(x, v[j - 1]); j--)
+				v[j] = v[j - 1];
+			v[j] = x;
 		}
 	}
 	for (w = EVENT_SORT_RUN; w < n; w *= 2) {
@@ -152,7 +128,7 @@ event_keys_sort(struct event_key *k, struct event_key *tmp, size_t n)
 			j = mid;
 			for (o = lo; o < hi; o++) {
 				if (j == hi || (i < mid &&
-				    !event_key_before(&src[j], &src[i])))
+				    !event_before(src[j], src[i])))
 					dst[o] = src[i++];
 				else
 					dst[o] = src[j++];
@@ -169,20 +145,20 @@ event_keys_sort(struct event_key *k, struct event_key *tmp, size_t n)
 static void
 events_sort(struct rl_incident *inc)
 {
-	struct event_key	*k, *sorted;
-	size_t			 i, n = inc->nevents;
+	struct rl_event	**tmp, **sorted;
+	size_t		  n = inc->nevents;
 
 	if (n < 2)
 		return;
-	k = xreallocarray(NULL, 2 * n, sizeof *k);
-	if (!event_keys(inc, k))
+	if (!events_wall(inc)) {
 		qsort(inc->events, n, sizeof *inc->events, event_cmp);
-	else {
-		sorted = event_keys_sort(k, k + n, n);
-		for (i = 0; i < n; i++)
-			inc->events[i] = sorted[i].e;
+		return;
 	}
-	free(k);
+	tmp = xreallocarray(NULL, n, sizeof *tmp);
+	sorted = events_merge(inc->events, tmp, n);
+	if (sorted != inc->events)
+		memcpy(inc->events, sorted, n * sizeof *inc->events);
+	free(tmp);
 }
 
 /* Is there more than one host among the processes? */

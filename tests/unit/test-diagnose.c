@@ -527,6 +527,22 @@ test_sorted(struct ruleset *rs)
 		buf_free(&b);
 		incident_free(inc);
 	}
+
+	/*
+	 * One time for all: the order is arrival, which is not the order the
+	 * events are gathered in (each rank's errors, rank by rank).
+	 */
+	memset(&b, 0, sizeof b);
+	for (r = 0; r < 8; r++)
+		buf_printf(&b, "[default%zu]:2026-12-02 13:00:00,000 INFO x\n", r);
+	for (sec = 0; sec < 40; sec++)
+		buf_printf(&b, "[default%u]:ValueError: bad %u\n",
+		    (sec * 5) % 8, sec);
+	inc = run(rs, b.p);
+	ok(inc->nevents >= 40 && events_ordered(inc), "at one time, the %zu "
+	    "events are in the order they came", inc->nevents);
+	buf_free(&b);
+	incident_free(inc);
 }
 
 int

@@ -715,34 +715,30 @@ keep_rebuild(struct rl_incident *inc)
 void
 incident_absorb(struct rl_incident *inc, struct rl_incident *part)
 {
-	struct rl_process	**tab, *p;
-	struct rl_keep		 *k;
-	struct rl_event		 *e;
-	uint64_t		  base = inc->next_seq, h;
-	size_t			  cap, i, j, slot;
-	int			 *map;
+	struct rl_process	*p, *q;
+	struct rl_keep		*k;
+	struct rl_event		*e;
+	uint64_t		 base = inc->next_seq;
+	size_t			 i, j, slot, mask, from;
+	int			*map;
 
-	/* Processes, by key: a table over the whole's, then the part's. */
-	for (cap = 64; cap < 2 * (inc->nprocs + part->nprocs);)
-		cap *= 2;
-	tab = xcalloc(cap, sizeof *tab);
-	for (i = 0; i < inc->nprocs; i++) {
-		for (slot = str_hash(STR_HASH_SEED, inc->procs[i]->key) & (cap - 1);
-		    tab[slot] != NULL; slot = (slot + 1) & (cap - 1))
-			;
-		tab[slot] = inc->procs[i];
-	}
+	/*
+	 * Processes, by key, through the whole's own index: at 10,000 ranks
+	 * in eight parts, a table of the whole's made for each part cost
+	 * more than the rest of the absorbing.
+	 */
 	map = xcalloc(part->nprocs + 1, sizeof *map);
 	for (i = 0; i < part->nprocs; i++) {
 		p = part->procs[i];
-		h = str_hash(STR_HASH_SEED, p->key);
-		for (slot = h & (cap - 1); tab[slot] != NULL &&
-		    strcmp(tab[slot]->key, p->key) != 0;
-		    slot = (slot + 1) & (cap - 1))
+		process_index(inc);
+		mask = inc->phsize - 1;
+		for (slot = str_hash(STR_HASH_SEED, p->key) & mask;
+		    (q = inc->phash[slot]) != NULL && strcmp(q->key, p->key) != 0;
+		    slot = (slot + 1) & mask)
 			;
-		if (tab[slot] != NULL) {
-			process_merge(tab[slot], p);
-			map[i] = (int)tab[slot]->index;
+		if (q != NULL) {
+			process_merge(q, p);
+			map[i] = (int)q->index;
 			free(p->key);
 			free(p->host);
 			free(p->last_text);
@@ -753,16 +749,17 @@ incident_absorb(struct rl_incident *inc, struct rl_incident *part)
 		inc->procs = xreallocarray(inc->procs, inc->nprocs + 1,
 		    sizeof *inc->procs);
 		inc->procs[inc->nprocs++] = p;
-		tab[slot] = p;
+		inc->phash[slot] = p;
+		inc->phashed = inc->nprocs;
 		map[i] = (int)p->index;
 	}
-	free(tab);
 	part->nprocs = 0;
 	free(part->phash);
 	part->phash = NULL;
 	part->phsize = part->phashed = 0;
 
 	/* Keeps: the sources differ, so no two are the same keep. */
+	from = inc->nkeeps;
 	inc->ckeeps = inc->nkeeps + part->nkeeps + 1;
 	inc->keeps = xreallocarray(inc->keeps, inc->ckeeps,
 	    sizeof *inc->keeps);
@@ -780,7 +777,17 @@ incident_absorb(struct rl_incident *inc, struct rl_incident *part)
 		inc->keeps[inc->nkeeps++] = k;
 	}
 	part->nkeeps = 0;
-	keep_rebuild(inc);
+	/* The new keeps into the hash; all of them only when it grows. */
+	if (inc->khsize < 2 * inc->nkeeps)
+		keep_rebuild(inc);
+	else {
+		for (i = from; i < inc->nkeeps; i++) {
+			k = inc->keeps[i];
+			slot = keep_bucket(inc, k->rule, k->process, k->source);
+			k->hnext = inc->khash[slot];
+			inc->khash[slot] = k;
+		}
+	}
 	free(map);
 
 	inc->next_seq = base + part->next_seq;

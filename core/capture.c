@@ -273,6 +273,44 @@ hex_field(const char **s, int max)
 	return n > 0 ? v : -1;
 }
 
+/* v in lower-case hex, at least width digits, at p; returns the count. */
+static size_t
+hex_put(char *p, unsigned long v, size_t width)
+{
+	char	t[2 * sizeof v];
+	size_t	n = 0, i;
+
+	do {
+		t[n++] = "0123456789abcdef"[v & 15];
+		v >>= 4;
+	} while (v != 0);
+	while (n < width)
+		t[n++] = '0';
+	for (i = 0; i < n; i++)
+		p[i] = t[n - 1 - i];
+	return n;
+}
+
+/* "dddd:bb:dd" into out (sz bytes); false if it does not fit. */
+static bool
+pci_put(char *out, size_t sz, unsigned long dom, unsigned long bus,
+    unsigned long dev)
+{
+	char	t[3 * 2 * sizeof dom + 3];
+	size_t	n;
+
+	n = hex_put(t, dom, 4);
+	t[n++] = ':';
+	n += hex_put(t + n, bus, 2);
+	t[n++] = ':';
+	n += hex_put(t + n, dev, 2);
+	if (n >= sz)
+		return false;
+	memcpy(out, t, n);
+	out[n] = '\0';
+	return true;
+}
+
 /*
  * A GPU's PCI address in one form, "dddd:bb:dd", from any of the forms the
  * logs use: Xid's PCI:0000:97:00, nvidia-smi's 00000000:97:00.0, lspci's
@@ -305,8 +343,9 @@ pci_normalize(const char *in, char *out, size_t sz)
 			return false;
 		dom &= 0xffff;
 	}
-	return snprintf(out, sz, "%04lx:%02lx:%02lx", dom, bus, dev) <
-	    (int)sz;
+	/* As "%04lx:%02lx:%02lx" would: a join formats one per NCCL line. */
+	return pci_put(out, sz, (unsigned long)dom, (unsigned long)bus,
+	    (unsigned long)dev);
 }
 
 /* The host of an event's process, or NULL. */

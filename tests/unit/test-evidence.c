@@ -756,8 +756,9 @@ test_pci_join(void)
 {
 	struct rl_incident	*inc;
 	const struct rl_event	*e;
-	char			 name[64], key[24];
-	size_t			 i;
+	char			 name[64], key[24], id[24], want[40];
+	size_t			 i, bad;
+	unsigned long		 v;
 	int			 r;
 	bool			 advice = false;
 	static const char *bus[] = { "1b000", "29000", "97000", "a2000" };
@@ -804,6 +805,19 @@ test_pci_join(void)
 	    strcmp(key, "0000:97:00") == 0, "4: NCCL's busId");
 	ok(pci_normalize("1b000", key, sizeof key) &&
 	    strcmp(key, "0000:1b:00") == 0, "4: NCCL's busId 1b000");
+	for (i = 0, bad = 0; i < 4000; i++) {
+		/* Packed busIds of every width, against printf's %lx. */
+		v = (unsigned long)i * 2654435761u >> (i % 29);
+		snprintf(id, sizeof id, "%lx", v);
+		snprintf(want, sizeof want, "%04lx:%02lx:%02lx", v >> 20,
+		    (v >> 12) & 0xff, (v >> 4) & 0xff);
+		bad += !pci_normalize(id, key, sizeof key) ||
+		    strcmp(key, want) != 0;
+	}
+	is_int((int)bad, 0, "4: every busId width reads as printf writes it");
+	ok(!pci_normalize("fffffffffff", key, 8) && pci_normalize("97000", key,
+	    11) && !pci_normalize("97000", key, 10), "4: an address that does "
+	    "not fit the room is refused, one that does is written");
 	incident_free(inc);
 	clean();
 }

@@ -495,6 +495,29 @@ feed_more(struct rl_incident *inc, struct rl_source *src, const char *t,
 	incident_gather(inc);
 }
 
+/* 2026-12-02 10:00:00 UTC, in ms: the step lines below count from it. */
+#define STEP_T0		1796205600000LL
+
+/* Step i of a log, ms after STEP_T0, in Python logging's form. */
+static void
+step_line(struct buf *b, unsigned ms, size_t i)
+{
+	buf_printf(b, "2026-12-02 10:%02u:%02u,%03u INFO step %zu\n",
+	    ms / 60000 % 60, ms / 1000 % 60, ms % 1000, i);
+}
+
+/* The time ms after STEP_T0, as written without a zone. */
+static struct rl_time
+step_time(int64_t ms)
+{
+	struct rl_time	t;
+
+	memset(&t, 0, sizeof t);
+	t.ms = STEP_T0 + ms;
+	t.flags = RL_TIME_VALID;
+	return t;
+}
+
 /*
  * A file read in parts that follow each other at once (ingest_more) ends
  * as the file read whole: the same events at the same times.  A root
@@ -515,8 +538,7 @@ test_more_blocks(void)
 
 	for (i = 0; i < 12000; i++) {
 		ms = (unsigned)i * 100;
-		buf_printf(&b, "2026-12-02 10:%02u:%02u,%03u INFO step %zu\n",
-		    ms / 60000, ms / 1000 % 60, ms % 1000, i);
+		step_line(&b, ms, i);
 		if (i % 50 == 0)
 			buf_printf(&b, "  File \"x.py\", line %zu, in f\n", i);
 		if (i == 7000) {
@@ -583,8 +605,7 @@ test_when_bursts(void)
 
 	for (i = 0; i < 3000; i++) {
 		ms += 100;
-		buf_printf(&b, "2026-12-02 10:%02u:%02u,%03u INFO step %zu\n",
-		    ms / 60000 % 60, ms / 1000 % 60, ms % 1000, i);
+		step_line(&b, ms, i);
 		when = xreallocarray(when, ++line + 1, sizeof *when);
 		when[line] = ms;
 		if (i < 2000 || i % 97 != 0)
@@ -608,9 +629,7 @@ test_when_bursts(void)
 			if (strcmp(inc->events[i]->rule->id, "py.exc") != 0)
 				continue;
 			exc++;
-			memset(&t, 0, sizeof t);
-			t.ms = 1796205600000LL + (int64_t)when[inc->events[i]->line];
-			t.flags = RL_TIME_VALID;
+			t = step_time((int64_t)when[inc->events[i]->line]);
 			clock_format(&t, want, sizeof want);
 			clock_format(&inc->events[i]->time, got, sizeof got);
 			if (strcmp(got, want) != 0 && bad++ == 0)
@@ -649,8 +668,7 @@ test_samples_deferred(void)
 
 	for (i = 0; i < 20000; i++) {
 		ms = (unsigned)i * 100;
-		buf_printf(&b, "2026-12-02 10:%02u:%02u,%03u INFO step %zu\n",
-		    ms / 60000 % 60, ms / 1000 % 60, ms % 1000, i);
+		step_line(&b, ms, i);
 	}
 	for (step = 0; step < 2; step++) {
 		inc = incident_create(rs);
@@ -666,9 +684,7 @@ test_samples_deferred(void)
 			snprintf(want, sizeof want, "2026-12-02 10:%02u:%02u,%03u "
 			    "INFO step %llu", ms / 60000 % 60, ms / 1000 % 60,
 			    ms % 1000, (unsigned long long)(e->line - 1));
-			memset(&t, 0, sizeof t);
-			t.ms = 1796205600000LL + ms;
-			t.flags = RL_TIME_VALID;
+			t = step_time(ms);
 			clock_format(&t, tw, sizeof tw);
 			clock_format(&e->time, got, sizeof got);
 			if ((e->text == NULL || strcmp(e->text, want) != 0 ||
@@ -680,9 +696,7 @@ test_samples_deferred(void)
 		ok(n >= 8 && bad == 0, "read %s: each of the %zu step samples "
 		    "kept is its own line, at its own time", step == 0 ?
 		    "whole" : "in 64 KB parts", n);
-		memset(&t, 0, sizeof t);
-		t.ms = 1796205600000LL + 19999 * 100LL;
-		t.flags = RL_TIME_VALID;
+		t = step_time(19999 * 100LL);
 		for (i = 0, bad = 1; i < inc->ntally; i++) {
 			if (inc->tally[i].lines == 20000)
 				bad = inc->tally[i].last != clock_utc_ms(&t);
@@ -716,15 +730,12 @@ test_last_not_harmless(void)
 
 	for (i = 0; i < 6000; i++) {
 		ms += 100;
-		buf_printf(&b, "2026-12-02 10:%02u:%02u,%03u INFO step %zu\n",
-		    ms / 60000 % 60, ms / 1000 % 60, ms % 1000, i);
+		step_line(&b, ms, i);
 		/* 70 failures early: the keep keeps 64, then only the latest. */
 		if (i < 70 || i == 5000)
 			buf_printf(&b, "AssertionError: check %zu\n", i);
 		if (i == 5000) {
-			memset(&t, 0, sizeof t);
-			t.ms = 1796205600000LL + ms;
-			t.flags = RL_TIME_VALID;
+			t = step_time(ms);
 			want = clock_utc_ms(&t);
 		}
 		if (i == 5001)

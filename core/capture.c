@@ -134,12 +134,8 @@ event_capture(const struct rl_event *e, const char *name)
 		 * cannot depend on where the subject starts, matches nowhere
 		 * in a tail of it either.
 		 */
-		if (none && p->anywhere)
-			k = n;
-		else
-			k = 1;
-		for (tries = 0; v == NULL && k < n &&
-		    k < CAPTURE_SCAN && tries < CAPTURE_RETRIES; k++) {
+		for (k = none && p->anywhere ? n : 1, tries = 0; v == NULL &&
+		    k < n && k < CAPTURE_SCAN && tries < CAPTURE_RETRIES; k++) {
 			if (!capture_boundary(e->text, k))
 				continue;
 			tries++;

@@ -133,9 +133,8 @@ struct ingest {
 	unsigned	 shapes_backoff;/* and after the next poor try */
 	uint64_t	 tknown;	/* the stream's time is that of the lines
 					   before this offset */
-	struct {			/* ingest_when's last answer: */
-		const char	*blk;	/* in this block, */
-		uint64_t	 blk_abs;
+	struct {			/* ingest_when's last answer in this
+					   block (at NULL: none yet): */
 		uint64_t	 tknown;	/* with this much known, */
 		const struct stream *st;
 		const char	*at;	/* the line starting here */
@@ -985,9 +984,8 @@ ingest_when(struct ingest *in, struct stream *st, const char *ls, size_t len,
 	 * traceback) of lines without a time of their own: the walk back
 	 * from each stops where the last one's began, and takes its answer.
 	 */
-	memo = in->when.blk == in->blk && in->when.blk_abs == in->blk_abs &&
-	    in->when.tknown == in->tknown && in->when.st == st &&
-	    in->when.at >= lo && in->when.at < ls;
+	memo = in->when.at != NULL && in->when.tknown == in->tknown &&
+	    in->when.st == st && in->when.at >= lo && in->when.at < ls;
 	for (le = ls - 1; !*own && le > lo; le = q - 1) {
 		q = memrchr(lo, '\n', (size_t)(le - lo));
 		q = q == NULL ? lo : q + 1;
@@ -1002,8 +1000,6 @@ ingest_when(struct ingest *in, struct stream *st, const char *ls, size_t len,
 		if ((found = clock_parse(ck, q, n, t)))
 			break;
 	}
-	in->when.blk = in->blk;
-	in->when.blk_abs = in->blk_abs;
 	in->when.tknown = in->tknown;
 	in->when.st = st;
 	in->when.at = ls;
@@ -1853,6 +1849,7 @@ ingest_block(struct ingest *in, const char *b, size_t n)
 	in->blk = b;
 	in->blk_end = b + n;
 	in->blk_abs = in->offset;
+	in->when.at = NULL;
 	lines = in->src->lines;
 	in->blk_read = 0;
 	if (in->dense && in->shapes_off == 0 && ruleset_shapes(rs)) {

@@ -912,6 +912,20 @@ ruleset_links(struct ruleset *rs, const char *s, size_t n,
 	}
 }
 
+/* match_int's digits past 18, where each step may overflow. */
+static int64_t
+match_int_long(const char *s, size_t a, size_t b, bool neg)
+{
+	int64_t	v = 0;
+
+	for (; a < b; a++) {
+		if (s[a] < '0' || s[a] > '9' || v > INT64_MAX / 10 - 10)
+			return RL_CAP_UNSET;
+		v = v * 10 + (s[a] - '0');
+	}
+	return neg ? -v : v;
+}
+
 /* A known capture as a number, or RL_CAP_UNSET. */
 int64_t
 match_int(const struct rl_match *m, enum rl_cap c)
@@ -931,10 +945,11 @@ match_int(const struct rl_match *m, enum rl_cap c)
 		neg = true;
 		a++;
 	}
-	if (a == b)
-		return RL_CAP_UNSET;
+	/* 18 digits cannot overflow: only a longer run is checked for it. */
+	if (a == b || b - a > 18)
+		return b - a > 18 ? match_int_long(s, a, b, neg) : RL_CAP_UNSET;
 	for (; a < b; a++) {
-		if (s[a] < '0' || s[a] > '9' || v > INT64_MAX / 10 - 10)
+		if ((unsigned)(s[a] - '0') > 9)
 			return RL_CAP_UNSET;
 		v = v * 10 + (s[a] - '0');
 	}

@@ -516,6 +516,29 @@ test_captures(void)
 	errlist_free(&e);
 	ruleset_free(rs);
 
+	/* Up to 18 digits are read as they are; a longer run must fit. */
+	rs = ruleset_create();
+	load(rs, "[rule step]\npattern = step (?<step>-?\\d+)\nrole = progress\n",
+	    &e);
+	line = "step 999999999999999999";
+	ok(ruleset_match(rs, line, strlen(line), &m) &&
+	    match_int(&m, CAP_STEP) == INT64_C(999999999999999999),
+	    "18 digits are read");
+	line = "step -999999999999999999";
+	ok(ruleset_match(rs, line, strlen(line), &m) &&
+	    match_int(&m, CAP_STEP) == -INT64_C(999999999999999999),
+	    "and 18 digits with a minus");
+	line = "step 1000000000000000000";
+	ok(ruleset_match(rs, line, strlen(line), &m) &&
+	    match_int(&m, CAP_STEP) == INT64_C(1000000000000000000),
+	    "19 digits that fit are read");
+	line = "step 99999999999999999999";
+	ok(ruleset_match(rs, line, strlen(line), &m) &&
+	    match_int(&m, CAP_STEP) == RL_CAP_UNSET,
+	    "20 digits are no number");
+	errlist_free(&e);
+	ruleset_free(rs);
+
 	/* An event keeps EVENT_CAPS numbers: a rule naming more is refused. */
 	rs = ruleset_create();
 	load(rs, "[rule many]\nrole = root\npattern = (?<rank>\\d) "

@@ -82,14 +82,21 @@ batch_min(void)
 	return s != NULL ? strtoull(s, NULL, 10) : BATCH_MIN_BYTES;
 }
 
-/* A regular file's size, or 0. */
+/*
+ * A regular file's size as its path's walk saw it (no second stat, which
+ * on NFS or Lustre is a trip to the server), else by stat; or 0.  It only
+ * balances the runs, so a file grown since is no matter.
+ */
 static uint64_t
 batch_size(const struct rl_source *src)
 {
 	struct stat	sb;
 
-	if (src->kind != SOURCE_FILE || stat(src->path, &sb) != 0 ||
-	    !S_ISREG(sb.st_mode))
+	if (src->kind != SOURCE_FILE)
+		return 0;
+	if (src->walk_size != 0)
+		return src->walk_size;
+	if (stat(src->path, &sb) != 0 || !S_ISREG(sb.st_mode))
 		return 0;
 	return (uint64_t)sb.st_size;
 }

@@ -342,6 +342,7 @@ struct rl_source {
 	char		*proc_key;	/* files sharing it are one process */
 	uint64_t	 lines;		/* lines read */
 	uint64_t	 bytes;		/* bytes read */
+	uint64_t	 walk_size;	/* its size when its path was walked */
 	uint64_t	 long_lines;	/* lines cut at the length limit */
 	uint64_t	 binary_lines;	/* lines with NUL or invalid UTF-8 */
 	bool		 multiplexed;	/* lines carry rank prefixes */
@@ -747,7 +748,8 @@ uint64_t	 ingest_warmup(void);
 int		 source_add_path(struct rl_incident *, const char *);
 struct ingest	*source_ingest(struct rl_incident *, struct rl_source *,
 		     ingest_line_cb, void *);
-int		 source_file_open(struct rl_incident *, struct rl_source *);
+int		 source_file_open(struct rl_incident *, struct rl_source *,
+		     uint64_t *);
 int64_t		 source_fd_drain(struct rl_incident *, struct rl_source *, int,
 		     uint64_t *, uint64_t);
 int		 source_file_read(struct rl_incident *, struct rl_source *,

@@ -445,7 +445,7 @@ follow_file_add(struct follow *f, struct rl_source *src, int depth)
 	}
 	ff->next = f->files;
 	f->files = ff;
-	if ((fd = source_file_open(f->inc, src)) != -1) {
+	if ((fd = source_file_open(f->inc, src, NULL)) != -1) {
 		follow_file_adopt(ff, fd);
 		source_ingest(f->inc, src, f->cfg.line_cb, f->cfg.line_arg);
 		follow_file_drain(ff);

@@ -93,7 +93,8 @@ source_walk(struct rl_incident *inc, const char *path, int depth)
 		errlist_add(&inc->errors, "%s: not a file or folder", path);
 		return -1;
 	}
-	incident_add_source(inc, path, SOURCE_FILE);
+	incident_add_source(inc, path, SOURCE_FILE)->walk_size =
+	    S_ISREG(sb.st_mode) ? (uint64_t)sb.st_size : 0;
 	return 0;
 }
 
@@ -113,7 +114,8 @@ source_add_path(struct rl_incident *inc, const char *path)
 		incident_add_source(inc, path, SOURCE_STDIN);
 		return 0;
 	}
-	if (access(path, F_OK) != 0 && strpbrk(path, "*?[") != NULL) {
+	/* A path with no glob character costs no access() (on NFS, a trip). */
+	if (strpbrk(path, "*?[") != NULL && access(path, F_OK) != 0) {
 		if (glob(path, 0, NULL, &g) != 0 || g.gl_pathc == 0) {
 			errlist_add(&inc->errors, "%s: no file matches", path);
 			return -1;
@@ -323,12 +325,15 @@ source_ingest(struct rl_incident *inc, struct rl_source *src,
 
 /*
  * Open a file source (standard input for SOURCE_STDIN) and start its clock
- * from the file's time.  Returns the fd, or -1 with the reason noted.
+ * from the file's time; *size (if size is not NULL) is a regular file's
+ * size, else 0.  Returns the fd, or -1 with the reason noted.
  */
 int
-source_file_open(struct rl_incident *inc, struct rl_source *src)
+source_file_open(struct rl_incident *inc, struct rl_source *src,
+    uint64_t *size)
 {
 	struct stat	sb;
+	bool		reg;
 	int		fd;
 
 	if (src->kind == SOURCE_STDIN)
@@ -339,9 +344,12 @@ source_file_open(struct rl_incident *inc, struct rl_source *src)
 		errlist_add(&inc->errors, "%s", src->error);
 		return -1;
 	}
+	reg = fd != STDIN_FILENO && fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode);
+	if (size != NULL)
+		*size = reg ? (uint64_t)sb.st_size : 0;
 	if (src->ingest == NULL)
-		clock_init(&src->clock, fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) ?
-		    (int64_t)sb.st_mtime : (int64_t)time(NULL));
+		clock_init(&src->clock, reg ? (int64_t)sb.st_mtime :
+		    (int64_t)time(NULL));
 	return fd;
 }
 
@@ -599,15 +607,12 @@ int
 source_file_read(struct rl_incident *inc, struct rl_source *src,
     ingest_line_cb cb, void *arg)
 {
-	struct stat	 sb;
-	uint64_t	 offset = 0, size = 0;
+	uint64_t	 offset = 0, size;
 	int		 fd, rv = 0;
 
-	if ((fd = source_file_open(inc, src)) == -1)
+	if ((fd = source_file_open(inc, src, &size)) == -1)
 		return -1;
 	source_ingest(inc, src, cb, arg);
-	if (fd != STDIN_FILENO && fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode))
-		size = (uint64_t)sb.st_size;
 	if (size >= MAP_MIN)
 		rv = source_map_read(inc, src, fd, size, &offset);
 	if (rv == 0)

@@ -53,6 +53,7 @@
 #define WARMUP_BYTES	(64 * 1024)	/* read line by line at first */
 #define SETTLE_TIMED	64		/* timed lines a block's end looks back on */
 #define SHAPE_PROBE	256		/* lines between looks at the shapes' use */
+#define QUICK_WAYS	16		/* peeled prefixes ingest_line_quick keeps */
 
 /* How a line's literals are found. */
 enum line_how {
@@ -106,12 +107,13 @@ struct ingest {
 	struct writer	*last_writer;	/* the one the previous line named */
 	struct stream	*bare;		/* the stream of lines without a
 					   prefix, once there was one */
-	struct {			/* the last line ingest_line_quick
-					   peeled: of this shape ... */
+	struct quick_peel {		/* lines ingest_line_quick peeled:
+					   of this shape ... */
 		uint64_t shape;		/* (ruleset_shape_token), or 0 */
 		size_t	 len;		/* ... with these prefix bytes */
 		char	 raw[64];
-	}		 quick;
+	}		 quick[QUICK_WAYS];
+	unsigned	 quick_next;	/* the entry to replace next */
 	uint32_t	 marks;		/* 1 << mark seen in this source */
 	uint64_t	*seen;		/* per rule: last line it matched, 0 never */
 	struct rl_keep	**keep;		/* per rule: the keep it used last */
@@ -1368,28 +1370,45 @@ ingest_line(struct ingest *in, const char *line, size_t len, enum line_how how,
 }
 
 /*
+ * A peel kept for a line of this shape with the very same prefix bytes: it
+ * peels as that line did, since the prefix patterns treat digits alike and
+ * the rest of the line differs only in digits.  Several, as a worker's
+ * line kinds (a throughput line, a progress bar) come interleaved.
+ */
+static struct quick_peel *
+ingest_quick_find(struct ingest *in, const char *line, size_t len,
+    uint64_t shape)
+{
+	struct quick_peel	*q;
+	unsigned	i;
+
+	for (i = 0; i < QUICK_WAYS; i++) {
+		q = &in->quick[i];
+		if (q->shape == shape && shape != 0 && q->len <= len &&
+		    memcmp(line, q->raw, q->len) == 0)
+			return q;
+	}
+	return NULL;
+}
+
+/*
  * A line ingest_fate found FATE_QUICK or FATE_PEEL: what ingest_line would
  * do with it, lazily, without the steps that could not change anything.
  */
 static void
 ingest_line_quick(struct ingest *in, const char *line, size_t len, bool peel)
 {
-	struct stream	*st = in->streams[0];
-	struct peeled	 pl;
-	struct rl_match	 m;
-	struct link_ctx	 lc;
-	uint64_t	 lineno, tok = 0;
-	size_t		 off = 0;
+	struct stream		*st = in->streams[0];
+	struct quick_peel	*q;
+	struct peeled		 pl;
+	struct rl_match		 m;
+	struct link_ctx		 lc;
+	uint64_t		 lineno, tok = 0;
+	size_t			 off = 0;
 
-	/*
-	 * A line of the shape of the last one peeled here, with the very same
-	 * prefix bytes, peels as it did: the prefix patterns treat digits
-	 * alike, and the rest of the line differs only in digits.
-	 */
-	if (peel && (tok = ruleset_shape_token(in->rs)) == in->quick.shape &&
-	    in->quick.len <= len && memcmp(line, in->quick.raw,
-	    in->quick.len) == 0)
-		off = in->quick.len;
+	if (peel && (q = ingest_quick_find(in, line, len,
+	    tok = ruleset_shape_token(in->rs))) != NULL)
+		off = q->len;
 	else if (peel) {
 		off = ingest_peel(in, line, len, &pl);
 		/* A writer new to the source: its time is settled first. */
@@ -1399,11 +1418,13 @@ ingest_line_quick(struct ingest *in, const char *line, size_t len, bool peel)
 		}
 		/* The one stream, whichever writer it was. */
 		st = ingest_stream(in, &pl);
-		in->quick.shape = 0;
-		if (off <= sizeof in->quick.raw) {
-			in->quick.shape = tok;
-			in->quick.len = off;
-			memcpy(in->quick.raw, line, off);
+		q = &in->quick[in->quick_next];
+		in->quick_next = (in->quick_next + 1) % QUICK_WAYS;
+		q->shape = 0;
+		if (off <= sizeof q->raw) {
+			q->shape = tok;
+			q->len = off;
+			memcpy(q->raw, line, off);
 		}
 	}
 	lineno = ++in->src->lines;

@@ -495,6 +495,107 @@ feed_more(struct rl_incident *inc, struct rl_source *src, const char *t,
 	incident_gather(inc);
 }
 
+/*
+ * One writer's lines of many shapes, interleaved as a vLLM worker's are
+ * (throughput lines, progress bars, warnings).  Read while skipping, where
+ * ingest_line_quick peels each line by a prefix kept for its shape, every
+ * rule line is counted and its number read, as when every line is read
+ * whole (a line callback turns skipping off).
+ */
+static void
+test_quick_shapes(void)
+{
+	static const char *kinds =
+	    "[attrib prefix.process_name]\nkind = prefix\n"
+	    "pattern = ^\\((?<proc>[A-Za-z_][A-Za-z0-9_]*) pid=(?<pid>\\d+)\\)[ ]\n"
+	    "[rule t.step]\npattern = ^[0-9-]+ [0-9:,]+ step (?<count>\\d+) \n"
+	    "role = evidence\n"
+	    "[rule t.eval]\npattern = ^[0-9-]+ [0-9:,]+ eval (?<count>\\d+) \n"
+	    "role = evidence\n"
+	    "[rule t.tput]\npattern = ^[0-9-]+ [0-9:,]+ [a-z]+ throughput "
+	    "(?<count>\\d+) \nrole = progress\n";
+	struct ruleset		*rs = ruleset_create();
+	struct errlist		 e = { 0 };
+	struct rl_incident	*inc;
+	struct rl_source	*src;
+	struct seen		 sn = { 0 };
+	struct buf		 b = { 0 };
+	const struct rl_rule	*r[3];
+	unsigned		 x = 4242, k, w;
+	int64_t			 want_n[3] = { 0, 0, 0 };
+	int64_t			 want_sum[3] = { 0, 0, 0 };
+	size_t			 i, j, pass;
+	int			 good;
+
+	if (ruleset_load(rs, "inline", kinds, strlen(kinds), &e) != 0)
+		printf("# pack error: %s\n", e.v[0]);
+	ruleset_finish(rs);
+	r[0] = ruleset_find(rs, "t.step");
+	r[1] = ruleset_find(rs, "t.eval");
+	r[2] = ruleset_find(rs, "t.tput");
+	for (i = 0; i < 8000; i++) {
+		x = x * 1103515245u + 12345u;
+		k = (x >> 16) % 26;
+		/*
+		 * A second writer, late: its line has a kept line's shape
+		 * (digits aside), but not its prefix bytes.
+		 */
+		buf_adds(&b, i == 7000 ? "(Worker_TP1 pid=4243) " :
+		    "(Worker_TP0 pid=4242) ");
+		/* Timed, or the events would wait for a time, unskipped. */
+		buf_printf(&b, "2026-12-02 10:%02zu:%02zu,000 ", i / 600 % 60,
+		    i / 10 % 60);
+		if (k < 2) {
+			buf_printf(&b, "%s %zu of the run\n", k == 0 ? "step" :
+			    "eval", i);
+			want_n[k]++;
+			want_sum[k] += (int64_t)i;
+			continue;
+		}
+		/* 24 shapes of message: words of one letter, of k % 5 + 3. */
+		for (w = 0; w < k % 5 + 3; w++)
+			buf_addc(&b, (char)('a' + k));
+		buf_printf(&b, " throughput %zu tokens/s\n", i * 7);
+		want_n[2]++;
+		want_sum[2] += (int64_t)i * 7;
+	}
+	for (pass = 0; pass < 2; pass++) {
+		inc = incident_create(rs);
+		src = incident_add_source(inc, "worker.log", SOURCE_FILE);
+		if (pass == 0)
+			feed_more(inc, src, b.p, b.len, b.len, b.len);
+		else
+			feed(inc, src, b.p, b.len, b.len, &sn);
+		good = inc->ntally > r[0]->index && inc->ntally > r[1]->index &&
+		    inc->ntally > r[2]->index;
+		for (j = 0; good && j < 3; j++) {
+			if (inc->tally[r[j]->index].lines != (uint64_t)want_n[j] ||
+			    inc->tally[r[j]->index].count != want_sum[j]) {
+				printf("# %s: %llu lines, sum %lld; want %lld, "
+				    "%lld\n", r[j]->id, (unsigned long long)
+				    inc->tally[r[j]->index].lines, (long long)
+				    inc->tally[r[j]->index].count,
+				    (long long)want_n[j], (long long)want_sum[j]);
+				good = 0;
+			}
+		}
+		ok(good, "%s: the %lld step, %lld eval and %lld throughput lines "
+		    "of 26 shapes are each counted, with their numbers",
+		    pass == 0 ? "skipping" : "every line read",
+		    (long long)want_n[0], (long long)want_n[1],
+		    (long long)want_n[2]);
+		for (j = 0, good = 0; j < inc->nprocs; j++)
+			good |= inc->procs[j]->pid == 4243 &&
+			    inc->procs[j]->lines == 1;
+		ok(good, "and the second writer's one line is its own");
+		incident_free(inc);
+	}
+	buf_free(&b);
+	buf_free(&sn.text);
+	errlist_free(&e);
+	ruleset_free(rs);
+}
+
 /* 2026-12-02 10:00:00 UTC, in ms: the step lines below count from it. */
 #define STEP_T0		1796205600000LL
 
@@ -774,6 +875,7 @@ main(void)
 	test_paths();
 	test_pending_time();
 	test_peel_far();
+	test_quick_shapes();
 	test_more_blocks();
 	test_when_bursts();
 	test_samples_deferred();

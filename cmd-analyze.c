@@ -237,7 +237,7 @@ analyze_warn(const struct rl_incident *inc)
  * Should a batch command free what it made before it exits?  Its output is
  * written by then, and the exit gives the memory back at once: freeing an
  * analysis of 1,024 ranks allocation by allocation (some 150,000) took 12
- * to 15 ms, 3% of the run; clang's driver skips its teardown the same way
+ * to 25 ms, 3 to 6% of the run; clang's driver skips its teardown so
  * (-disable-free).  A build with AddressSanitizer, and
  * RANKLINE_FREE_AT_EXIT=1 (CI's valgrind run), free everything, so that
  * the teardown stays checked.

@@ -1380,7 +1380,7 @@ ingest_quick_find(struct ingest *in, const char *line, size_t len,
     uint64_t shape)
 {
 	struct quick_peel	*q;
-	unsigned	i;
+	unsigned		 i;
 
 	for (i = 0; i < QUICK_WAYS; i++) {
 		q = &in->quick[i];

@@ -945,9 +945,11 @@ match_int(const struct rl_match *m, enum rl_cap c)
 		neg = true;
 		a++;
 	}
+	if (a == b)
+		return RL_CAP_UNSET;
 	/* 18 digits cannot overflow: only a longer run is checked for it. */
-	if (a == b || b - a > 18)
-		return b - a > 18 ? match_int_long(s, a, b, neg) : RL_CAP_UNSET;
+	if (b - a > 18)
+		return match_int_long(s, a, b, neg);
 	for (; a < b; a++) {
 		if ((unsigned)(s[a] - '0') > 9)
 			return RL_CAP_UNSET;

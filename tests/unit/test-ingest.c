@@ -67,18 +67,25 @@ seen_cb(void *arg, const struct rl_source *s, uint64_t line,
 	sn->n++;
 }
 
-/* A ruleset from the inline pack. */
+/* A finished ruleset from a pack's text. */
 static struct ruleset *
-pack(void)
+pack_text(const char *text)
 {
 	struct ruleset	*rs = ruleset_create();
 	struct errlist	 e = { 0 };
 
-	if (ruleset_load(rs, "inline", PACK, strlen(PACK), &e) != 0)
+	if (ruleset_load(rs, "inline", text, strlen(text), &e) != 0)
 		printf("# pack error: %s\n", e.v[0]);
 	errlist_free(&e);
 	ruleset_finish(rs);
 	return rs;
+}
+
+/* A ruleset from the inline pack. */
+static struct ruleset *
+pack(void)
+{
+	return pack_text(PACK);
 }
 
 /* Feed text in chunks of `step` bytes. */
@@ -437,17 +444,13 @@ test_peel_far(void)
 	    "[attrib prefix.host]\nkind = prefix\n"
 	    "pattern = ^(?<host>[A-Za-z][A-Za-z0-9-]*[0-9][A-Za-z0-9.-]*):[ ]\n"
 	    "[rule t.at]\npattern = ^step (?<count>\\d+)\nrole = evidence\n";
-	struct ruleset		*rs = ruleset_create();
-	struct errlist		 e = { 0 };
+	struct ruleset		*rs = pack_text(far);
 	struct rl_incident	*inc;
 	struct rl_source	*src;
 	struct seen		 sn = { 0 };
 	struct buf		 b = { 0 };
 	size_t			 i, right = 0;
 
-	if (ruleset_load(rs, "inline", far, strlen(far), &e) != 0)
-		printf("# pack error: %s\n", e.v[0]);
-	ruleset_finish(rs);
 	inc = incident_create(rs);
 	src = incident_add_source(inc, "labels.log", SOURCE_FILE);
 	/* The hostless kind first, so that it is the one remembered. */
@@ -466,7 +469,6 @@ test_peel_far(void)
 	is_int((int)right, 40, "and none of the 40 without a host");
 	buf_free(&b);
 	buf_free(&sn.text);
-	errlist_free(&e);
 	incident_free(inc);
 	ruleset_free(rs);
 }
@@ -514,8 +516,7 @@ test_quick_shapes(void)
 	    "role = evidence\n"
 	    "[rule t.tput]\npattern = ^[0-9-]+ [0-9:,]+ [a-z]+ throughput "
 	    "(?<count>\\d+) \nrole = progress\n";
-	struct ruleset		*rs = ruleset_create();
-	struct errlist		 e = { 0 };
+	struct ruleset		*rs = pack_text(kinds);
 	struct rl_incident	*inc;
 	struct rl_source	*src;
 	struct seen		 sn = { 0 };
@@ -527,9 +528,6 @@ test_quick_shapes(void)
 	size_t			 i, j, pass;
 	int			 good;
 
-	if (ruleset_load(rs, "inline", kinds, strlen(kinds), &e) != 0)
-		printf("# pack error: %s\n", e.v[0]);
-	ruleset_finish(rs);
 	r[0] = ruleset_find(rs, "t.step");
 	r[1] = ruleset_find(rs, "t.eval");
 	r[2] = ruleset_find(rs, "t.tput");
@@ -592,7 +590,6 @@ test_quick_shapes(void)
 	}
 	buf_free(&b);
 	buf_free(&sn.text);
-	errlist_free(&e);
 	ruleset_free(rs);
 }
 

@@ -1382,9 +1382,11 @@ ingest_quick_find(struct ingest *in, const char *line, size_t len,
 	struct quick_peel	*q;
 	unsigned		 i;
 
+	if (shape == 0)
+		return NULL;
 	for (i = 0; i < QUICK_WAYS; i++) {
 		q = &in->quick[i];
-		if (q->shape == shape && shape != 0 && q->len <= len &&
+		if (q->shape == shape && q->len <= len &&
 		    memcmp(line, q->raw, q->len) == 0)
 			return q;
 	}

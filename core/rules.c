@@ -912,20 +912,6 @@ ruleset_links(struct ruleset *rs, const char *s, size_t n,
 	}
 }
 
-/* match_int's digits past 18, where each step may overflow. */
-static int64_t
-match_int_long(const char *s, size_t a, size_t b, bool neg)
-{
-	int64_t	v = 0;
-
-	for (; a < b; a++) {
-		if (s[a] < '0' || s[a] > '9' || v > INT64_MAX / 10 - 10)
-			return RL_CAP_UNSET;
-		v = v * 10 + (s[a] - '0');
-	}
-	return neg ? -v : v;
-}
-
 /* A known capture as a number, or RL_CAP_UNSET. */
 int64_t
 match_int(const struct rl_match *m, enum rl_cap c)
@@ -934,7 +920,7 @@ match_int(const struct rl_match *m, enum rl_cap c)
 	const char	*s;
 	size_t		 a, b;
 	int64_t		 v = 0;
-	bool		 neg = false;
+	bool		 neg = false, check;
 
 	if (g == 0 || g >= m->ngroups || m->ovec[2 * g] == PCRE2_UNSET)
 		return RL_CAP_UNSET;
@@ -948,10 +934,10 @@ match_int(const struct rl_match *m, enum rl_cap c)
 	if (a == b)
 		return RL_CAP_UNSET;
 	/* 18 digits cannot overflow: only a longer run is checked for it. */
-	if (b - a > 18)
-		return match_int_long(s, a, b, neg);
+	check = b - a > 18;
 	for (; a < b; a++) {
-		if ((unsigned)(s[a] - '0') > 9)
+		if ((unsigned)(s[a] - '0') > 9 ||
+		    (check && v > INT64_MAX / 10 - 10))
 			return RL_CAP_UNSET;
 		v = v * 10 + (s[a] - '0');
 	}

@@ -344,6 +344,9 @@ source_file_open(struct rl_incident *inc, struct rl_source *src,
 		errlist_add(&inc->errors, "%s", src->error);
 		return -1;
 	}
+	/* A follow's reopen wants neither: no fstat for it. */
+	if (size == NULL && src->ingest != NULL)
+		return fd;
 	reg = fd != STDIN_FILENO && fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode);
 	if (size != NULL)
 		*size = reg ? (uint64_t)sb.st_size : 0;

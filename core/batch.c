@@ -33,7 +33,7 @@
 #define BATCH_MIN_BYTES		(16 * 1024 * 1024)	/* less is read on one core */
 #define BATCH_LEARN_BYTES	(256 * 1024)	/* input the prefilter learns from */
 #define BATCH_LEARN_EACH	(64 * 1024)	/* of it from one file at most */
-#define BATCH_RUNS_EACH		4	/* runs per worker */
+#define BATCH_RUNS_EACH		32	/* runs per worker */
 #define BATCH_GROW		(24 * 1024 * 1024) /* a worker's arena, at once */
 #define BATCH_GROW_CHUNK	(96 * 1024)	/* in pieces of this */
 
@@ -58,6 +58,7 @@ struct batch_worker {
 	uv_work_t	 req;
 	struct batch	*b;
 	struct ruleset	*rs;		/* owned */
+	char		*readbuf;	/* owned; lent to each run's incident */
 };
 
 /* How many workers: RANKLINE_JOBS, else the cores this process may use. */
@@ -175,6 +176,11 @@ batch_work_cb(uv_work_t *req)
 		r = &b->runs[k];
 		r->part = incident_create(w->rs);
 		r->part->samples = b->whole->samples;
+		/*
+		 * One read buffer for all of the worker's runs: one each would
+		 * be kept until the runs are absorbed, 16 MB at 64 runs.
+		 */
+		r->part->readbuf = w->readbuf;
 		for (i = r->from; i < r->to; i++) {
 			src = b->whole->sources[i];
 			if (source_file_read(r->part, src, NULL, NULL) != 0)
@@ -187,7 +193,11 @@ batch_work_cb(uv_work_t *req)
 			ingest_free(src->ingest);
 			src->ingest = NULL;
 		}
+		w->readbuf = r->part->readbuf;
+		r->part->readbuf = NULL;
 	}
+	free(w->readbuf);
+	w->readbuf = NULL;
 }
 
 static void

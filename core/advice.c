@@ -106,7 +106,7 @@ checklist_fill(struct rl_incident *inc)
 	int			 k;
 
 	for (i = 0; i < inc->nevents; i++) {
-		e = inc->events[i];
+		e = event_ahead(inc->events, inc->nevents, i);
 		if (e->rule == NULL || e->rule->checklist == 0)
 			continue;
 		for (k = 0; k < CHECK_NITEMS; k++) {
@@ -144,7 +144,7 @@ checklist_tracebacks_of(const struct rl_incident *inc)
 	for (i = 0; i <= inc->nranks; i++)
 		first[i] = RL_NONE;
 	for (i = 0; i < inc->nevents; i++) {
-		e = inc->events[i];
+		e = event_ahead(inc->events, inc->nevents, i);
 		if (e->rank == RL_NONE || e->rule == NULL ||
 		    !(e->rule->checklist & (1u << CHECK_TRACEBACK)) ||
 		    (at = incident_rank_pos(inc, e->rank)) < 0 ||

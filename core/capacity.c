@@ -186,7 +186,7 @@ cap_gather(struct rl_incident *inc, struct rl_capacity *c)
 	bool			 vllm = false;
 
 	for (i = 0; i < inc->nevents; i++) {
-		e = inc->events[i];
+		e = event_ahead(inc->events, inc->nevents, i);
 		if (e->rule == NULL || e->rule->mark == MARK_STEP ||
 		    !cap_in_time(inc, e))
 			continue;

@@ -197,7 +197,7 @@ ckpt_collect(struct rl_incident *inc, struct ckpt_step **steps, size_t *nsteps,
 
 	*hw = RL_NONE;
 	for (i = 0; i < inc->nevents; i++) {
-		e = inc->events[i];
+		e = event_ahead(inc->events, inc->nevents, i);
 		if (*hw == RL_NONE && ckpt_hw_error(e))
 			*hw = (int)i;
 		if (!ckpt_event(e))
@@ -274,7 +274,7 @@ ckpt_unsafe_evidence(struct rl_incident *inc, const struct ckpt_step *st,
 	int			 at = st->first_begin;
 
 	for (i = 0; i < inc->nevents; i++) {
-		e = inc->events[i];
+		e = event_ahead(inc->events, inc->nevents, i);
 		if (ckpt_event(e) && e->rule->mark == MARK_CKPT_BEGIN &&
 		    event_cap(e, CAP_STEP) == st->step && saver_id(e) == missing) {
 			at = (int)i;

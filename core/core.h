@@ -445,6 +445,28 @@ struct rl_event {
 	bool		 harmless;	/* context made it harmless */
 };
 
+/*
+ * The i-th of an incident's gathered events, with the one EVENT_AHEAD
+ * places on fetched meanwhile: in a pass over them in time order, each is
+ * somewhere else in the keeps' memory, and the pass waits on memory more
+ * than it computes.
+ */
+#define EVENT_AHEAD	8
+
+static inline struct rl_event *
+event_ahead(struct rl_event *const *v, size_t n, size_t i)
+{
+	const char	*p;
+
+	if (i + EVENT_AHEAD < n) {
+		p = (const char *)v[i + EVENT_AHEAD];
+		__builtin_prefetch(p);
+		__builtin_prefetch(p + 64);
+		__builtin_prefetch(p + 128);
+	}
+	return v[i];
+}
+
 /* An event's numeric capture c, or RL_CAP_UNSET. */
 static inline int64_t
 event_cap(const struct rl_event *e, enum rl_cap c)

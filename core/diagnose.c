@@ -101,7 +101,7 @@ events_wall(const struct rl_incident *inc)
 	size_t			 i;
 
 	for (i = 0; i < inc->nevents; i++) {
-		t = &inc->events[i]->time;
+		t = &event_ahead(inc->events, inc->nevents, i)->time;
 		/* INT64_MAX is the untimed events' place: no timed one's. */
 		if ((t->flags & RL_TIME_VALID) &&
 		    ((t->flags & other) || t->ms == INT64_MAX))
@@ -167,7 +167,7 @@ events_sort(struct rl_incident *inc)
 	}
 	keys = xreallocarray(NULL, n, 2 * sizeof *keys);
 	for (i = 0; i < n; i++) {
-		e = inc->events[i];
+		e = event_ahead(inc->events, n, i);
 		keys[i].ms = e->time.flags & RL_TIME_VALID ? e->time.ms :
 		    INT64_MAX;
 		keys[i].seq = e->seq;
@@ -217,7 +217,7 @@ diagnose_resolve(struct rl_incident *inc)
 		}
 	}
 	for (i = 0; i < inc->nevents; i++) {
-		e = inc->events[i];
+		e = event_ahead(inc->events, inc->nevents, i);
 		p = e->process != RL_NONE ? inc->procs[e->process] : NULL;
 		if (e->rank == RL_NONE && p != NULL && p->rank != RL_NONE) {
 			e->rank = p->rank;
@@ -373,7 +373,8 @@ diagnose_copies(struct rl_incident *inc, bool *copy)
 	bool		 any = false;
 
 	for (i = 0; i < inc->nevents && !any; i++)
-		any = inc->events[i]->rank == RL_NONE;
+		any = event_ahead(inc->events, inc->nevents, i)->rank ==
+		    RL_NONE;
 	if (!any)
 		return;
 	/* Open addressing over the ranked failure events: rule and text. */
@@ -381,7 +382,7 @@ diagnose_copies(struct rl_incident *inc, bool *copy)
 		;
 	slot = xcalloc(cap, sizeof *slot);	/* event index + 1, 0 empty */
 	for (i = 0; i < inc->nevents; i++) {
-		e = inc->events[i];
+		e = event_ahead(inc->events, inc->nevents, i);
 		if (e->rank == RL_NONE || !event_failure(e))
 			continue;
 		for (k = event_hash(e) & (cap - 1); slot[k] != 0;
@@ -390,7 +391,7 @@ diagnose_copies(struct rl_incident *inc, bool *copy)
 		slot[k] = i + 1;
 	}
 	for (i = 0; i < inc->nevents; i++) {
-		e = inc->events[i];
+		e = event_ahead(inc->events, inc->nevents, i);
 		if (e->rank != RL_NONE || !event_failure(e))
 			continue;
 		h = event_hash(e);
@@ -426,7 +427,7 @@ diagnose_collect(struct rl_incident *inc, struct judge **v, size_t *n,
 	copy = xcalloc(inc->nevents + 1, sizeof *copy);
 	diagnose_copies(inc, copy);
 	for (i = 0; i < inc->nevents; i++) {
-		e = inc->events[i];
+		e = event_ahead(inc->events, inc->nevents, i);
 		if (e->harmless || e->rule == NULL || copy[i])
 			continue;
 		j = judge_get(v, n, ix, e->rank, e->process);
@@ -958,7 +959,8 @@ unsigned_cmp(const void *a, const void *b)
 static void
 diagnose_rank_sources(struct rl_incident *inc)
 {
-	size_t	i;
+	const struct rl_event	*e;
+	size_t			 i;
 
 	for (i = 0; i < inc->nsources; i++)
 		rank_add_source(inc, inc->sources[i]->rank, (unsigned)i);
@@ -967,9 +969,10 @@ diagnose_rank_sources(struct rl_incident *inc)
 			rank_add_source(inc, inc->procs[i]->rank,
 			    (unsigned)inc->procs[i]->last_source);
 	}
-	for (i = 0; i < inc->nevents; i++)
-		rank_add_source(inc, inc->events[i]->rank,
-		    inc->events[i]->source);
+	for (i = 0; i < inc->nevents; i++) {
+		e = event_ahead(inc->events, inc->nevents, i);
+		rank_add_source(inc, e->rank, e->source);
+	}
 	for (i = 0; i < inc->nranks; i++) {
 		if (inc->ranks[i].nsources > 1)
 			qsort(inc->ranks[i].sources, inc->ranks[i].nsources,

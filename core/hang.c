@@ -134,7 +134,7 @@ hang_dump_origin(struct rl_incident *inc, struct rl_hang *h)
 	int			 cand = RL_NONE, votes = 0;
 
 	for (i = 0; i < inc->nevents; i++) {
-		e = inc->events[i];
+		e = event_ahead(inc->events, inc->nevents, i);
 		if (e->rule == NULL || e->harmless ||
 		    !rule_has_capture(e->rule, "origin") ||
 		    !event_capture_num(e, "origin", &o) || o < 0)
@@ -163,7 +163,7 @@ hang_timeouts(struct rl_incident *inc, struct rl_hang *h)
 	int64_t			 best = INT64_MAX, at;
 
 	for (i = 0; i < inc->nevents; i++) {
-		e = inc->events[i];
+		e = event_ahead(inc->events, inc->nevents, i);
 		if (e->rule == NULL || e->harmless ||
 		    event_cap(e, CAP_TIMEOUT_MS) == RL_CAP_UNSET ||
 		    event_cap(e, CAP_TIMEOUT_MS) <= 0 ||
@@ -208,7 +208,7 @@ hang_analyze(struct rl_incident *inc)
 	h->culprit = h->lag_rank = h->dump_origin = RL_NONE;
 	h->lag_event = h->dump_event = h->timeout_event = RL_NONE;
 	for (i = 0; i < inc->nevents; i++) {
-		e = inc->events[i];
+		e = event_ahead(inc->events, inc->nevents, i);
 		if (e->rule == NULL || e->harmless ||
 		    e->rule->mark == MARK_STEP ||
 		    !rule_has_capture(e->rule, "last_enqueued") ||

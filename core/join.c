@@ -141,7 +141,7 @@ join_collect_pci(const struct rl_incident *inc, struct ties *t)
 	size_t			 i;
 
 	for (i = 0; i < inc->nevents; i++) {
-		e = inc->events[i];
+		e = event_ahead(inc->events, inc->nevents, i);
 		if (e->rank == RL_NONE || e->rule == NULL ||
 		    e->rule->role != ROLE_EVIDENCE ||
 		    !rule_has_capture(e->rule, "busid"))
@@ -162,7 +162,7 @@ join_collect_pid(const struct rl_incident *inc, struct ties *t)
 	size_t			 i;
 
 	for (i = 0; i < inc->nevents; i++) {
-		e = inc->events[i];
+		e = event_ahead(inc->events, inc->nevents, i);
 		if (e->rank == RL_NONE || event_cap(e, CAP_PID) == RL_CAP_UNSET ||
 		    e->rule == NULL || (e->rule->mark != MARK_EXIT &&
 		    e->rule->mark != MARK_RECORD))
@@ -222,7 +222,7 @@ join_resolve(struct rl_incident *inc)
 	join_collect_pci(inc, &pci);
 	join_collect_pid(inc, &pid);
 	for (i = 0; i < inc->nevents && (pci.n > 0 || pid.n > 0); i++) {
-		e = inc->events[i];
+		e = event_ahead(inc->events, inc->nevents, i);
 		if (!join_candidate(e))
 			continue;
 		rank = RL_NONE;

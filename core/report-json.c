@@ -465,7 +465,7 @@ json_events(struct buf *b, const struct rl_incident *inc, FILE *out)
 
 	buf_adds(b, "[");
 	for (i = 0; i < inc->nevents && n < JSON_EVENTS_MAX; i++) {
-		e = inc->events[i];
+		e = event_ahead(inc->events, inc->nevents, i);
 		if (!event_listed(e))
 			continue;
 		buf_adds(b, n++ ? ",\n    {\"rank\": " : "\n    {\"rank\": ");

@@ -182,7 +182,7 @@ skew_estimate(struct rl_incident *inc)
 	struct rl_skew		*k;
 
 	for (i = 0; i < inc->nevents; i++) {
-		e = inc->events[i];
+		e = event_ahead(inc->events, inc->nevents, i);
 		if (!skew_usable(inc, e))
 			continue;
 		s = xreallocarray(s, n + 1, sizeof *s);

@@ -340,7 +340,7 @@ ev_first_kernel(struct rl_incident *inc, const struct rl_event *f)
 	if (!ev_first_killed(f) || f->rank == RL_NONE)
 		return;
 	for (i = 0; i < inc->nevents; i++) {
-		e = inc->events[i];
+		e = event_ahead(inc->events, inc->nevents, i);
 		if (e->rank == f->rank && e->rank_resolved && e->rule != NULL &&
 		    e->rule->mark == MARK_NONE && !e->harmless &&
 		    (e->role == ROLE_ROOT || e->role == ROLE_SYMPTOM))
@@ -352,30 +352,47 @@ ev_first_kernel(struct rl_incident *inc, const struct rl_event *f)
 }
 
 /*
- * The line that shows a rank's failure most directly: the same kind of
- * line as the one diagnose chose, from the rank's own file rather than a
- * launcher's copy or a tee'd console.
+ * The line that shows each listed rank's failure most directly: the same
+ * kind of line as the one diagnose chose, from the rank's own file rather
+ * than a launcher's copy or a tee'd console.  One pass for them all: at
+ * 1,024 ranks a pass per rank was 16 passes over 76K events.
  */
-static int
-ev_direct(const struct rl_incident *inc, const struct rl_rank *r)
-{
-	const struct rl_event	*c = inc->events[r->first_event], *e;
-	const struct rl_source	*s;
-	size_t			 i;
-	int			 best = r->first_event, score, best_score = 9;
+struct ev_tie {
+	const struct rl_rank	*r;
+	const struct rl_rule	*rule;	/* of the rank's first event */
+	int			 best;	/* the event, or r->first_event */
+	int			 score;	/* how indirect it is: lower is better */
+};
 
+static void
+ev_direct(const struct rl_incident *inc, struct ev_tie *t, size_t n)
+{
+	const struct rl_event	*e;
+	const struct rl_source	*s;
+	size_t			 i, k;
+	int			 score;
+
+	for (k = 0; k < n; k++) {
+		t[k].rule = inc->events[t[k].r->first_event]->rule;
+		t[k].best = t[k].r->first_event;
+		t[k].score = 9;
+	}
 	for (i = 0; i < inc->nevents; i++) {
-		e = inc->events[i];
-		if (e->rank != r->rank || e->rule != c->rule || e->harmless)
+		e = event_ahead(inc->events, inc->nevents, i);
+		if (e->harmless)
 			continue;
-		s = inc->sources[e->source];
-		score = e->weak ? 3 : s->copy ? 2 : s->multiplexed ? 1 : 0;
-		if (score < best_score) {
-			best_score = score;
-			best = (int)i;
+		for (k = 0; k < n; k++) {
+			if (e->rank != t[k].r->rank || e->rule != t[k].rule)
+				continue;
+			s = inc->sources[e->source];
+			score = e->weak ? 3 : s->copy ? 2 : s->multiplexed ? 1 :
+			    0;
+			if (score < t[k].score) {
+				t[k].score = score;
+				t[k].best = (int)i;
+			}
 		}
 	}
-	return best;
 }
 
 /*
@@ -388,10 +405,10 @@ ev_first_ties(struct rl_incident *inc, const struct rl_event *f,
 {
 	const struct rl_rank	*r;
 	const struct rl_event	*e;
+	struct ev_tie		 tie[EV_TIES_MAX];
 	char			 d[64];
-	size_t			 i, listed = 0, coll = 0, flipped = 0;
+	size_t			 i, listed = 0, coll = 0, flipped = 0, k;
 	int64_t			 dt;
-	int			 ev;
 
 	for (i = 0; i < inc->nranks; i++) {
 		r = &inc->ranks[i];
@@ -404,24 +421,28 @@ ev_first_ties(struct rl_incident *inc, const struct rl_event *f,
 		coll += r->state == RANK_COLLATERAL;
 		if (dt != INT64_MIN && dt >= 0 && clock_cmp(&e->time, &f->time) < 0)
 			flipped++;
-		if (listed++ >= EV_TIES_MAX) {
+		if (listed >= EV_TIES_MAX) {
 			inc->answer.first_evidence.dropped++;
 			continue;
 		}
-		/* Only the listed few look for their most direct line. */
-		ev = ev_direct(inc, r);
-		e = inc->events[ev];
+		tie[listed++].r = r;
+	}
+	/* Only the listed few look for their most direct line. */
+	ev_direct(inc, tie, listed);
+	for (k = 0; k < listed; k++) {
+		r = tie[k].r;
+		e = inc->events[tie[k].best];
 		ev_delta_words(d, sizeof d, ev_delta(inc, f, e), e);
 		if (r->state == RANK_COLLATERAL)
 			evlist_add(&inc->answer.first_evidence, inc,
-			    ev, STANCE_SUPPORTS, "rank %d is "
+			    tie[k].best, STANCE_SUPPORTS, "rank %d is "
 			    "collateral: %s, %s, is a consequence of a peer's "
 			    "failure", r->rank, e->rule != NULL &&
 			    e->rule->title != NULL ? e->rule->title : "its error",
 			    d);
 		else
 			evlist_add(&inc->answer.first_evidence, inc,
-			    ev, STANCE_SUPPORTS, "rank %d failed "
+			    tie[k].best, STANCE_SUPPORTS, "rank %d failed "
 			    "too (%s), %s", r->rank, e->rule != NULL ?
 			    e->rule->id : "?", d);
 	}
@@ -446,7 +467,7 @@ ev_record_after(const struct rl_incident *inc, const struct rl_event *h,
 
 	*at = RL_NONE;
 	for (i = 0; i < inc->nevents; i++) {
-		e = inc->events[i];
+		e = event_ahead(inc->events, inc->nevents, i);
 		if (e->source != h->source || e->line <= h->line ||
 		    e->line >= best || e->rule == NULL ||
 		    e->rule->mark != MARK_RECORD ||
@@ -473,7 +494,7 @@ ev_first_elastic(struct rl_incident *inc, const struct rl_event *f,
 	int			 rank, at, disagree = RL_NONE;
 
 	for (i = 0; i < inc->nevents; i++) {
-		e = inc->events[i];
+		e = event_ahead(inc->events, inc->nevents, i);
 		if (e->rule == NULL || strcmp(e->rule->id, ID_ELASTIC_ROOT) != 0)
 			continue;
 		if ((rank = ev_record_after(inc, e, &at)) == RL_NONE)
@@ -624,7 +645,7 @@ ev_verdict_hardware(struct rl_incident *inc, const struct rl_event *f,
 	int			 support = 0;
 
 	for (i = 0; i < inc->nevents; i++) {
-		e = inc->events[i];
+		e = event_ahead(inc->events, inc->nevents, i);
 		if (e->rule == NULL || e->harmless || (int)i == a->first ||
 		    e->rule->domain != DOMAIN_HARDWARE ||
 		    (e->role != ROLE_ROOT && e->role != ROLE_SYMPTOM &&
@@ -675,7 +696,7 @@ ev_verdict_signal(struct rl_incident *inc, const struct rl_event *f,
 	if (!ev_first_killed(f))
 		return 0;
 	for (i = 0; i < inc->nevents; i++) {
-		e = inc->events[i];
+		e = event_ahead(inc->events, inc->nevents, i);
 		if (e->rank != f->rank || !e->rank_resolved || e->rule == NULL ||
 		    e->rule->mark != MARK_NONE || e->harmless ||
 		    e->role != ROLE_ROOT)
@@ -714,7 +735,7 @@ ev_verdict_capacity(struct rl_incident *inc, struct buf *x)
 	if (a->group != GROUP_CAPACITY)
 		return 0;
 	for (i = 0; i < inc->nevents && support < 3; i++) {
-		e = inc->events[i];
+		e = event_ahead(inc->events, inc->nevents, i);
 		if (e->rule == NULL || (int)i == a->first ||
 		    ((e->rule->checklist & (1u << CHECK_MEMORY)) == 0 &&
 		    !text_key_num(e->text, "max_model_len", &v) &&

@@ -177,6 +177,86 @@ test_first_evidence(void)
 	clean();
 }
 
+/* The source of the evidence item whose "shows" has s, or RL_NONE. */
+static int
+ev_source(const struct rl_evlist *l, const char *s)
+{
+	size_t	i;
+
+	for (i = 0; i < l->n; i++) {
+		if (strstr(l->v[i].shows, s) != NULL)
+			return l->v[i].source;
+	}
+	return RL_NONE;
+}
+
+/* The index of the source whose path ends in name, or RL_NONE. */
+static int
+source_named(const struct rl_incident *inc, const char *name)
+{
+	size_t	i, n, k = strlen(name);
+
+	for (i = 0; i < inc->nsources; i++) {
+		n = strlen(inc->sources[i]->path);
+		if (n >= k && strcmp(inc->sources[i]->path + n - k, name) == 0)
+			return (int)i;
+	}
+	return RL_NONE;
+}
+
+/*
+ * torchrun --tee: the console holds every rank's lines, and each rank's
+ * own file holds its own.  A collateral rank is shown by the line in its
+ * own file, not by the console's copy, whichever came first.
+ */
+static void
+test_direct_line(void)
+{
+	static const char *const own[] = { "rank0.log", "rank2.log",
+	    "rank3.log" };
+	struct rl_incident	*inc;
+	struct buf		 b = { 0 };
+	char			 want[64];
+	int			 r, k;
+
+	buf_adds(&b, "[default1]:Traceback (most recent call last):\n"
+	    "[default1]:  File \"/tmp/job/train.py\", line 240, in main\n"
+	    "[default1]:IndexError: list index out of range\n");
+	for (r = 0; r < 4; r++) {
+		buf_printf(&b, "[default%d]:2026-12-02 13:19:50,10%d INFO     "
+		    "[rank%d] train: iteration      1/    30 | lm loss: "
+		    "1.0E+00\n", r, r, r);
+		if (r != 1)
+			buf_printf(&b, "[default%d]:RuntimeError: [../third_party"
+			    "/gloo/gloo/transport/tcp/pair.cc:598] Connection "
+			    "closed by peer [127.0.0.1]:4473%d\n", r, r);
+	}
+	put("console.log", b.p, b.len);
+	for (k = 0; k < 3; k++) {
+		r = own[k][4] - '0';
+		buf_free(&b);
+		buf_printf(&b, "2026-12-02 13:19:50,10%d INFO     [rank%d] "
+		    "train: iteration      1/    30 | lm loss: 1.0E+00\n"
+		    "RuntimeError: [../third_party/gloo/gloo/transport/tcp/"
+		    "pair.cc:598] Connection closed by peer [127.0.0.1]:4473%d"
+		    "\n", r, r, r);
+		put(own[k], b.p, b.len);
+	}
+	buf_free(&b);
+	inc = analyze();
+	ok(first(inc) != NULL && first(inc)->rank == 1,
+	    "direct: rank 1's exception is the first failure");
+	for (k = 0; k < 3; k++) {
+		r = own[k][4] - '0';
+		snprintf(want, sizeof want, "rank %d is collateral", r);
+		is_int(ev_source(&inc->answer.first_evidence, want),
+		    source_named(inc, own[k]), "direct: rank %d is shown by "
+		    "its own file's line, not the console's", r);
+	}
+	incident_free(inc);
+	clean();
+}
+
 /*
  * Two hosts; node1's clock runs 4 s behind.  Rank 1 on node0 raises at
  * 13:50:20.5; rank 3 on node1 raises 0.8 s later, stamped 13:50:17.3.
@@ -910,6 +990,7 @@ main(void)
 	is_int(ruleset_load_defaults(rules, &e), 0, "the shipped packs load");
 	ruleset_finish(rules);
 	test_first_evidence();
+	test_direct_line();
 	test_skew();
 	test_skew_common();
 	test_killed(false);

@@ -1233,6 +1233,11 @@ ingest_drop_links(struct ingest *in, const struct stream *st)
 
 	if (!stream_is_process(in, st) || st->rec != NULL)
 		return;
+	/* A kept shape's candidates are read, never written. */
+	if (rs->cand != rs->cand_buf) {
+		memcpy(rs->cand_buf, rs->cand, rs->ncand * sizeof *rs->cand);
+		rs->cand = rs->cand_buf;
+	}
 	for (i = 0; i < rs->ncand; i++) {
 		if ((rs->cand[i] & TARGET_ATTRIB) != 0) {
 			a = rs->attribs[rs->cand[i] & ~TARGET_ATTRIB];
@@ -1244,7 +1249,7 @@ ingest_drop_links(struct ingest *in, const struct stream *st)
 			    (!(a->caps & (1u << CAP_PID)) || p->pid != RL_NONE))
 				continue;
 		}
-		rs->cand[n++] = rs->cand[i];
+		rs->cand_buf[n++] = rs->cand[i];
 	}
 	rs->ncand = n;
 }

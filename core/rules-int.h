@@ -123,7 +123,9 @@ struct ruleset {
 	pcre2_jit_stack	*jit;		/* bounded JIT stack */
 	uint32_t	*stamp;		/* per target: last scan that found it */
 	uint32_t	 gen;		/* current scan number */
-	uint32_t	*cand;		/* candidates of the current scan */
+	const uint32_t	*cand;		/* candidates of the current scan: cand_buf,
+					   or a kept shape's (shape.c) */
+	uint32_t	*cand_buf;	/* owned: what a scan fills */
 	size_t		 ncand;
 	bool		 cand_esc;	/* the scanned bytes hold an escape */
 	uint64_t	 limit_hits;	/* matches cut short by a pcre2 limit */

@@ -283,7 +283,8 @@ ruleset_clone(struct ruleset *parent)
 	rs->pf.seen = NULL;
 	rs->pf.learnt = SIZE_MAX;
 	rs->stamp = xcalloc(rs->nrules + rs->nattribs + 1, sizeof *rs->stamp);
-	rs->cand = xcalloc(rs->nrules + rs->nattribs + 1, sizeof *rs->cand);
+	rs->cand = rs->cand_buf = xcalloc(rs->nrules + rs->nattribs + 1,
+	    sizeof *rs->cand_buf);
 	if (parent->memo != NULL)
 		rs->memo = xcalloc(PEEL_MEMO_SLOTS, sizeof *rs->memo);
 	rs->dlit = parent->dlit;
@@ -331,7 +332,7 @@ ruleset_free(struct ruleset *rs)
 scratch:
 	shape_free(rs);
 	free(rs->stamp);
-	free(rs->cand);
+	free(rs->cand_buf);
 	pf_hits_free(&rs->line_hits);
 	pf_hits_free(&rs->block_hits);
 	free(rs->memo);
@@ -635,8 +636,9 @@ ruleset_finish(struct ruleset *rs)
 	free(tg);
 	free(rs->stamp);
 	rs->stamp = xcalloc(rs->nrules + rs->nattribs + 1, sizeof *rs->stamp);
-	free(rs->cand);
-	rs->cand = xcalloc(rs->nrules + rs->nattribs + 1, sizeof *rs->cand);
+	free(rs->cand_buf);
+	rs->cand = rs->cand_buf = xcalloc(rs->nrules + rs->nattribs + 1,
+	    sizeof *rs->cand_buf);
 	rs->gen = 0;
 	ruleset_memo(rs);
 	shape_init(rs);
@@ -664,7 +666,7 @@ ruleset_candidate(struct ruleset *rs, uint32_t t)
 	if (rs->stamp[slot] == rs->gen)
 		return;
 	rs->stamp[slot] = rs->gen;
-	rs->cand[rs->ncand++] = t;
+	rs->cand_buf[rs->ncand++] = t;
 }
 
 /* Start a line's candidate set: the targets with no literal are always in. */
@@ -680,6 +682,7 @@ ruleset_scan_begin(struct ruleset *rs)
 		    sizeof *rs->stamp);
 		rs->gen = 1;
 	}
+	rs->cand = rs->cand_buf;
 	rs->ncand = 0;
 	rs->cand_esc = false;
 	for (i = 0; i < rs->nalways; i++)

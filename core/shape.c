@@ -443,7 +443,11 @@ shape_hit(struct ruleset *rs, struct shape *e)
 
 	e->stamp = ++sm->clock;
 	sm->hits++;
-	memcpy(rs->cand, shape_cand(e), e->ncand * sizeof *rs->cand);
+	/*
+	 * Lent, not copied: the kept entry is replaced only on a line of a
+	 * new shape, whose scan gives rs->cand its own buffer back first.
+	 */
+	rs->cand = shape_cand(e);
 	rs->ncand = e->ncand;
 	rs->cand_esc = false;
 	sm->cur = e;

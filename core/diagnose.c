@@ -71,19 +71,21 @@ event_cmp(const void *a, const void *b)
  * the usual job, event_cmp is an order by one number per event, then by
  * arrival.  The events lie all over the keeps (76K of them in 21K keeps at
  * 1,024 ranks): each one's time and arrival are read once, into an array
- * with its pointer, and the array is sorted, with that compare inline, not
+ * with its place, and the array is sorted, with that compare inline, not
  * through qsort's call per pair.  Sorting the pointers themselves fetched
  * two events from memory at each of some 1.3 million compares.  The
  * arrival is in the key because ties are the rule, not the exception:
  * ranks print the same millisecond (67,766 of those 76K events share
- * theirs with the next).  Untimed events sort last.
+ * theirs with the next).  A key is 16 bytes, the arrival and the place 32
+ * bits each, since the sort's two arrays are on the analysis's peak.
+ * Untimed events sort last.
  */
 #define EVENT_SORT_RUN	16	/* runs sorted by insertion first */
 
 struct event_key {
 	int64_t		 ms;		/* INT64_MAX: untimed */
-	uint64_t	 seq;
-	struct rl_event	*e;
+	uint32_t	 seq;
+	uint32_t	 i;		/* its place in inc->events */
 };
 
 static inline bool
@@ -156,12 +158,14 @@ static void
 events_sort(struct rl_incident *inc)
 {
 	struct event_key	*keys, *sorted;
-	struct rl_event		*e;
+	struct rl_event		*e, **out;
 	size_t			 n = inc->nevents, i;
 
 	if (n < 2)
 		return;
-	if (!events_wall(inc)) {
+	/* Four billion matched lines would not fit the keys' 32 bits. */
+	if (!events_wall(inc) || inc->next_seq > UINT32_MAX ||
+	    n > UINT32_MAX) {
 		qsort(inc->events, n, sizeof *inc->events, event_cmp);
 		return;
 	}
@@ -170,12 +174,16 @@ events_sort(struct rl_incident *inc)
 		e = event_ahead(inc->events, n, i);
 		keys[i].ms = e->time.flags & RL_TIME_VALID ? e->time.ms :
 		    INT64_MAX;
-		keys[i].seq = e->seq;
-		keys[i].e = e;
+		keys[i].seq = (uint32_t)e->seq;
+		keys[i].i = (uint32_t)i;
 	}
 	sorted = events_merge(keys, keys + n, n);
+	/* The other array is free now: the events in order go there first. */
+	_Static_assert(sizeof *keys >= sizeof *out, "a key holds a pointer");
+	out = (struct rl_event **)(void *)(sorted == keys ? keys + n : keys);
 	for (i = 0; i < n; i++)
-		inc->events[i] = sorted[i].e;
+		out[i] = inc->events[sorted[i].i];
+	memcpy(inc->events, out, n * sizeof *out);
 	free(keys);
 }
 

@@ -457,12 +457,84 @@ event_listed(const struct rl_event *e)
 	return e->rule == NULL || e->rule->mark != MARK_STEP;
 }
 
+/*
+ * The listed events are most of the report, and most of their fields
+ * repeat: a source's path is escaped once, and a time formatted once for
+ * the events that share it (two in three do, at 1,024 ranks).  Roles and
+ * domains are rankline's own words, with nothing to escape.
+ */
+struct json_memo {
+	struct buf	 paths;		/* each source's path, quoted, escaped */
+	size_t		*at;		/* where source i's is in paths, + 1 */
+	struct rl_time	 t;		/* the last time formatted, */
+	char		 ts[64];	/* quoted, */
+	size_t		 tn;		/* this long (0: none yet) */
+};
+
+static void
+json_memo_path(struct buf *b, const struct rl_incident *inc,
+    struct json_memo *m, unsigned src)
+{
+	const char	*p;
+	size_t		 from;
+
+	if (m->at[src] == 0) {
+		from = m->paths.len;
+		json_string(&m->paths, inc->sources[src]->path);
+		buf_addc(&m->paths, '\0');
+		m->at[src] = from + 1;
+	}
+	p = m->paths.p + m->at[src] - 1;
+	buf_add(b, p, strlen(p));
+}
+
+static void
+json_memo_time(struct buf *b, struct json_memo *m, const struct rl_time *t)
+{
+	size_t	n;
+
+	if (!(t->flags & RL_TIME_VALID)) {
+		buf_adds(b, "null");
+		return;
+	}
+	if (m->tn == 0 || t->ms != m->t.ms || t->flags != m->t.flags ||
+	    t->tz_min != m->t.tz_min) {
+		/* Digits, '-', 'T', ':', '.', '+' and 'Z': nothing to escape. */
+		m->ts[0] = '"';
+		n = clock_format(t, m->ts + 1, sizeof m->ts - 2);
+		m->ts[n + 1] = '"';
+		m->tn = n + 2;
+		m->t = *t;
+	}
+	buf_add(b, m->ts, m->tn);
+}
+
+/* One of rankline's own words, quoted: nothing in it to escape. */
+static void
+json_word(struct buf *b, const char *w)
+{
+	char	s[64];
+	size_t	n = strlen(w);
+
+	if (n + 2 > sizeof s) {
+		json_string(b, w);
+		return;
+	}
+	s[0] = '"';
+	memcpy(s + 1, w, n);
+	s[n + 1] = '"';
+	buf_add(b, s, n + 2);
+}
+
 static void
 json_events(struct buf *b, const struct rl_incident *inc, FILE *out)
 {
 	const struct rl_event	*e;
+	struct json_memo	 m;
 	size_t			 i, n = 0;
 
+	memset(&m, 0, sizeof m);
+	m.at = xcalloc(inc->nsources + 1, sizeof *m.at);
 	buf_adds(b, "[");
 	for (i = 0; i < inc->nevents && n < JSON_EVENTS_MAX; i++) {
 		e = event_ahead(inc->events, inc->nevents, i);
@@ -471,17 +543,17 @@ json_events(struct buf *b, const struct rl_incident *inc, FILE *out)
 		buf_adds(b, n++ ? ",\n    {\"rank\": " : "\n    {\"rank\": ");
 		json_int(b, e->rank);
 		buf_adds(b, ", \"source\": ");
-		json_string(b, inc->sources[e->source]->path);
+		json_memo_path(b, inc, &m, e->source);
 		buf_adds(b, ", \"line\": ");
 		buf_add_int(b, (long long)e->line);
 		buf_adds(b, ", \"time\": ");
-		json_time(b, &e->time);
+		json_memo_time(b, &m, &e->time);
 		buf_adds(b, ", \"signature\": ");
 		json_string(b, event_signature(inc, e));
 		buf_adds(b, ", \"role\": ");
-		json_string(b, role_name(e->role));
+		json_word(b, role_name(e->role));
 		buf_adds(b, ", \"domain\": ");
-		json_string(b, e->rule != NULL ? domain_name(e->rule->domain) :
+		json_word(b, e->rule != NULL ? domain_name(e->rule->domain) :
 		    "unknown");
 		if (e->harmless)
 			buf_adds(b, ", \"harmless\": true");
@@ -495,6 +567,8 @@ json_events(struct buf *b, const struct rl_incident *inc, FILE *out)
 		}
 	}
 	buf_adds(b, n ? "\n  ]" : "]");
+	buf_free(&m.paths);
+	free(m.at);
 }
 
 static void

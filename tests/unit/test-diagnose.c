@@ -7,8 +7,13 @@
 #include <string.h>
 #include <unistd.h>
 
+/* core.h's json_string and jansson's share a name: jansson's is used here. */
+#define json_string core_json_string_unused
 #include "core.h"
+#undef json_string
 #include "tap.h"
+
+#include <jansson.h>
 
 static const char *PACK =
 	"[attrib prefix.default]\nkind = prefix\n"
@@ -545,6 +550,78 @@ test_sorted(struct ruleset *rs)
 	incident_free(inc);
 }
 
+/*
+ * The report's list of events: each one's source is its own path, escaped
+ * (a quote and a backslash in it), and its time its own, also where the
+ * events before it share theirs or come from the other source.
+ */
+static void
+test_report_events(struct ruleset *rs)
+{
+	static const char *const name[] = { "cmd:rank \"0\".log",
+	    "cmd:logs\\rank1" };
+	static const char *const want[] = { "2026-12-02T13:20:01.000",
+	    "2026-12-02T13:20:01.000", "2026-12-02T13:20:01.000",
+	    "2026-12-02T13:20:02.500" };
+	struct rl_incident	*inc = incident_create(rs);
+	struct rl_source	*src[2];
+	struct buf		 b = { 0 };
+	json_t			*root, *ev, *e;
+	json_error_t		 err;
+	const char		*sp, *tp;
+	size_t			 i, k, nv = 0, right = 0, timed = 0;
+
+	const char		*one = T(0, "01,000") "x\n"
+	    "[default0]:ValueError: a\n[default0]:RuntimeError: b\n";
+	const char		*two = T(0, "02,500") "y\n"
+	    "[default0]:ValueError: c\n";
+
+	for (k = 0; k < 2; k++) {
+		src[k] = incident_add_source(inc, name[k], SOURCE_CMD);
+		ingest_feed(source_ingest(inc, src[k], NULL, NULL), one,
+		    strlen(one));
+	}
+	ingest_feed(source_ingest(inc, src[1], NULL, NULL), two, strlen(two));
+	for (k = 0; k < 2; k++)
+		ingest_flush(src[k]->ingest);
+	diagnose(inc);
+	report_json(inc, &b, NULL);
+	root = json_loads(b.p, 0, &err);
+	ev = root != NULL ? json_object_get(root, "events") : NULL;
+	ok(ev != NULL && json_array_size(ev) >= 5, "the report is JSON and "
+	    "lists the events (%s)", root == NULL ? err.text : "parsed");
+	for (i = 0; ev != NULL && i < json_array_size(ev); i++) {
+		e = json_array_get(ev, i);
+		sp = json_string_value(json_object_get(e, "source"));
+		tp = json_string_value(json_object_get(e, "time"));
+		if (sp == NULL || tp == NULL)
+			continue;
+		nv++;
+		for (k = 0; k < 2; k++) {
+			if (strcmp(sp, name[k]) == 0 && (size_t)json_integer_value(
+			    json_object_get(e, "line")) <= inc->sources[k]->lines)
+				right++;
+		}
+		for (k = 0; k < 4; k++) {
+			if (strcmp(tp, want[k]) == 0)
+				break;
+		}
+		if (k < 4 && (k < 3 || (i + 1 == json_array_size(ev) &&
+		    strcmp(sp, name[1]) == 0)))
+			timed++;
+	}
+	is_int((long long)right, (long long)nv, "every listed event names its "
+	    "own source, quote and backslash as they are");
+	is_int((long long)timed, (long long)nv, "every listed event has its own "
+	    "time; the last, on the second source, the later one");
+	ok(strstr(b.p, "\"role\": \"root\"") != NULL &&
+	    strstr(b.p, "\"domain\": \"code\"") != NULL,
+	    "roles and domains are quoted words");
+	json_decref(root);
+	buf_free(&b);
+	incident_free(inc);
+}
+
 int
 main(void)
 {
@@ -565,6 +642,7 @@ main(void)
 	test_samples();
 	test_many(rs);
 	test_sorted(rs);
+	test_report_events(rs);
 	errlist_free(&e);
 	ruleset_free(rs);
 	return tap_done();

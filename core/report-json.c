@@ -16,22 +16,30 @@
 #define JSON_EVENTS_MAX	20000	/* events listed; the count says if more */
 #define JSON_FLUSH	(64 * 1024)	/* bytes held before writing them out */
 
+/* A valid time, quoted, into s: its length. */
+static size_t
+json_time_quoted(const struct rl_time *t, char *s, size_t sz)
+{
+	size_t	n;
+
+	/* Digits, '-', 'T', ':', '.', '+' and 'Z': nothing to escape. */
+	s[0] = '"';
+	n = clock_format(t, s + 1, sz - 2);
+	s[n + 1] = '"';
+	return n + 2;
+}
+
 /* Append a time, or null. */
 static void
 json_time(struct buf *b, const struct rl_time *t)
 {
 	char	s[64];
-	size_t	n;
 
 	if (!(t->flags & RL_TIME_VALID)) {
 		buf_adds(b, "null");
 		return;
 	}
-	/* Digits, '-', 'T', ':', '.', '+' and 'Z': nothing to escape. */
-	s[0] = '"';
-	n = clock_format(t, s + 1, sizeof s - 2);
-	s[n + 1] = '"';
-	buf_add(b, s, n + 2);
+	buf_add(b, s, json_time_quoted(t, s, sizeof s));
 }
 
 /* Append an int, or null for RL_NONE. */
@@ -491,19 +499,13 @@ json_memo_path(struct buf *b, const struct rl_incident *inc,
 static void
 json_memo_time(struct buf *b, struct json_memo *m, const struct rl_time *t)
 {
-	size_t	n;
-
 	if (!(t->flags & RL_TIME_VALID)) {
 		buf_adds(b, "null");
 		return;
 	}
 	if (m->tn == 0 || t->ms != m->t.ms || t->flags != m->t.flags ||
 	    t->tz_min != m->t.tz_min) {
-		/* Digits, '-', 'T', ':', '.', '+' and 'Z': nothing to escape. */
-		m->ts[0] = '"';
-		n = clock_format(t, m->ts + 1, sizeof m->ts - 2);
-		m->ts[n + 1] = '"';
-		m->tn = n + 2;
+		m->tn = json_time_quoted(t, m->ts, sizeof m->ts);
 		m->t = *t;
 	}
 	buf_add(b, m->ts, m->tn);

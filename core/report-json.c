@@ -515,17 +515,9 @@ json_memo_time(struct buf *b, struct json_memo *m, const struct rl_time *t)
 static void
 json_word(struct buf *b, const char *w)
 {
-	char	s[64];
-	size_t	n = strlen(w);
-
-	if (n + 2 > sizeof s) {
-		json_string(b, w);
-		return;
-	}
-	s[0] = '"';
-	memcpy(s + 1, w, n);
-	s[n + 1] = '"';
-	buf_add(b, s, n + 2);
+	buf_addc(b, '"');
+	buf_adds(b, w);
+	buf_addc(b, '"');
 }
 
 static void

@@ -560,21 +560,19 @@ test_report_events(struct ruleset *rs)
 {
 	static const char *const name[] = { "cmd:rank \"0\".log",
 	    "cmd:logs\\rank1" };
-	static const char *const want[] = { "2026-12-02T13:20:01.000",
-	    "2026-12-02T13:20:01.000", "2026-12-02T13:20:01.000",
-	    "2026-12-02T13:20:02.500" };
+	/* Lines 1 to 3 of both at 01,000; lines 4 and 5 of the second later. */
+	const char		*one = T(0, "01,000") "x\n"
+	    "[default0]:ValueError: a\n[default0]:RuntimeError: b\n";
+	const char		*two = T(0, "02,500") "y\n"
+	    "[default0]:ValueError: c\n";
 	struct rl_incident	*inc = incident_create(rs);
 	struct rl_source	*src[2];
 	struct buf		 b = { 0 };
 	json_t			*root, *ev, *e;
 	json_error_t		 err;
-	const char		*sp, *tp;
-	size_t			 i, k, nv = 0, right = 0, timed = 0;
-
-	const char		*one = T(0, "01,000") "x\n"
-	    "[default0]:ValueError: a\n[default0]:RuntimeError: b\n";
-	const char		*two = T(0, "02,500") "y\n"
-	    "[default0]:ValueError: c\n";
+	const char		*sp, *tp, *want;
+	size_t			 i, k, nv = 0, timed = 0, late = 0, of[2] = { 0 };
+	bool			 second;
 
 	for (k = 0; k < 2; k++) {
 		src[k] = incident_add_source(inc, name[k], SOURCE_CMD);
@@ -597,23 +595,19 @@ test_report_events(struct ruleset *rs)
 		if (sp == NULL || tp == NULL)
 			continue;
 		nv++;
-		for (k = 0; k < 2; k++) {
-			if (strcmp(sp, name[k]) == 0 && (size_t)json_integer_value(
-			    json_object_get(e, "line")) <= inc->sources[k]->lines)
-				right++;
-		}
-		for (k = 0; k < 4; k++) {
-			if (strcmp(tp, want[k]) == 0)
-				break;
-		}
-		if (k < 4 && (k < 3 || (i + 1 == json_array_size(ev) &&
-		    strcmp(sp, name[1]) == 0)))
-			timed++;
+		for (k = 0; k < 2; k++)
+			of[k] += strcmp(sp, name[k]) == 0;
+		second = strcmp(sp, name[1]) == 0 && json_integer_value(
+		    json_object_get(e, "line")) >= 4;
+		late += second;
+		want = second ? "2026-12-02T13:20:02.500" :
+		    "2026-12-02T13:20:01.000";
+		timed += strcmp(tp, want) == 0;
 	}
-	is_int((long long)right, (long long)nv, "every listed event names its "
-	    "own source, quote and backslash as they are");
-	is_int((long long)timed, (long long)nv, "every listed event has its own "
-	    "time; the last, on the second source, the later one");
+	ok(of[0] == 2 && of[1] == 3, "each listed event names its own source, "
+	    "quote and backslash as they are: %zu and %zu", of[0], of[1]);
+	ok(late == 1 && timed == nv, "every listed event has its own time: %zu "
+	    "of %zu, the later one once (%zu)", timed, nv, late);
 	ok(strstr(b.p, "\"role\": \"root\"") != NULL &&
 	    strstr(b.p, "\"domain\": \"code\"") != NULL,
 	    "roles and domains are quoted words");

@@ -23,6 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <time.h>
 
@@ -56,9 +57,39 @@ struct buf {
 	size_t		 len;		/* bytes used */
 	size_t		 cap;		/* bytes allocated */
 };
-void		 buf_add(struct buf *, const void *, size_t);
-void		 buf_addc(struct buf *, char);
-void		 buf_adds(struct buf *, const char *);
+void		 buf_grow(struct buf *, size_t);
+
+/*
+ * The appends are inline: a report is millions of short pieces, most of
+ * them literals, whose length the compiler then knows and whose copy it
+ * makes in a move or two; only a buffer out of room calls buf_grow.
+ */
+static inline void
+buf_add(struct buf *b, const void *p, size_t n)
+{
+	/* Room for n bytes and the NUL: len + n + 1 <= cap. */
+	if (b->cap - b->len <= n)
+		buf_grow(b, n);
+	if (n != 0)
+		memcpy(b->p + b->len, p, n);
+	b->len += n;
+	b->p[b->len] = '\0';
+}
+
+static inline void
+buf_addc(struct buf *b, char c)
+{
+	if (b->cap - b->len <= 1)
+		buf_grow(b, 1);
+	b->p[b->len++] = c;
+	b->p[b->len] = '\0';
+}
+
+static inline void
+buf_adds(struct buf *b, const char *s)
+{
+	buf_add(b, s, strlen(s));
+}
 void		 buf_printf(struct buf *, const char *, ...)
 		     __attribute__((format(printf, 2, 3)));
 void		 buf_add_int(struct buf *, long long);

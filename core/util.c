@@ -129,7 +129,7 @@ xasprintf(char **ret, const char *fmt, ...)
 }
 
 /* Make room for n more bytes and the terminating NUL. */
-static void
+void
 buf_grow(struct buf *b, size_t n)
 {
 	size_t	want;
@@ -144,30 +144,6 @@ buf_grow(struct buf *b, size_t n)
 	while (b->cap < want)
 		b->cap = b->cap > SIZE_MAX / 2 ? want : b->cap * 2;
 	b->p = xrealloc(b->p, b->cap);
-}
-
-void
-buf_add(struct buf *b, const void *p, size_t n)
-{
-	buf_grow(b, n);
-	if (n != 0)
-		memcpy(b->p + b->len, p, n);
-	b->len += n;
-	b->p[b->len] = '\0';
-}
-
-void
-buf_addc(struct buf *b, char c)
-{
-	buf_grow(b, 1);
-	b->p[b->len++] = c;
-	b->p[b->len] = '\0';
-}
-
-void
-buf_adds(struct buf *b, const char *s)
-{
-	buf_add(b, s, strlen(s));
 }
 
 /*

@@ -40,14 +40,34 @@ pattern_group(const struct rl_pattern *p, const char *name)
 	return n > 0 ? n : 0;
 }
 
-/* Does any pattern of the rule capture this name? */
+/*
+ * Two bits of 64 that stand for a group name.  A pattern keeps those of
+ * all its names, so that asking it for a name it does not have (what the
+ * diagnosis does of every event, in several passes) is mostly one test
+ * rather than a compare with each of its names.
+ */
+uint64_t
+capture_name_bits(const char *name)
+{
+	uint64_t	h = str_hash(STR_HASH_SEED, name) * 0x9e3779b97f4a7c15ULL;
+
+	/* The top bits: FNV's low ones mix little. */
+	return (UINT64_C(1) << (h >> 58)) | (UINT64_C(1) << (h >> 52 & 63));
+}
+
+/*
+ * Does any pattern of the rule capture this name, whose capture_name_bits
+ * are `bits`?  A pass over every event works the bits out once.
+ */
 bool
-rule_has_capture(const struct rl_rule *r, const char *name)
+rule_has_named(const struct rl_rule *r, const char *name, uint64_t bits)
 {
 	const char	*s;
 	size_t		 i;
 
 	for (i = 0; r != NULL && i < r->npat; i++) {
+		if ((r->pat[i].name_bits & bits) != bits)
+			continue;
 		for (s = r->pat[i].names; s != NULL && *s != '\0';
 		    s += strlen(s) + 1) {
 			if (strcmp(s, name) == 0)
@@ -55,6 +75,13 @@ rule_has_capture(const struct rl_rule *r, const char *name)
 		}
 	}
 	return false;
+}
+
+/* Does any pattern of the rule capture this name? */
+bool
+rule_has_capture(const struct rl_rule *r, const char *name)
+{
+	return rule_has_named(r, name, capture_name_bits(name));
 }
 
 /*

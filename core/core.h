@@ -203,6 +203,7 @@ struct rl_pattern {
 	int		 ncapv;
 	char		*names;		/* its group names, each NUL-ended,
 					   then an empty one */
+	uint64_t	 name_bits;	/* capture_name_bits of each, or'ed */
 	bool		 anywhere;	/* a match never depends on where the
 					   subject starts (no ^, \G, \A, \b,
 					   \B or lookbehind) */
@@ -213,6 +214,7 @@ struct rl_pattern {
 #define JIT_READY	1
 #define JIT_NONE	2		/* RANKLINE_NO_JIT, or pcre2 could not */
 bool		 pattern_ready(const struct rl_pattern *);
+uint64_t	 capture_name_bits(const char *);
 
 /* A rule from a pack. */
 struct rl_rule {
@@ -883,6 +885,7 @@ char		*event_capture(const struct rl_event *, const char *);
 bool		 event_capture_num(const struct rl_event *, const char *,
 		     double *);
 bool		 rule_has_capture(const struct rl_rule *, const char *);
+bool		 rule_has_named(const struct rl_rule *, const char *, uint64_t);
 bool		 text_key_num(const char *, const char *, double *);
 char		*text_key_str(const char *, const char *);
 bool		 pci_normalize(const char *, char *, size_t);

@@ -129,6 +129,7 @@ static void
 hang_dump_origin(struct rl_incident *inc, struct rl_hang *h)
 {
 	const struct rl_event	*e;
+	const uint64_t		 bits = capture_name_bits("origin");
 	size_t			 i;
 	double			 o;
 	int			 cand = RL_NONE, votes = 0;
@@ -136,7 +137,7 @@ hang_dump_origin(struct rl_incident *inc, struct rl_hang *h)
 	for (i = 0; i < inc->nevents; i++) {
 		e = event_ahead(inc->events, inc->nevents, i);
 		if (e->rule == NULL || e->harmless ||
-		    !rule_has_capture(e->rule, "origin") ||
+		    !rule_has_named(e->rule, "origin", bits) ||
 		    !event_capture_num(e, "origin", &o) || o < 0)
 			continue;
 		/* Boyer-Moore majority: the answer if any rank has one. */
@@ -200,6 +201,7 @@ hang_analyze(struct rl_incident *inc)
 	struct rl_hang		*h = &inc->answer.hang;
 	struct progress		*v = NULL;
 	const struct rl_event	*e;
+	const uint64_t		 bits = capture_name_bits("last_enqueued");
 	size_t			 n = 0, i;
 	double			 enq, pg;
 	int			 rank;
@@ -211,7 +213,7 @@ hang_analyze(struct rl_incident *inc)
 		e = event_ahead(inc->events, inc->nevents, i);
 		if (e->rule == NULL || e->harmless ||
 		    e->rule->mark == MARK_STEP ||
-		    !rule_has_capture(e->rule, "last_enqueued") ||
+		    !rule_has_named(e->rule, "last_enqueued", bits) ||
 		    !event_capture_num(e, "last_enqueued", &enq))
 			continue;
 		if (!event_capture_num(e, "pg_id", &pg))

@@ -137,6 +137,7 @@ static void
 join_collect_pci(const struct rl_incident *inc, struct ties *t)
 {
 	const struct rl_event	*e;
+	const uint64_t		 bits = capture_name_bits("busid");
 	char			*busid, key[24];
 	size_t			 i;
 
@@ -144,7 +145,7 @@ join_collect_pci(const struct rl_incident *inc, struct ties *t)
 		e = event_ahead(inc->events, inc->nevents, i);
 		if (e->rank == RL_NONE || e->rule == NULL ||
 		    e->rule->role != ROLE_EVIDENCE ||
-		    !rule_has_capture(e->rule, "busid"))
+		    !rule_has_named(e->rule, "busid", bits))
 			continue;
 		busid = event_capture(e, "busid");
 		if (busid != NULL && pci_normalize(busid, key, sizeof key))
@@ -215,6 +216,7 @@ join_resolve(struct rl_incident *inc)
 {
 	struct ties	 pci = { 0 }, pid = { 0 };
 	struct rl_event	*e;
+	const uint64_t	 bits = capture_name_bits("pci");
 	char		*v, key[24];
 	size_t		 i;
 	int		 rank;
@@ -226,7 +228,7 @@ join_resolve(struct rl_incident *inc)
 		if (!join_candidate(e))
 			continue;
 		rank = RL_NONE;
-		if (pci.n > 0 && rule_has_capture(e->rule, "pci") &&
+		if (pci.n > 0 && rule_has_named(e->rule, "pci", bits) &&
 		    (v = event_capture(e, "pci")) != NULL) {
 			if (pci_normalize(v, key, sizeof key))
 				rank = ties_find(&pci, event_host(inc, e), key);

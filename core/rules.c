@@ -101,6 +101,8 @@ pattern_names(struct rl_pattern *p)
 	for (i = 0; i < count; i++) {
 		buf_adds(&b, (const char *)table + (size_t)i * size + 2);
 		buf_addc(&b, '\0');
+		p->name_bits |= capture_name_bits((const char *)table +
+		    (size_t)i * size + 2);
 	}
 	buf_addc(&b, '\0');
 	p->names = buf_steal(&b);

@@ -576,6 +576,47 @@ test_captures(void)
 	ruleset_free(rs);
 }
 
+/*
+ * A pattern's names are first asked through 64 bits standing for them:
+ * with 40 names most bits are set, and the answer must still come from
+ * the names themselves, for each name it has and for none it lacks.
+ */
+static void
+test_capture_names_many(void)
+{
+	struct ruleset		*rs;
+	const struct rl_rule	*r;
+	struct errlist		 e = { 0 };
+	struct buf		 b = { 0 };
+	char			 name[16];
+	int			 i, have = 0, lack = 0;
+
+	buf_adds(&b, "[rule many]\nrole = evidence\npattern = ");
+	for (i = 0; i < 40; i++)
+		buf_printf(&b, "(?<g%d>x)", i);
+	buf_adds(&b, "\n");
+	rs = ruleset_create();
+	load(rs, b.p, &e);
+	r = ruleset_find(rs, "many");
+	for (i = 0; i < 40; i++) {
+		snprintf(name, sizeof name, "g%d", i);
+		have += rule_has_capture(r, name) &&
+		    rule_has_named(r, name, capture_name_bits(name));
+	}
+	for (i = 40; i < 1040; i++) {
+		snprintf(name, sizeof name, "g%d", i);
+		lack += !rule_has_capture(r, name);
+	}
+	ok(r != NULL && have == 40, "each of 40 names is found (%d)", have);
+	ok(lack == 1000, "and none of 1,000 others (%d)", lack);
+	ok((capture_name_bits("g1") & ~r->pat[0].name_bits) == 0 &&
+	    capture_name_bits("busid") != 0,
+	    "a pattern's bits hold those of each of its names");
+	buf_free(&b);
+	errlist_free(&e);
+	ruleset_free(rs);
+}
+
 /* The capture of an event, read back from its kept text. */
 static char *
 capture_of(const struct ruleset *rs, const char *rule, unsigned pat,
@@ -798,6 +839,7 @@ main(void)
 	test_shapes();
 	test_priority();
 	test_captures();
+	test_capture_names_many();
 	test_event_capture();
 	test_lazy_jit();
 	test_pathological();

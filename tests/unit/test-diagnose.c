@@ -551,6 +551,54 @@ test_sorted(struct ruleset *rs)
 }
 
 /*
+ * The sort by radix, on what an hour of one job does not reach: times
+ * over two centuries (a span that needs the time's sixth byte), arrivals
+ * past 65,536 (the arrival's third byte), and 200 ties at the latest time
+ * among the last of them, which come in a shuffled order of ranks (and
+ * are gathered rank by rank, each into the keep of its rank's first).
+ */
+static void
+test_sorted_wide(struct ruleset *rs)
+{
+	struct rl_incident	*inc;
+	struct buf		 b = { 0 };
+	unsigned		 x = 777, y;
+	size_t			 r, i, old = 0, tied = 0;
+	int64_t			 tie_ms;
+
+	for (r = 0; r < 200; r++) {
+		x = x * 1103515245u + 12345u;
+		y = x >> 8;
+		buf_printf(&b, "[default%zu]:%04u-%02u-%02u %02u:%02u:%02u,%03u "
+		    "INFO x\n[default%zu]:ValueError: early\n"
+		    "[default%zu]:RuntimeError: Connection closed by peer\n", r,
+		    1970 + y % 228, 1 + y / 70 % 12, 1 + y / 840 % 28,
+		    y / 23520 % 24, y % 60, y / 7 % 60, y % 1000, r, r);
+	}
+	for (i = 0; i < 70000; i++)
+		buf_printf(&b, "[default%zu]:ValueError: bulk %zu\n", i % 200, i);
+	for (r = 0; r < 200; r++)
+		buf_printf(&b, "[default%zu]:2199-12-31 23:59:59,999 INFO y\n"
+		    "[default%zu]:RuntimeError: Connection closed by peer\n",
+		    (r * 37) % 200, (r * 37) % 200);
+	inc = run(rs, b.p);
+	tie_ms = inc->nevents > 0 ?
+	    inc->events[inc->nevents - 1]->time.ms : 0;
+	for (i = 0; i < inc->nevents; i++) {
+		old += inc->events[i]->time.ms < INT64_C(1) << 40;
+		tied += inc->events[i]->time.ms == tie_ms &&
+		    inc->events[i]->seq > 70000;
+	}
+	ok(old > 0 && tied == 200 && inc->next_seq > 70000,
+	    "%zu events, %zu before 2004, %zu tied past arrival 70,000",
+	    inc->nevents, old, tied);
+	ok(events_ordered(inc), "across two centuries, the events are in time "
+	    "order, and the ties in arrival order");
+	buf_free(&b);
+	incident_free(inc);
+}
+
+/*
  * The report's list of events: each one's source is its own path, escaped
  * (a quote and a backslash in it), and its time its own, also where the
  * events before it share theirs or come from the other source.
@@ -636,6 +684,7 @@ main(void)
 	test_samples();
 	test_many(rs);
 	test_sorted(rs);
+	test_sorted_wide(rs);
 	test_report_events(rs);
 	errlist_free(&e);
 	ruleset_free(rs);

@@ -1035,6 +1035,80 @@ _Static_assert(sizeof cap_unset / sizeof cap_unset[0] == CAP_NCAPS,
     "cap_unset has one entry per capture");
 
 /*
+ * Would keep_add put a line numbered ord in the keep's tail, without
+ * thinning the keep first?  Its choice, made ahead; false where keep_add
+ * would do more (a sample's ord that may be kept, a mark's ring).
+ */
+static inline bool
+keep_to_tail(const struct rl_keep *k, uint64_t ord)
+{
+	switch (k->policy) {
+	case KEEP_SAMPLE:
+		return (ord & (k->stride - 1)) != 0;
+	case KEEP_FIRST:
+		return k->n >= k->limit;
+	default:
+		return false;
+	}
+}
+
+/*
+ * A line read while skipping, which its keep puts in its tail, where the
+ * keep's last line, read the same way, still waits for its time and text
+ * (a step line of a long run, most of which are not kept): all the tail
+ * holds but the line's own fields is what keep_add and ingest_event would
+ * write into it again, and is checked to be.  Those fields alone are
+ * written, then.  False, with nothing changed, where the line needs the
+ * whole of ingest_event.
+ */
+static bool
+ingest_tail_again(struct ingest *in, const struct stream *st,
+    const struct rl_match *m, struct rl_keep *k, const int64_t *cap,
+    const char *line, size_t len, uint64_t lineno, int rank, int local,
+    const struct rl_process *p)
+{
+	const struct rl_rule	*r = m->rule;
+	struct rl_event		*e = &k->tail;
+	uint64_t		 ord;
+	int			 i;
+
+	ord = cap[CAP_STEP] >= 0 ? (uint64_t)cap[CAP_STEP] : k->matched;
+	if (!k->dirty || k->lines == 0 || !keep_to_tail(k, ord) ||
+	    e->rule != r || e->text != NULL || e->harmless || e->timed ||
+	    e->guess != TIME_STREAM || e->rank_resolved ||
+	    e->source != in->src->index || e->process != (int)p->index ||
+	    e->pat != (uint8_t)(m->pat - r->pat) || e->role != r->role ||
+	    e->weak != (st->rec != NULL) || e->rank != (rank != RL_NONE ||
+	    local != RL_NONE ? rank : RL_NONE))
+		return false;
+	keep_count(k, cap);
+	/* keep_add's part: the tail emptied, numbered and ordered. */
+	k->matched++;
+	e->seq = in->inc->next_seq++;
+	e->ord = ord;
+	/* ingest_event's: where the line is, its captures, its wait. */
+	e->line = lineno;
+	e->offset = in->offset;
+	e->time = st->last;
+	e->at = m->subject - line <= UINT16_MAX ?
+	    (uint16_t)(m->subject - line) : 0;
+	memset(e->capv, 0, sizeof e->capv);
+	memset(e->capk, 0, sizeof e->capk);
+	e->ncap = 0;
+	for (i = 0; i < m->pat->ncapv && e->ncap < EVENT_CAPS; i++) {
+		if (cap[m->pat->capv[i]] == RL_CAP_UNSET)
+			continue;
+		e->capk[e->ncap] = m->pat->capv[i];
+		e->capv[e->ncap++] = cap[m->pat->capv[i]];
+	}
+	k->last_due = true;
+	k->last_off = in->offset;
+	k->last_len = len;
+	k->tail_len = len;
+	return true;
+}
+
+/*
  * Record a matched line as an event (if its keep wants it).  With `lazy`
  * (a line of a block read while skipping) the line's time was not parsed:
  * an event kept for good has it found now, and the keep's latest event,
@@ -1086,6 +1160,9 @@ ingest_event(struct ingest *in, struct stream *st, const struct rl_match *m,
 		p = st->proc;
 
 	k = ingest_keep(in, r, (int)p->index);
+	if (lazy && !harmless && !timed && ingest_tail_again(in, st, m, k,
+	    cap, line, len, lineno, rank, local, p))
+		return;
 	first = !harmless && k->lines == 0;
 	if (!harmless)
 		keep_count(k, cap);

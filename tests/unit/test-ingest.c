@@ -748,8 +748,9 @@ test_when_bursts(void)
 /*
  * Step lines are sampled (a keep of a few, thinned as more come); those
  * read while skipping get their times and texts at the end of their
- * block.  Each sample kept is its own line, with its own time, read whole
- * or in parts, and the tally's last time is the last step's.
+ * block.  Each sample kept is its own line, with its own time and step,
+ * read whole or in parts (the last of them, the keep's latest, replaced
+ * line after line), and the tally's last time is the last step's.
  */
 static void
 test_samples_deferred(void)
@@ -786,14 +787,16 @@ test_samples_deferred(void)
 			clock_format(&t, tw, sizeof tw);
 			clock_format(&e->time, got, sizeof got);
 			if ((e->text == NULL || strcmp(e->text, want) != 0 ||
-			    strcmp(got, tw) != 0 || !e->timed) && bad++ == 0)
+			    strcmp(got, tw) != 0 || !e->timed ||
+			    event_cap(e, CAP_STEP) != (int64_t)e->line - 1 ||
+			    e->ord != e->line - 1) && bad++ == 0)
 				printf("# line %llu: \"%s\" at %s\n",
 				    (unsigned long long)e->line,
 				    e->text != NULL ? e->text : "(null)", got);
 		}
 		ok(n >= 8 && bad == 0, "read %s: each of the %zu step samples "
-		    "kept is its own line, at its own time", step == 0 ?
-		    "whole" : "in 64 KB parts", n);
+		    "kept is its own line, at its own time, with its own step",
+		    step == 0 ? "whole" : "in 64 KB parts", n);
 		t = step_time(19999 * 100LL);
 		for (i = 0, bad = 1; i < inc->ntally; i++) {
 			if (inc->tally[i].lines == 20000)

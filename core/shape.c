@@ -63,6 +63,7 @@ struct shape {
 	uint8_t		 bare;		/* SHAPE_BARE: no prefix on its lines */
 	uint64_t	 born;		/* its number among the shapes kept */
 	void		*block;		/* owned */
+	const uint8_t	*bytes;		/* in block, after the candidates */
 };
 
 /* The shapes last met whose lines start alike, newest first. */
@@ -408,6 +409,7 @@ shape_keep(struct ruleset *rs, struct shape *e, uint64_t h, size_t n,
 	memcpy(p, rs->cand, rs->ncand * sizeof *rs->cand);
 	p += rs->ncand * sizeof *rs->cand;
 	memcpy(p, sm->buf, n);
+	e->bytes = (const uint8_t *)p;
 	e->hash = h;
 	e->len = (uint32_t)n;
 	e->off = (uint32_t)off;
@@ -421,18 +423,20 @@ shape_keep(struct ruleset *rs, struct shape *e, uint64_t h, size_t n,
 	return true;
 }
 
-/* Where a kept shape's candidates are, and its bytes. */
-static const uint32_t *
-shape_cand(const struct shape *e)
-{
-	return (const uint32_t *)(void *)((char *)e->block +
-	    2 * e->ngroups * sizeof(size_t));
-}
-
-static const uint8_t *
+/*
+ * Where a kept shape's bytes are, and its candidates just before them:
+ * found from one pointer, as every line looked up asks.
+ */
+static inline const uint8_t *
 shape_bytes(const struct shape *e)
 {
-	return (const uint8_t *)(shape_cand(e) + e->ncand);
+	return e->bytes;
+}
+
+static inline const uint32_t *
+shape_cand(const struct shape *e)
+{
+	return (const uint32_t *)(const void *)e->bytes - e->ncand;
 }
 
 /* The line scanned is of a kept shape: its candidates become the line's. */
@@ -527,6 +531,8 @@ shape_head_find(struct shape_memo *sm, struct shape_head *hd, const char *s,
 	return NULL;
 }
 
+static size_t	shape_scan_more(struct ruleset *, const char *, size_t);
+
 /*
  * Find the end of the line at s (a newline is within max bytes: returns
  * its offset) and the candidates of the line, as a scan of it would
@@ -537,9 +543,8 @@ size_t
 ruleset_shape_scan(struct ruleset *rs, const char *s, size_t max)
 {
 	struct shape_memo	*sm = rs->shapes;
-	struct shape		*set, *e, *old;
-	uint64_t		 h;
-	size_t			 i, n, nl;
+	struct shape		*e;
+	size_t			 nl;
 
 	sm->cur = sm->slot = NULL;
 	sm->head = NULL;
@@ -550,6 +555,22 @@ ruleset_shape_scan(struct ruleset *rs, const char *s, size_t max)
 			return nl;
 		}
 	}
+	return shape_scan_more(rs, s, max);
+}
+
+/*
+ * The rest of ruleset_shape_scan, for a line not found among its head's
+ * shapes: apart, so that the line found there, most lines, costs the
+ * registers and the frame of a small function.
+ */
+static __attribute__((noinline)) size_t
+shape_scan_more(struct ruleset *rs, const char *s, size_t max)
+{
+	struct shape_memo	*sm = rs->shapes;
+	struct shape		*set, *e, *old;
+	uint64_t		 h;
+	size_t			 i, n, nl;
+
 	nl = (size_t)((const char *)memchr(s, '\n', max) - s);
 	n = nl > 0 && s[nl - 1] == '\r' ? nl - 1 : nl;
 	if (n == 0 || nl > SHAPE_MAX) {

@@ -164,6 +164,7 @@ int		 ruleset_match_partial(struct ruleset *,
 void		 digits_mask(const char *, size_t, uint8_t *);
 void		 shape_init(struct ruleset *);
 void		 shape_free(struct ruleset *);
+unsigned	 shape_same_each(const char *, const uint8_t *, size_t, unsigned *);
 size_t		 ruleset_shape_scan(struct ruleset *, const char *, size_t);
 bool		 ruleset_match_shape(struct ruleset *, const char *, size_t,
 		     size_t, struct rl_match *);

@@ -305,6 +305,24 @@ shape_same_avx2(const char *s, const uint8_t *k, size_t n)
 #endif
 
 /*
+ * For tests: is s[0, n), masked, the kept k[0, n), by each compare this
+ * machine has (scalar, AVX2)?  Bit i is the i-th one's answer; *nimpl is
+ * how many ran.
+ */
+unsigned
+shape_same_each(const char *s, const uint8_t *k, size_t n, unsigned *nimpl)
+{
+	unsigned	bits = shape_same_scalar(s, k, n);
+
+	*nimpl = 1;
+#ifdef SHAPE_HAVE_AVX2
+	if (__builtin_cpu_supports("avx2"))
+		bits |= (unsigned)shape_same_avx2(s, k, n) << (*nimpl)++;
+#endif
+	return bits;
+}
+
+/*
  * Set up the memo for a finished ruleset, if the set allows one: the
  * prefix patterns must treat digits alike (the peel memo says so), since
  * the message's offset is kept.

@@ -84,6 +84,8 @@ struct shape_memo {
 	uint64_t	 hits;		/* lines found among the kept shapes */
 	struct shape_head heads[SHAPE_HEADS];
 	struct shape_head *head;	/* the scanned line's head, or NULL */
+	const char	*next;		/* where the line after it starts, */
+	struct shape_head *next_head;	/* and its head, being fetched */
 	uint64_t	(*head_fn)(const char *);
 	uint64_t	(*hash_fn)(const char *, size_t);
 	bool		(*same_fn)(const char *, const uint8_t *, size_t);
@@ -552,6 +554,33 @@ shape_head_find(struct shape_memo *sm, struct shape_head *hd, const char *s,
 static size_t	shape_scan_more(struct ruleset *, const char *, size_t);
 
 /*
+ * The next line's head, while the caller reads this one: its table entry,
+ * the newest shape there and that one's first bytes are fetched from
+ * memory meanwhile, where the lookup would wait on them one after the
+ * other.
+ */
+static inline void
+shape_ahead(struct shape_memo *sm, const char *s, size_t max)
+{
+	struct shape_head	*hd;
+	const struct shape	*e;
+
+	if (max < 2 * SHAPE_PIECE) {
+		sm->next = NULL;
+		return;
+	}
+	hd = &sm->heads[sm->head_fn(s) & (SHAPE_HEADS - 1)];
+	sm->next = s;
+	sm->next_head = hd;
+	if ((e = hd->e[0]) != NULL) {
+		__builtin_prefetch(e);
+		__builtin_prefetch(e->bytes);
+	}
+	__builtin_prefetch(s + 128);
+	__builtin_prefetch(s + 192);
+}
+
+/*
  * Find the end of the line at s (a newline is within max bytes: returns
  * its offset) and the candidates of the line, as a scan of it would
  * (rs->cand), from its shape if one like it was kept; ruleset_match_shape
@@ -567,12 +596,15 @@ ruleset_shape_scan(struct ruleset *rs, const char *s, size_t max)
 	sm->cur = sm->slot = NULL;
 	sm->head = NULL;
 	if (max >= 2 * SHAPE_PIECE) {
-		sm->head = &sm->heads[sm->head_fn(s) & (SHAPE_HEADS - 1)];
+		sm->head = s == sm->next ? sm->next_head :
+		    &sm->heads[sm->head_fn(s) & (SHAPE_HEADS - 1)];
 		if ((e = shape_head_find(sm, sm->head, s, max, &nl)) != NULL) {
 			shape_hit(rs, e);
+			shape_ahead(sm, s + nl + 1, max - nl - 1);
 			return nl;
 		}
 	}
+	sm->next = NULL;
 	return shape_scan_more(rs, s, max);
 }
 

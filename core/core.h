@@ -550,7 +550,16 @@ struct rl_keep {
 	int64_t		 total;		/* their largest `total` capture */
 	struct rl_time	 first;		/* the first such line's time */
 	struct rl_time	 last;		/* the latest's */
-	struct rl_keep	*hnext;		/* hash chain */
+};
+
+/*
+ * A slot of the keeps' table: a keep and the hash of its identity, so that
+ * a look for a keep not there yet (each new writer of a signature, 25K at
+ * 1,024 ranks) and the table's growth read the slots and no keep.
+ */
+struct keep_slot {
+	uint64_t	 h;		/* never 0; 0 is an empty slot */
+	struct rl_keep	*k;
 };
 
 /* How often one signature was seen in all (harmless ones not counted). */
@@ -734,8 +743,9 @@ struct rl_incident {
 	struct rl_keep	**keeps;	/* owned, in creation order */
 	size_t		 nkeeps;
 	size_t		 ckeeps;	/* room for so many */
-	struct rl_keep	**khash;	/* by (rule, process, source) */
-	size_t		 khsize;	/* buckets, a power of two */
+	struct keep_slot *khash;	/* by (rule, process, source), open
+					   addressing, at most half full */
+	size_t		 khsize;	/* slots, a power of two, or 0 */
 	struct rl_tally	*tally;		/* per rule index, or NULL */
 	size_t		 ntally;
 	uint64_t	 matched;	/* lines a rule named, kept or not */

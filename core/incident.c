@@ -332,34 +332,48 @@ keep_policy(const struct rl_incident *inc, struct rl_keep *k,
 	k->stride = 1;
 }
 
-/* The hash bucket of a keep's identity. */
-static size_t
-keep_bucket(const struct rl_incident *inc, const struct rl_rule *r, int proc,
-    unsigned src)
+/* The hash of a keep's identity, never 0 (an empty slot's). */
+static uint64_t
+keep_hash(const struct rl_rule *r, int proc, unsigned src)
 {
 	uint64_t	h = (uint64_t)(uintptr_t)r;
 
 	h = (h ^ (uint64_t)(uint32_t)proc) * 0x9e3779b97f4a7c15ULL;
 	h = (h ^ src) * 0x9e3779b97f4a7c15ULL;
-	return (size_t)(h >> 32) & (inc->khsize - 1);
+	return h | 1;
 }
 
-/* Double the keep hash table. */
+/* Put a keep in the table, which has room for it. */
 static void
-keep_rehash(struct rl_incident *inc)
+keep_put(struct rl_incident *inc, uint64_t h, struct rl_keep *k)
 {
-	struct rl_keep	*k;
-	size_t		 i, b;
+	size_t	mask = inc->khsize - 1, i;
 
-	free(inc->khash);
-	inc->khsize = inc->khsize == 0 ? 256 : inc->khsize * 2;
-	inc->khash = xcalloc(inc->khsize, sizeof *inc->khash);
-	for (i = 0; i < inc->nkeeps; i++) {
-		k = inc->keeps[i];
-		b = keep_bucket(inc, k->rule, k->process, k->source);
-		k->hnext = inc->khash[b];
-		inc->khash[b] = k;
+	for (i = (size_t)(h >> 32) & mask; inc->khash[i].h != 0;
+	    i = (i + 1) & mask)
+		;
+	inc->khash[i].h = h;
+	inc->khash[i].k = k;
+}
+
+/* Make the table room for n keeps, at most half full. */
+static void
+keep_fit(struct rl_incident *inc, size_t n)
+{
+	struct keep_slot	*old = inc->khash;
+	size_t			 nold = inc->khsize, size, i;
+
+	for (size = nold != 0 ? nold : 256; size < 2 * n; size *= 2)
+		;
+	if (size == nold)
+		return;
+	inc->khash = xcalloc(size, sizeof *inc->khash);
+	inc->khsize = size;
+	for (i = 0; i < nold; i++) {
+		if (old[i].h != 0)
+			keep_put(inc, old[i].h, old[i].k);
 	}
+	free(old);
 }
 
 /* Find or make the keep of a rule's events from one process in one source. */
@@ -367,19 +381,21 @@ struct rl_keep *
 incident_keep(struct rl_incident *inc, const struct rl_rule *r, int proc,
     unsigned src)
 {
-	struct rl_keep	*k;
-	size_t		 b;
+	const struct keep_slot	*s;
+	struct rl_keep		*k;
+	uint64_t		 h = keep_hash(r, proc, src);
+	size_t			 i, mask;
 
 	if (inc->khsize != 0) {
-		b = keep_bucket(inc, r, proc, src);
-		for (k = inc->khash[b]; k != NULL; k = k->hnext) {
-			if (k->rule == r && k->process == proc &&
-			    k->source == src)
-				return k;
+		mask = inc->khsize - 1;
+		for (i = (size_t)(h >> 32) & mask; (s = &inc->khash[i])->h != 0;
+		    i = (i + 1) & mask) {
+			if (s->h == h && s->k->rule == r &&
+			    s->k->process == proc && s->k->source == src)
+				return s->k;
 		}
 	}
-	if (inc->nkeeps >= inc->khsize)
-		keep_rehash(inc);
+	keep_fit(inc, inc->nkeeps + 1);
 	k = xcalloc(1, sizeof *k);
 	k->rule = r;
 	k->process = proc;
@@ -391,9 +407,7 @@ incident_keep(struct rl_incident *inc, const struct rl_rule *r, int proc,
 		    sizeof *inc->keeps);
 	}
 	inc->keeps[inc->nkeeps++] = k;
-	b = keep_bucket(inc, r, proc, src);
-	k->hnext = inc->khash[b];
-	inc->khash[b] = k;
+	keep_put(inc, h, k);
 	return k;
 }
 
@@ -685,25 +699,6 @@ process_merge(struct rl_process *d, struct rl_process *s)
 	d->lines += s->lines;
 }
 
-/* Rebuild the keep hash table for the keeps there are. */
-static void
-keep_rebuild(struct rl_incident *inc)
-{
-	struct rl_keep	*k;
-	size_t		 i, b;
-
-	free(inc->khash);
-	for (inc->khsize = 256; inc->khsize < 2 * inc->nkeeps;)
-		inc->khsize *= 2;
-	inc->khash = xcalloc(inc->khsize, sizeof *inc->khash);
-	for (i = 0; i < inc->nkeeps; i++) {
-		k = inc->keeps[i];
-		b = keep_bucket(inc, k->rule, k->process, k->source);
-		k->hnext = inc->khash[b];
-		inc->khash[b] = k;
-	}
-}
-
 /*
  * Take what a part read into the whole: the part read a run of the
  * sources (whose indexes are the whole's) on another thread, after the
@@ -777,16 +772,11 @@ incident_absorb(struct rl_incident *inc, struct rl_incident *part)
 		inc->keeps[inc->nkeeps++] = k;
 	}
 	part->nkeeps = 0;
-	/* The new keeps into the hash; all of them only when it grows. */
-	if (inc->khsize < 2 * inc->nkeeps)
-		keep_rebuild(inc);
-	else {
-		for (i = from; i < inc->nkeeps; i++) {
-			k = inc->keeps[i];
-			slot = keep_bucket(inc, k->rule, k->process, k->source);
-			k->hnext = inc->khash[slot];
-			inc->khash[slot] = k;
-		}
+	/* The new keeps into the table, grown from its own slots. */
+	keep_fit(inc, inc->nkeeps);
+	for (i = from; i < inc->nkeeps; i++) {
+		k = inc->keeps[i];
+		keep_put(inc, keep_hash(k->rule, k->process, k->source), k);
 	}
 	free(map);
 

@@ -96,24 +96,6 @@ event_key_digit(const struct event_key *k, unsigned d)
 	    (unsigned)(k->t >> (8 * (d - 4)) & 0xff);
 }
 
-/* Are all the timed events' times read the same way, as written? */
-static bool
-events_wall(const struct rl_incident *inc)
-{
-	const unsigned		 other = RL_TIME_ZONED | RL_TIME_BOOT;
-	const struct rl_time	*t;
-	size_t			 i;
-
-	for (i = 0; i < inc->nevents; i++) {
-		t = &event_ahead(inc->events, inc->nevents, i)->time;
-		/* INT64_MAX is the untimed events' place: no timed one's. */
-		if ((t->flags & RL_TIME_VALID) &&
-		    ((t->flags & other) || t->ms == INT64_MAX))
-			return false;
-	}
-	return true;
-}
-
 /*
  * Sort v by time, then arrival, between v and tmp: byte by byte from the
  * arrival's lowest, each pass stable, so that the last, by the time's
@@ -153,32 +135,25 @@ events_radix(struct event_key *v, struct event_key *tmp, size_t n)
 	return src;
 }
 
-/* Order the events by event_cmp. */
+/*
+ * Order the events by event_cmp, from the keys diagnose_resolve wrote in
+ * its pass over them (keys[i] of inc->events[i], lo the earliest time),
+ * or with qsort where a time is zoned or since boot (wall is false), or
+ * the keys' 32 bits would not hold arrivals or places.  Frees keys.
+ */
 static void
-events_sort(struct rl_incident *inc)
+events_sort(struct rl_incident *inc, struct event_key *keys, bool wall,
+    int64_t lo)
 {
-	struct event_key	*keys, *sorted;
-	struct rl_event		*e, **out;
+	struct event_key	*sorted;
+	struct rl_event		**out;
 	size_t			 n = inc->nevents, i;
-	int64_t			 ms, lo = INT64_MAX;
 
-	if (n < 2)
+	if (keys == NULL || !wall) {
+		if (n > 1)
+			qsort(inc->events, n, sizeof *inc->events, event_cmp);
+		free(keys);
 		return;
-	/* Four billion matched lines would not fit the keys' 32 bits. */
-	if (!events_wall(inc) || inc->next_seq > UINT32_MAX ||
-	    n > UINT32_MAX) {
-		qsort(inc->events, n, sizeof *inc->events, event_cmp);
-		return;
-	}
-	keys = xreallocarray(NULL, n, 2 * sizeof *keys);
-	for (i = 0; i < n; i++) {
-		e = event_ahead(inc->events, n, i);
-		ms = e->time.flags & RL_TIME_VALID ? e->time.ms : INT64_MAX;
-		keys[i].t = (uint64_t)ms;
-		keys[i].seq = (uint32_t)e->seq;
-		keys[i].i = (uint32_t)i;
-		if (ms < lo)
-			lo = ms;
 	}
 	/* Past the earliest, times are unsigned and their high bytes zero. */
 	for (i = 0; i < n; i++)
@@ -218,10 +193,13 @@ incident_multihost(const struct rl_incident *inc)
 static void
 diagnose_resolve(struct rl_incident *inc)
 {
+	const unsigned		 other = RL_TIME_ZONED | RL_TIME_BOOT;
+	struct event_key	*keys = NULL;
 	struct rl_process	*p;
 	struct rl_event		*e;
-	bool			 multi = incident_multihost(inc);
-	size_t			 i;
+	bool			 multi = incident_multihost(inc), wall = true;
+	size_t			 i, n = inc->nevents;
+	int64_t			 ms, lo = INT64_MAX;
 
 	for (i = 0; i < inc->nprocs; i++) {
 		p = inc->procs[i];
@@ -230,8 +208,15 @@ diagnose_resolve(struct rl_incident *inc)
 			p->rank_guessed = true;
 		}
 	}
-	for (i = 0; i < inc->nevents; i++) {
-		e = event_ahead(inc->events, inc->nevents, i);
+	/*
+	 * The sort's keys are written in this one pass over the events, as
+	 * each one's time is settled: one fetch of each, not three.  Four
+	 * billion matched lines would not fit the keys' 32 bits.
+	 */
+	if (n > 1 && inc->next_seq <= UINT32_MAX && n <= UINT32_MAX)
+		keys = xreallocarray(NULL, n, 2 * sizeof *keys);
+	for (i = 0; i < n; i++) {
+		e = event_ahead(inc->events, n, i);
 		p = e->process != RL_NONE ? inc->procs[e->process] : NULL;
 		if (e->rank == RL_NONE && p != NULL && p->rank != RL_NONE) {
 			e->rank = p->rank;
@@ -245,8 +230,21 @@ diagnose_resolve(struct rl_incident *inc)
 				e->time = inc->sources[e->source]->last;
 			e->guess = TIME_PROCESS;
 		}
+		if (keys == NULL)
+			continue;
+		/* INT64_MAX is the untimed events' place: no timed one's. */
+		if (e->time.flags & RL_TIME_VALID) {
+			ms = e->time.ms;
+			wall &= !(e->time.flags & other) && ms != INT64_MAX;
+		} else
+			ms = INT64_MAX;
+		keys[i].t = (uint64_t)ms;
+		keys[i].seq = (uint32_t)e->seq;
+		keys[i].i = (uint32_t)i;
+		if (ms < lo)
+			lo = ms;
 	}
-	events_sort(inc);
+	events_sort(inc, keys, wall, lo);
 }
 
 #define JUDGE_MAX_RANK	(1 << 20)	/* ranks indexed directly up to this */

@@ -132,9 +132,14 @@ ties_find(const struct ties *t, const char *host, const char *key)
 	return found;
 }
 
-/* The PCI ties: every ranked line that names its GPU's bus id. */
+/*
+ * The ties, from one pass over the events: every ranked line that names
+ * its GPU's bus id (into pci, if asked for), and the launcher records and
+ * prefixes that name a rank's pid (into pid).
+ */
 static void
-join_collect_pci(const struct rl_incident *inc, struct ties *t)
+join_collect(const struct rl_incident *inc, struct ties *pci,
+    struct ties *pid)
 {
 	const struct rl_event	*e;
 	const uint64_t		 bits = capture_name_bits("busid");
@@ -143,40 +148,30 @@ join_collect_pci(const struct rl_incident *inc, struct ties *t)
 
 	for (i = 0; i < inc->nevents; i++) {
 		e = event_ahead(inc->events, inc->nevents, i);
-		if (e->rank == RL_NONE || e->rule == NULL ||
-		    e->rule->role != ROLE_EVIDENCE ||
-		    !rule_has_named(e->rule, "busid", bits))
+		if (e->rank == RL_NONE || e->rule == NULL)
 			continue;
-		busid = event_capture(e, "busid");
-		if (busid != NULL && pci_normalize(busid, key, sizeof key))
-			ties_add(t, event_host(inc, e), key, e->rank);
-		free(busid);
+		if (e->rule->role == ROLE_EVIDENCE &&
+		    rule_has_named(e->rule, "busid", bits)) {
+			busid = event_capture(e, "busid");
+			if (busid != NULL && pci_normalize(busid, key,
+			    sizeof key))
+				ties_add(pci, event_host(inc, e), key, e->rank);
+			free(busid);
+		}
+		if (pid != NULL && event_cap(e, CAP_PID) != RL_CAP_UNSET &&
+		    (e->rule->mark == MARK_EXIT ||
+		    e->rule->mark == MARK_RECORD)) {
+			snprintf(key, sizeof key, "%lld",
+			    (long long)event_cap(e, CAP_PID));
+			ties_add(pid, event_host(inc, e), key, e->rank);
+		}
 	}
-}
-
-/* The pid ties: launcher records and prefixes that name a rank's pid. */
-static void
-join_collect_pid(const struct rl_incident *inc, struct ties *t)
-{
-	const struct rl_event	*e;
-	char			 key[24];
-	size_t			 i;
-
-	for (i = 0; i < inc->nevents; i++) {
-		e = event_ahead(inc->events, inc->nevents, i);
-		if (e->rank == RL_NONE || event_cap(e, CAP_PID) == RL_CAP_UNSET ||
-		    e->rule == NULL || (e->rule->mark != MARK_EXIT &&
-		    e->rule->mark != MARK_RECORD))
-			continue;
-		snprintf(key, sizeof key, "%lld", (long long)event_cap(e, CAP_PID));
-		ties_add(t, event_host(inc, e), key, e->rank);
-	}
-	for (i = 0; i < inc->nprocs; i++) {
+	for (i = 0; pid != NULL && i < inc->nprocs; i++) {
 		if (inc->procs[i]->pid == RL_NONE || inc->procs[i]->rank ==
 		    RL_NONE)
 			continue;
 		snprintf(key, sizeof key, "%d", inc->procs[i]->pid);
-		ties_add(t, inc->procs[i]->host, key, inc->procs[i]->rank);
+		ties_add(pid, inc->procs[i]->host, key, inc->procs[i]->rank);
 	}
 }
 
@@ -203,7 +198,7 @@ join_pci_rank(const struct rl_incident *inc, const char *host,
 	int		 rank = RL_NONE;
 
 	if (pci_normalize(pci, key, sizeof key)) {
-		join_collect_pci(inc, &t);
+		join_collect(inc, &t, NULL);
 		rank = ties_find(&t, host, key);
 	}
 	ties_free(&t);
@@ -221,8 +216,7 @@ join_resolve(struct rl_incident *inc)
 	size_t		 i;
 	int		 rank;
 
-	join_collect_pci(inc, &pci);
-	join_collect_pid(inc, &pid);
+	join_collect(inc, &pci, &pid);
 	for (i = 0; i < inc->nevents && (pci.n > 0 || pid.n > 0); i++) {
 		e = event_ahead(inc->events, inc->nevents, i);
 		if (!join_candidate(e))

@@ -3,7 +3,7 @@
  * on every core.
  *
  * A job's logs are many files, and reading one is work for one core: the
- * sources are cut into runs of about equal bytes, several per core, and
+ * sources are cut into runs, large first and smaller towards the end, and
  * each core's worker takes the next run not yet taken, so that a core
  * whose runs cost more (more events per byte) does fewer of them.  Each
  * run is read into an incident of its own, with the worker's clone of the
@@ -33,7 +33,10 @@
 #define BATCH_MIN_BYTES		(16 * 1024 * 1024)	/* less is read on one core */
 #define BATCH_LEARN_BYTES	(256 * 1024)	/* input the prefilter learns from */
 #define BATCH_LEARN_EACH	(64 * 1024)	/* of it from one file at most */
-#define BATCH_RUNS_EACH		32	/* runs per worker */
+#define BATCH_FIRST		4	/* a run takes 1/(this * workers) of
+					   what is left */
+#define BATCH_LAST		128	/* and 1/(this * workers) of all at
+					   least */
 #define BATCH_GROW		(24 * 1024 * 1024) /* a worker's arena, at once */
 #define BATCH_GROW_CHUNK	(96 * 1024)	/* in pieces of this */
 
@@ -237,7 +240,7 @@ batch_read(struct rl_incident *inc, ingest_line_cb cb, void *arg, int jobs)
 	struct batch		 b;
 	struct batch_worker	*w;
 	uv_loop_t		 loop;
-	uint64_t		*size, total = 0, acc = 0;
+	uint64_t		*size, total = 0, acc = 0, want, got;
 	size_t			 i, k, nruns;
 	int			 bad = 0;
 
@@ -257,19 +260,26 @@ batch_read(struct rl_incident *inc, ingest_line_cb cb, void *arg, int jobs)
 	if ((size_t)jobs > inc->nsources)
 		jobs = (int)inc->nsources;
 
-	/* Runs of about total / nruns bytes each, in the sources' order. */
-	nruns = (size_t)jobs * BATCH_RUNS_EACH;
-	if (nruns > inc->nsources)
-		nruns = inc->nsources;
+	/*
+	 * Runs in the sources' order, each a share of what is left, so that
+	 * they shrink as the reading nears its end: the workers take them in
+	 * turn, and the last ones, small, end within a little of each other
+	 * (with runs of one size, one core sat idle for half of one at the
+	 * end).  Fewer runs are fewer parts to absorb, too.
+	 */
 	memset(&b, 0, sizeof b);
 	b.whole = inc;
-	b.runs = xcalloc(nruns, sizeof *b.runs);
-	for (i = k = 0; k < nruns; k++) {
-		b.runs[k].from = i;
-		while (i < inc->nsources && (k == nruns - 1 ||
-		    acc < total * (k + 1) / nruns))
-			acc += size[i++];
-		b.runs[k].to = i;
+	b.runs = xcalloc(inc->nsources, sizeof *b.runs);
+	for (i = nruns = 0; i < inc->nsources; nruns++) {
+		want = (total - acc) / ((uint64_t)jobs * BATCH_FIRST);
+		if (want < total / ((uint64_t)jobs * BATCH_LAST))
+			want = total / ((uint64_t)jobs * BATCH_LAST);
+		b.runs[nruns].from = i;
+		for (got = 0; i < inc->nsources && (got == 0 || got +
+		    size[i] / 2 <= want); i++)
+			got += size[i];
+		acc += got;
+		b.runs[nruns].to = i;
 	}
 	free(size);
 	b.nruns = nruns;

@@ -573,7 +573,8 @@ shape_ahead(struct shape_memo *sm, const char *s, size_t max)
 	sm->next = s;
 	sm->next_head = hd;
 	if ((e = hd->e[0]) != NULL) {
-		__builtin_prefetch(e);
+		/* Its match's offsets, at the block's start, then its bytes. */
+		__builtin_prefetch(e->block);
 		__builtin_prefetch(e->bytes);
 	}
 	__builtin_prefetch(s + 128);

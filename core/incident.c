@@ -527,6 +527,8 @@ keep_find(struct rl_keep *k, uint64_t seq)
  * the diagnosis sets on them (a resolved rank, a process's time) it would
  * set again the same.
  */
+#define KEEP_AHEAD	8	/* keeps fetched ahead of the gathering */
+
 void
 incident_gather(struct rl_incident *inc)
 {
@@ -566,6 +568,13 @@ incident_gather(struct rl_incident *inc)
 	}
 	for (i = 0; i < inc->nkeeps; i++) {
 		k = inc->keeps[i];
+		/* The keeps lie all over the heap: the ones ahead are fetched. */
+		if (i + KEEP_AHEAD < inc->nkeeps) {
+			__builtin_prefetch(inc->keeps[i + KEEP_AHEAD]);
+			__builtin_prefetch((char *)inc->keeps[i + KEEP_AHEAD] +
+			    192);
+			__builtin_prefetch(inc->keeps[i + KEEP_AHEAD / 2]->v);
+		}
 		if (k->lines > 0) {
 			t = incident_tally(inc, k->rule);
 			t->lines += k->lines;

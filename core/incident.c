@@ -769,6 +769,14 @@ incident_absorb(struct rl_incident *inc, struct rl_incident *part)
 	    sizeof *inc->keeps);
 	for (i = 0; i < part->nkeeps; i++) {
 		k = part->keeps[i];
+		if (i + KEEP_AHEAD < part->nkeeps) {
+			__builtin_prefetch(part->keeps[i + KEEP_AHEAD]);
+			__builtin_prefetch((char *)part->keeps[i + KEEP_AHEAD] +
+			    64);
+			__builtin_prefetch((char *)part->keeps[i + KEEP_AHEAD] +
+			    128);
+			__builtin_prefetch(part->keeps[i + KEEP_AHEAD / 2]->v);
+		}
 		k->process = k->process == RL_NONE ? RL_NONE : map[k->process];
 		for (j = 0; j <= k->n; j++) {
 			e = j < k->n ? &k->v[j] : &k->tail;

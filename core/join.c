@@ -133,21 +133,44 @@ ties_find(const struct ties *t, const char *host, const char *key)
 }
 
 /*
+ * Does this unranked line speak of another process (a kernel or driver
+ * line), rather than of its launcher's own doings?  Launcher lines with a
+ * pid are exit records and signals, which ingestion attributes itself.
+ */
+static bool
+join_candidate(const struct rl_event *e)
+{
+	return e->rank == RL_NONE && e->rule != NULL &&
+	    e->rule->mark == MARK_NONE && (e->rule->role == ROLE_ROOT ||
+	    e->rule->role == ROLE_SYMPTOM || e->rule->role == ROLE_EVIDENCE);
+}
+
+/*
  * The ties, from one pass over the events: every ranked line that names
- * its GPU's bus id (into pci, if asked for), and the launcher records and
- * prefixes that name a rank's pid (into pid).
+ * its GPU's bus id (into pci), and the launcher records and prefixes that
+ * name a rank's pid (into pid, if asked for).  The same pass notes where
+ * the join's candidates are (into *cand, if asked for, *ncand of them),
+ * so that they alone are visited again.
  */
 static void
 join_collect(const struct rl_incident *inc, struct ties *pci,
-    struct ties *pid)
+    struct ties *pid, size_t **cand, size_t *ncand)
 {
 	const struct rl_event	*e;
 	const uint64_t		 bits = capture_name_bits("busid");
 	char			*busid, key[24];
-	size_t			 i;
+	size_t			 i, room = 0;
 
 	for (i = 0; i < inc->nevents; i++) {
 		e = event_ahead(inc->events, inc->nevents, i);
+		if (cand != NULL && join_candidate(e)) {
+			if (*ncand == room) {
+				room = room == 0 ? 64 : 2 * room;
+				*cand = xreallocarray(*cand, room,
+				    sizeof **cand);
+			}
+			(*cand)[(*ncand)++] = i;
+		}
 		if (e->rank == RL_NONE || e->rule == NULL)
 			continue;
 		if (e->rule->role == ROLE_EVIDENCE &&
@@ -175,19 +198,6 @@ join_collect(const struct rl_incident *inc, struct ties *pci,
 	}
 }
 
-/*
- * Does this unranked line speak of another process (a kernel or driver
- * line), rather than of its launcher's own doings?  Launcher lines with a
- * pid are exit records and signals, which ingestion attributes itself.
- */
-static bool
-join_candidate(const struct rl_event *e)
-{
-	return e->rank == RL_NONE && e->rule != NULL &&
-	    e->rule->mark == MARK_NONE && (e->rule->role == ROLE_ROOT ||
-	    e->rule->role == ROLE_SYMPTOM || e->rule->role == ROLE_EVIDENCE);
-}
-
 /* The rank an unranked hardware line's GPU belongs to, or RL_NONE. */
 int
 join_pci_rank(const struct rl_incident *inc, const char *host,
@@ -198,7 +208,7 @@ join_pci_rank(const struct rl_incident *inc, const char *host,
 	int		 rank = RL_NONE;
 
 	if (pci_normalize(pci, key, sizeof key)) {
-		join_collect(inc, &t, NULL);
+		join_collect(inc, &t, NULL, NULL, NULL);
 		rank = ties_find(&t, host, key);
 	}
 	ties_free(&t);
@@ -213,14 +223,12 @@ join_resolve(struct rl_incident *inc)
 	struct rl_event	*e;
 	const uint64_t	 bits = capture_name_bits("pci");
 	char		*v, key[24];
-	size_t		 i;
+	size_t		*cand = NULL, ncand = 0, i;
 	int		 rank;
 
-	join_collect(inc, &pci, &pid);
-	for (i = 0; i < inc->nevents && (pci.n > 0 || pid.n > 0); i++) {
-		e = event_ahead(inc->events, inc->nevents, i);
-		if (!join_candidate(e))
-			continue;
+	join_collect(inc, &pci, &pid, &cand, &ncand);
+	for (i = 0; i < ncand && (pci.n > 0 || pid.n > 0); i++) {
+		e = inc->events[cand[i]];
 		rank = RL_NONE;
 		if (pci.n > 0 && rule_has_named(e->rule, "pci", bits) &&
 		    (v = event_capture(e, "pci")) != NULL) {
@@ -238,6 +246,7 @@ join_resolve(struct rl_incident *inc)
 			e->rank_resolved = true;
 		}
 	}
+	free(cand);
 	ties_free(&pci);
 	ties_free(&pid);
 }

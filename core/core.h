@@ -326,7 +326,42 @@ bool		 ruleset_match_pattern(struct ruleset *,
 		     const struct rl_pattern *, const char *, size_t,
 		     struct rl_match *);
 uint64_t	 ruleset_limit_hits(const struct ruleset *);
-int64_t		 match_int(const struct rl_match *, enum rl_cap);
+
+/*
+ * A known capture as a number, or RL_CAP_UNSET.  Inline: every matched
+ * line of a run (steps, counts) reads its numbers through it.  An unset
+ * group's offset is pcre2's PCRE2_UNSET, SIZE_MAX (rules.c checks).
+ */
+static inline int64_t
+match_int(const struct rl_match *m, enum rl_cap c)
+{
+	int		 g = m->pat->cap[c];
+	const char	*s;
+	size_t		 a, b;
+	int64_t		 v = 0;
+	bool		 neg = false, check;
+
+	if (g == 0 || g >= m->ngroups || m->ovec[2 * g] == SIZE_MAX)
+		return RL_CAP_UNSET;
+	a = m->ovec[2 * g];
+	b = m->ovec[2 * g + 1];
+	s = m->subject;
+	if (a < b && s[a] == '-') {
+		neg = true;
+		a++;
+	}
+	if (a == b)
+		return RL_CAP_UNSET;
+	/* 18 digits cannot overflow: only a longer run is checked for it. */
+	check = b - a > 18;
+	for (; a < b; a++) {
+		if ((unsigned)(s[a] - '0') > 9 ||
+		    (check && v > INT64_MAX / 10 - 10))
+			return RL_CAP_UNSET;
+		v = v * 10 + (s[a] - '0');
+	}
+	return neg ? -v : v;
+}
 char		*match_str(const struct rl_match *, enum rl_cap);
 const char	*role_name(enum rl_role);
 const char	*domain_name(enum rl_domain);

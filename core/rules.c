@@ -917,37 +917,8 @@ ruleset_links(struct ruleset *rs, const char *s, size_t n,
 	}
 }
 
-/* A known capture as a number, or RL_CAP_UNSET. */
-int64_t
-match_int(const struct rl_match *m, enum rl_cap c)
-{
-	int		 g = m->pat->cap[c];
-	const char	*s;
-	size_t		 a, b;
-	int64_t		 v = 0;
-	bool		 neg = false, check;
-
-	if (g == 0 || g >= m->ngroups || m->ovec[2 * g] == PCRE2_UNSET)
-		return RL_CAP_UNSET;
-	a = m->ovec[2 * g];
-	b = m->ovec[2 * g + 1];
-	s = m->subject;
-	if (a < b && s[a] == '-') {
-		neg = true;
-		a++;
-	}
-	if (a == b)
-		return RL_CAP_UNSET;
-	/* 18 digits cannot overflow: only a longer run is checked for it. */
-	check = b - a > 18;
-	for (; a < b; a++) {
-		if ((unsigned)(s[a] - '0') > 9 ||
-		    (check && v > INT64_MAX / 10 - 10))
-			return RL_CAP_UNSET;
-		v = v * 10 + (s[a] - '0');
-	}
-	return neg ? -v : v;
-}
+/* match_int (core.h) knows pcre2's unset offset as SIZE_MAX. */
+_Static_assert(PCRE2_UNSET == SIZE_MAX, "an unset group's offset");
 
 /* A known capture as text (the caller frees it), or NULL. */
 char *

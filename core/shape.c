@@ -557,7 +557,9 @@ static size_t	shape_scan_more(struct ruleset *, const char *, size_t);
  * The next line's head, while the caller reads this one: its table entry,
  * the newest shape there and that one's first bytes are fetched from
  * memory meanwhile, where the lookup would wait on them one after the
- * other.
+ * other.  Only a guess, kept by the line's address: a line looked up
+ * there is still compared with each shape, so a stale one (another
+ * block read into the same buffer) costs a miss, never a wrong name.
  */
 static inline void
 shape_ahead(struct shape_memo *sm, const char *s, size_t max)

@@ -391,8 +391,8 @@ shape_cands(const struct ruleset *rs, uint32_t *v)
 static void
 test_shape_compares(void)
 {
-	uint8_t		 k[320];
-	char		 s[320];
+	uint8_t		 k[320], was;
+	char		 s[320], swas;
 	unsigned	 seed = 11, nimpl = 1, bits, all, want;
 	size_t		 n, i, at, bad = 0, tried = 0;
 
@@ -405,13 +405,12 @@ test_shape_compares(void)
 		}
 		for (at = 0; at <= n; at++) {
 			/* at == n: unchanged; else byte at is changed. */
-			uint8_t	 was = at < n ? k[at] : 0;
-			char	 swas = at < n ? s[at] : 0;
-
+			was = at < n ? k[at] : 0;
+			swas = at < n ? s[at] : 0;
 			want = 1;
-			if (at < n && rand_r(&seed) % 2 == 0 && was == '0') {
+			if (at < n && rand_r(&seed) % 2 == 0 && was == '0')
 				s[at] = (char)('0' + (s[at] - '0' + 1) % 10);
-			} else if (at < n) {
+			else if (at < n) {
 				k[at] = was == 'x' ? 'y' : 'x';
 				want = 0;
 			}

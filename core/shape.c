@@ -66,10 +66,16 @@ struct shape {
 	const uint8_t	*bytes;		/* in block, after the candidates */
 };
 
-/* The shapes last met whose lines start alike, newest first. */
+/*
+ * The shapes last met whose lines start alike, newest first, each with
+ * its birth when put here; a shape and its birth side by side, so that
+ * the newest, where most lines are found, is one cache line.
+ */
 struct shape_head {
-	struct shape	*e[SHAPE_HEAD_WAYS];
-	uint64_t	 born[SHAPE_HEAD_WAYS];	/* each one's, when put here */
+	struct {
+		struct shape	*e;
+		uint64_t	 born;
+	} w[SHAPE_HEAD_WAYS];
 };
 
 struct shape_memo {
@@ -501,11 +507,10 @@ static inline void
 shape_head_front(struct shape_head *hd, size_t j, struct shape *e)
 {
 	for (; j > 0; j--) {
-		hd->e[j] = hd->e[j - 1];
-		hd->born[j] = hd->born[j - 1];
+		hd->w[j] = hd->w[j - 1];
 	}
-	hd->e[0] = e;
-	hd->born[0] = e->born;
+	hd->w[0].e = e;
+	hd->w[0].born = e->born;
 }
 
 /* Put a shape first among its head's, once. */
@@ -515,7 +520,7 @@ shape_head_add(struct shape_head *hd, struct shape *e)
 	size_t	j;
 
 	for (j = 0; j < SHAPE_HEAD_WAYS - 1; j++) {
-		if (hd->e[j] == e && hd->born[j] == e->born)
+		if (hd->w[j].e == e && hd->w[j].born == e->born)
 			break;
 	}
 	shape_head_front(hd, j, e);
@@ -534,8 +539,8 @@ shape_head_find(struct shape_memo *sm, struct shape_head *hd, const char *s,
 	struct shape	*e;
 	size_t		 i, n;
 
-	for (i = 0; i < SHAPE_HEAD_WAYS && (e = hd->e[i]) != NULL; i++) {
-		if (e->born != hd->born[i] || (n = e->len) >= max)
+	for (i = 0; i < SHAPE_HEAD_WAYS && (e = hd->w[i].e) != NULL; i++) {
+		if (e->born != hd->w[i].born || (n = e->len) >= max)
 			continue;
 		if (s[n] == '\n')
 			*nl = n;
@@ -574,7 +579,7 @@ shape_ahead(struct shape_memo *sm, const char *s, size_t max)
 	hd = &sm->heads[sm->head_fn(s) & (SHAPE_HEADS - 1)];
 	sm->next = s;
 	sm->next_head = hd;
-	if ((e = hd->e[0]) != NULL) {
+	if ((e = hd->w[0].e) != NULL) {
 		/* Its match's offsets, at the block's start, then its bytes. */
 		__builtin_prefetch(e->block);
 		__builtin_prefetch(e->bytes);

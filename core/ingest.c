@@ -122,6 +122,8 @@ struct ingest {
 	uint64_t	 offset;	/* bytes consumed so far */
 	struct rl_time	 recent;	/* the last time parsed in this source */
 	bool		 slow;		/* every line is read from now on */
+	bool		 skip_ok;	/* what of ingest_skipping lasts:
+					   ingest_skip_update */
 	bool		 more;		/* more bytes follow the fed ones at once
 					   (ingest_more) */
 	uint64_t	 warmup;	/* bytes read line by line first */
@@ -184,6 +186,18 @@ struct link_ctx {
  * so that tests can hold the two ways of reading to the same answers.
  * Asked once before threads read (batch.c), so they only read the answer.
  */
+/*
+ * The part of ingest_skipping that holds until a second writer comes, the
+ * source turns slow or lines go to a callback: worked out when those
+ * change, not at every line.
+ */
+static void
+ingest_skip_update(struct ingest *in)
+{
+	in->skip_ok = !in->slow && in->line_cb == NULL && in->nstreams == 1 &&
+	    in->rs != NULL && in->rs->nalways == 0;
+}
+
 uint64_t
 ingest_warmup(void)
 {
@@ -251,6 +265,7 @@ ingest_set_line_cb(struct ingest *in, ingest_line_cb cb, void *arg)
 {
 	in->line_cb = cb;
 	in->line_arg = arg;
+	ingest_skip_update(in);
 }
 
 /* Copy a capture into a fixed buffer; false if the group is unset. */
@@ -689,6 +704,7 @@ ingest_stream_of(struct ingest *in, struct rl_process *p)
 	/* Two writers share this source: their lines must all be read. */
 	if (in->nstreams > 1)
 		in->slow = true;
+	ingest_skip_update(in);
 	return st;
 }
 
@@ -1367,6 +1383,7 @@ ingest_line(struct ingest *in, const char *line, size_t len, enum line_how how,
 	    journal_unwrap(line, len, &in->work, &jr)) {
 		journal = true;
 		in->slow = true;
+		ingest_skip_update(in);
 		jtimed = clock_parse(&src->clock, line, len, &jt);
 		line = in->work.p;
 		len = in->work.len;
@@ -1573,8 +1590,7 @@ ingest_skipping(const struct ingest *in)
 {
 	const struct stream	*st;
 
-	if (in->slow || in->line_cb != NULL || in->nstreams != 1 ||
-	    in->offset < in->warmup || in->rs->nalways != 0)
+	if (!in->skip_ok || in->offset < in->warmup)
 		return false;
 	st = in->streams[0];
 	return st->npending == 0 && st->rec == NULL;

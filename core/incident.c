@@ -332,6 +332,29 @@ keep_policy(const struct rl_incident *inc, struct rl_keep *k,
 	k->stride = 1;
 }
 
+/*
+ * The i-th of n keeps, with the keep KEEP_AHEAD on, and the events of the
+ * one half as far, fetched meanwhile: a pass over every keep (gathering,
+ * absorbing) finds each somewhere else on the heap.
+ */
+#define KEEP_AHEAD	8
+
+static inline struct rl_keep *
+keep_ahead(struct rl_keep *const *v, size_t n, size_t i)
+{
+	const char	*p;
+
+	if (i + KEEP_AHEAD < n) {
+		p = (const char *)v[i + KEEP_AHEAD];
+		__builtin_prefetch(p);
+		__builtin_prefetch(p + 64);
+		__builtin_prefetch(p + 128);
+		__builtin_prefetch(p + 192);
+		__builtin_prefetch(v[i + KEEP_AHEAD / 2]->v);
+	}
+	return v[i];
+}
+
 /* The hash of a keep's identity, never 0 (an empty slot's). */
 static uint64_t
 keep_hash(const struct rl_rule *r, int proc, unsigned src)
@@ -527,8 +550,6 @@ keep_find(struct rl_keep *k, uint64_t seq)
  * the diagnosis sets on them (a resolved rank, a process's time) it would
  * set again the same.
  */
-#define KEEP_AHEAD	8	/* keeps fetched ahead of the gathering */
-
 void
 incident_gather(struct rl_incident *inc)
 {
@@ -567,14 +588,7 @@ incident_gather(struct rl_incident *inc)
 		inc->tally[i].last = INT64_MIN;
 	}
 	for (i = 0; i < inc->nkeeps; i++) {
-		k = inc->keeps[i];
-		/* The keeps lie all over the heap: the ones ahead are fetched. */
-		if (i + KEEP_AHEAD < inc->nkeeps) {
-			__builtin_prefetch(inc->keeps[i + KEEP_AHEAD]);
-			__builtin_prefetch((char *)inc->keeps[i + KEEP_AHEAD] +
-			    192);
-			__builtin_prefetch(inc->keeps[i + KEEP_AHEAD / 2]->v);
-		}
+		k = keep_ahead(inc->keeps, inc->nkeeps, i);
 		if (k->lines > 0) {
 			t = incident_tally(inc, k->rule);
 			t->lines += k->lines;
@@ -768,15 +782,7 @@ incident_absorb(struct rl_incident *inc, struct rl_incident *part)
 	inc->keeps = xreallocarray(inc->keeps, inc->ckeeps,
 	    sizeof *inc->keeps);
 	for (i = 0; i < part->nkeeps; i++) {
-		k = part->keeps[i];
-		if (i + KEEP_AHEAD < part->nkeeps) {
-			__builtin_prefetch(part->keeps[i + KEEP_AHEAD]);
-			__builtin_prefetch((char *)part->keeps[i + KEEP_AHEAD] +
-			    64);
-			__builtin_prefetch((char *)part->keeps[i + KEEP_AHEAD] +
-			    128);
-			__builtin_prefetch(part->keeps[i + KEEP_AHEAD / 2]->v);
-		}
+		k = keep_ahead(part->keeps, part->nkeeps, i);
 		k->process = k->process == RL_NONE ? RL_NONE : map[k->process];
 		for (j = 0; j <= k->n; j++) {
 			e = j < k->n ? &k->v[j] : &k->tail;

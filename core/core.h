@@ -521,17 +521,21 @@ struct rl_event {
  */
 #define EVENT_AHEAD	8
 
+/* Fetch the first n cache lines at p, to be read soon. */
+static inline void
+fetch_lines(const void *p, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		__builtin_prefetch((const char *)p + 64 * i);
+}
+
 static inline struct rl_event *
 event_ahead(struct rl_event *const *v, size_t n, size_t i)
 {
-	const char	*p;
-
-	if (i + EVENT_AHEAD < n) {
-		p = (const char *)v[i + EVENT_AHEAD];
-		__builtin_prefetch(p);
-		__builtin_prefetch(p + 64);
-		__builtin_prefetch(p + 128);
-	}
+	if (i + EVENT_AHEAD < n)
+		fetch_lines(v[i + EVENT_AHEAD], 3);
 	return v[i];
 }
 

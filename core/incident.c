@@ -342,15 +342,9 @@ keep_policy(const struct rl_incident *inc, struct rl_keep *k,
 static inline struct rl_keep *
 keep_ahead(struct rl_keep *const *v, size_t n, size_t i)
 {
-	const char	*p;
-
 	if (i + KEEP_AHEAD < n) {
-		p = (const char *)v[i + KEEP_AHEAD];
-		__builtin_prefetch(p);
-		__builtin_prefetch(p + 64);
-		__builtin_prefetch(p + 128);
-		__builtin_prefetch(p + 192);
-		__builtin_prefetch(v[i + KEEP_AHEAD / 2]->v);
+		fetch_lines(v[i + KEEP_AHEAD], 4);
+		fetch_lines(v[i + KEEP_AHEAD / 2]->v, 1);
 	}
 	return v[i];
 }

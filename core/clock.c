@@ -84,22 +84,27 @@ static bool	clock_scan_ymd(const struct clock_ctx *, const char *,
 /*
  * Every parser, in the order they are tried.  Those that read at the start
  * of the line come first; the mid-line searches last, so that a time at the
- * start always wins over one quoted later in the message.
+ * start always wins over one quoted later in the message.  All but three
+ * read a time of day, "HH:MM:SS", through clock_tod: a line without one
+ * (a traceback, an NCCL INFO line, a progress bar) is spared them.
  */
-static const clock_fn clock_parsers[] = {
-	clock_parse_ymd,
-	clock_parse_bracket,
-	clock_parse_c10,
-	clock_parse_dmesg,
-	clock_parse_dmesg_t,
-	clock_parse_vllm,
-	clock_parse_glog,
-	clock_parse_syslog,
-	clock_parse_us,
-	clock_parse_elastic,
-	clock_parse_epoch,
-	clock_scan_json,
-	clock_scan_ymd,
+static const struct {
+	clock_fn	 fn;
+	bool		 tod;		/* it needs an HH:MM:SS */
+} clock_parsers[] = {
+	{ clock_parse_ymd, true },
+	{ clock_parse_bracket, true },
+	{ clock_parse_c10, true },
+	{ clock_parse_dmesg, false },
+	{ clock_parse_dmesg_t, true },
+	{ clock_parse_vllm, true },
+	{ clock_parse_glog, true },
+	{ clock_parse_syslog, true },
+	{ clock_parse_us, true },
+	{ clock_parse_elastic, true },
+	{ clock_parse_epoch, false },
+	{ clock_scan_json, false },
+	{ clock_scan_ymd, true },
 };
 
 /*
@@ -1044,6 +1049,25 @@ clock_scan_ymd(const struct clock_ctx *ctx, const char *p,
 	return (false);
 }
 
+/*
+ * Is there an "HH:MM:SS" in [p, end), as clock_tod would read one: two
+ * digits, a colon, two digits, a colon, two digits?  Found at each colon.
+ */
+static bool
+clock_has_tod(const char *p, const char *end)
+{
+	const char	*c;
+
+	for (c = p + 2; c + 6 <= end &&
+	    (c = memchr(c, ':', (size_t)(end - 6 - c) + 1)) != NULL; c++) {
+		if (clock_isdigit(c[-2]) && clock_isdigit(c[-1]) &&
+		    clock_isdigit(c[1]) && clock_isdigit(c[2]) && c[3] == ':' &&
+		    clock_isdigit(c[4]) && clock_isdigit(c[5]))
+			return (true);
+	}
+	return (false);
+}
+
 /* Step over an ANSI SGR sequence such as ESC[1;36m. */
 static const char *
 clock_peel_sgr(const char *p, const char *end)
@@ -1180,6 +1204,7 @@ clock_parse(struct clock_ctx *ctx, const char *s, size_t len,
 	clock_fn	 first = NULL, second = NULL;
 	struct rl_time	 t;
 	size_t		 i;
+	bool		 tod;
 
 	if (s == NULL || len == 0)
 		return (false);
@@ -1198,10 +1223,12 @@ clock_parse(struct clock_ctx *ctx, const char *s, size_t len,
 			;
 		if (q == end)
 			return (false);
+		tod = clock_has_tod(q, end);
 		for (i = 0; i < nitems(clock_parsers); i++) {
-			if (clock_parsers[i] != first &&
-			    clock_parsers[i] != second &&
-			    clock_parsers[i](ctx, p, end, &t))
+			if ((tod || !clock_parsers[i].tod) &&
+			    clock_parsers[i].fn != first &&
+			    clock_parsers[i].fn != second &&
+			    clock_parsers[i].fn(ctx, p, end, &t))
 				break;
 		}
 		if (i == nitems(clock_parsers))

@@ -164,6 +164,17 @@ static const struct tcase cases[] = {
 	  "2024-05-01T22:03:53.288", CLOCK_GLOG },
 	{ "  time      : 2024-05-01_22:04:48", "202405012300",
 	  "2024-05-01T22:04:48.000", CLOCK_ELASTIC },
+	/*
+	 * The time of day far along the line, after many colons that start
+	 * none ("12:34", "1:23:45", "00:00<"): each form is still tried.
+	 */
+	{ "  time                                                            "
+	  "                                                            : "
+	  "2024-05-01_22:04:48", "202405012300", "2024-05-01T22:04:48.000",
+	  CLOCK_ELASTIC },
+	{ "node07:1234:5678 [0] 12:34 1:23:45 [00:00<00:04] 123:45:6 "
+	  "a:12:34:5 CANCELLED AT 2025-08-28T17:54:59 ***", REF_CORPUS,
+	  "2025-08-28T17:54:59.000", CLOCK_ISO },
 	{ "[NeMo W 2024-05-01 22:04:11 nemo_logging:349] /usr/local/lib/"
 	  "python3.10/dist-packages/hydra/_internal/defaults_list.py:251: "
 	  "UserWarning: In 'megatron_gpt_peft_tuning_config': Defaults list is "
@@ -406,6 +417,7 @@ static const char *const nontimes[] = {
 	"INFO 08-28 17:54:5",
 	"[E129 10:31:0",
 	"[12345.678",
+	"node07:1234:5678 [0] 12:34 1:23:45 [00:00<00:04] 123:45:6 12:34:5",
 };
 
 /* lnav samples whose time form rankline does not read, and why. */

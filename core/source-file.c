@@ -30,9 +30,11 @@
  * A read() fills at most this much.  The kernel's copy into a buffer that
  * fits the core's cache costs half its copy into a megabyte, and the lines
  * are read from cache just after (1,024 files of 1 MB: sys time 0.25 s to
- * 0.18 s, the reports the same).
+ * 0.18 s, the reports the same).  Half of a 1 MB L2 rather than a quarter:
+ * each block's end settles its keeps' latest lines, and fewer blocks do it
+ * less often (942M to 921M instructions on 256 files of 1 MB).
  */
-#define READ_CHUNK	(256 * 1024)
+#define READ_CHUNK	(512 * 1024)
 #define SNIFF_BYTES	4096		/* how far to look for NUL bytes */
 #define WALK_DEPTH	32		/* folders deeper than this are skipped */
 #define MAP_MIN		(4 * 1024 * 1024) /* a smaller file is read() */

@@ -314,14 +314,22 @@ static bool
 clock_infer(const struct clock_ctx *ctx, int mo, int d, int64_t tod,
     int64_t *ms)
 {
-	int64_t	rtod, v;
+	int64_t	rtod, v, lo, r = ctx->ref_ms + CLOCK_DAY_MS;
 	int	ry, rm, rd, y;
 
-	/* The reference's year, worked out once per source and thread. */
+	/*
+	 * The reference's year, worked out once per source and thread; and
+	 * the last month and day looked up, with the times of day for which
+	 * that year is the answer (after the next year's last refusal, up
+	 * to this one's last acceptance): a source's lines are of a few days.
+	 */
 	static _Thread_local struct {
 		int64_t	ref_ms;
 		int	y;
 		bool	set;
+		int	mo, d;		/* 0, 0: none */
+		int64_t	day_ms;		/* its year's day */
+		int64_t	lo, hi;		/* lo < tod <= hi */
 	} ref;
 
 	if (!ref.set || ref.ref_ms != ctx->ref_ms) {
@@ -329,16 +337,28 @@ clock_infer(const struct clock_ctx *ctx, int mo, int d, int64_t tod,
 		ref.ref_ms = ctx->ref_ms;
 		ref.y = ry;
 		ref.set = true;
+		ref.mo = ref.d = 0;
+	}
+	if (mo == ref.mo && d == ref.d && tod > ref.lo && tod <= ref.hi) {
+		*ms = ref.day_ms + tod;
+		return (true);
 	}
 	ry = ref.y;
+	lo = INT64_MIN;
 	for (y = ry + 1; y >= ry - 8; y--) {
 		if (d > clock_mdays(y, mo))
 			continue;
-		v = clock_days(y, mo, d) * CLOCK_DAY_MS + tod;
-		if (v <= ctx->ref_ms + CLOCK_DAY_MS) {
-			*ms = v;
+		v = clock_days(y, mo, d) * CLOCK_DAY_MS;
+		if (v + tod <= r) {
+			ref.mo = mo;
+			ref.d = d;
+			ref.day_ms = v;
+			ref.lo = lo;
+			ref.hi = r - v;
+			*ms = v + tod;
 			return (true);
 		}
+		lo = r - v;	/* refused here: a time of day past lo */
 	}
 	return (false);
 }
@@ -1091,6 +1111,8 @@ clock_peel_rank(const char *p, const char *end)
 	int64_t		 v;
 	size_t		 n;
 
+	if (p == end || *p != '[')
+		return (p);
 	if (end - p > 6 && memcmp(p, "[rank", 5) == 0)
 		q = p + 5;
 	else if (end - p > 9 && memcmp(p, "[default", 8) == 0)

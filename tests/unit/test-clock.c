@@ -691,6 +691,48 @@ test_boot(void)
 	    "placed at boot + offset");
 }
 
+/*
+ * A yearless date a day past the reference is this year's up to the
+ * reference's time of day, and last year's after it: lines of one date
+ * in any order each get their own year, whatever came before.
+ */
+static void
+test_year_edge(void)
+{
+	static const struct {
+		const char	*line;
+		const char	*want;
+	} seq[] = {
+		{ "Jan  2 00:10:00 node07 x", "2026-01-02T00:10:00.000" },
+		{ "Jan  2 00:40:00 node07 x", "2025-01-02T00:40:00.000" },
+		{ "Jan  2 00:20:00 node07 x", "2026-01-02T00:20:00.000" },
+		{ "Jan  2 00:30:00 node07 x", "2026-01-02T00:30:00.000" },
+		{ "Jan  2 00:30:01 node07 x", "2025-01-02T00:30:01.000" },
+		{ "Jan  2 23:59:60 node07 x", "2025-01-03T00:00:00.000" },
+		{ "INFO 01-02 00:05:00 [a.py:1] x", "2026-01-02T00:05:00.000" },
+		{ "INFO 01-01 23:00:00 [a.py:1] x", "2026-01-01T23:00:00.000" },
+		{ "INFO 01-02 01:00:00 [a.py:1] x", "2025-01-02T01:00:00.000" },
+	};
+	struct clock_ctx	 ctx;
+	struct rl_time		 t;
+	char			 got[64];
+	size_t			 i;
+	int			 pass;
+
+	/* Forwards, then backwards: each line alone decides its year. */
+	for (pass = 0; pass < 2; pass++) {
+		clock_init(&ctx, ref_of("202601010030"));
+		for (i = 0; i < nitems(seq); i++) {
+			const char *l = seq[pass ? nitems(seq) - 1 - i : i].line;
+			const char *w = seq[pass ? nitems(seq) - 1 - i : i].want;
+
+			is_str(show(parse_exact(&ctx, l, strlen(l), &t), &t,
+			    got, sizeof got), w, "%s: %s",
+			    pass ? "backwards" : "forwards", l);
+		}
+	}
+}
+
 /* Zoned and unzoned sources order by instant; no time sorts last. */
 static void
 test_order(void)
@@ -1077,6 +1119,7 @@ main(void)
 	test_unterminated();
 	test_ctx();
 	test_boot();
+	test_year_edge();
 	test_order();
 	test_init();
 	test_format();

@@ -391,12 +391,16 @@ clock_tod(const char *p, const char *end, int64_t *tod, char *fsep)
 {
 	int	h, mi, s, ms = 0, i;
 
-	h = clock_num(p, end, 2);
-	if (h < 0 || h > 23 || end - p < 8 || p[2] != ':' || p[5] != ':')
+	/* Every timed line comes here: the eight bytes checked at once. */
+	if (end - p < 8 || p[2] != ':' || p[5] != ':' ||
+	    !clock_isdigit(p[0]) || !clock_isdigit(p[1]) ||
+	    !clock_isdigit(p[3]) || !clock_isdigit(p[4]) ||
+	    !clock_isdigit(p[6]) || !clock_isdigit(p[7]))
 		return (NULL);
-	mi = clock_num(p + 3, end, 2);
-	s = clock_num(p + 6, end, 2);
-	if (mi < 0 || mi > 59 || s < 0 || s > 60)
+	h = (p[0] - '0') * 10 + (p[1] - '0');
+	mi = (p[3] - '0') * 10 + (p[4] - '0');
+	s = (p[6] - '0') * 10 + (p[7] - '0');
+	if (h > 23 || mi > 59 || s > 60)
 		return (NULL);
 	p += 8;
 	*fsep = '\0';
@@ -1138,17 +1142,39 @@ clock_peel_proc(const char *p, const char *end)
 	if ((q = memchr(p + 1, ')', (size_t)(end - p - 1 < 95 ? end - p - 1 :
 	    95))) == NULL)
 		return (p);
-	for (s = p + 1; s + 4 <= q; s++) {
-		if (s[0] == 'p' && s[1] == 'i' && s[2] == 'd' && s[3] == '=')
+	/* A "pid=" in it: at an '=', of which a name has few. */
+	for (s = p + 1; s < q && (s = memchr(s, '=', (size_t)(q - s))) !=
+	    NULL; s++) {
+		if (s - p >= 4 && s[-3] == 'p' && s[-2] == 'i' && s[-1] == 'd')
 			break;
 	}
-	if (s + 4 > q)
+	if (s == NULL || s >= q)
 		return (p);
 	close = clock_peel_sgr(q + 1, end);
 	if (close == end || *close != ' ')
 		return (p);
 	return (close + 1);
 }
+
+/*
+ * The bytes of a label clock_peel_label steps over: 1 for each, 3 for a
+ * digit (letters, digits, '-', '.', '_').
+ */
+static const uint8_t clock_label_bytes[256] = {
+	['-'] = 1, ['.'] = 1, ['_'] = 1,
+	['0'] = 3, ['1'] = 3, ['2'] = 3, ['3'] = 3, ['4'] = 3,
+	['5'] = 3, ['6'] = 3, ['7'] = 3, ['8'] = 3, ['9'] = 3,
+	['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1,
+	['G'] = 1, ['H'] = 1, ['I'] = 1, ['J'] = 1, ['K'] = 1, ['L'] = 1,
+	['M'] = 1, ['N'] = 1, ['O'] = 1, ['P'] = 1, ['Q'] = 1, ['R'] = 1,
+	['S'] = 1, ['T'] = 1, ['U'] = 1, ['V'] = 1, ['W'] = 1, ['X'] = 1,
+	['Y'] = 1, ['Z'] = 1,
+	['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1,
+	['g'] = 1, ['h'] = 1, ['i'] = 1, ['j'] = 1, ['k'] = 1, ['l'] = 1,
+	['m'] = 1, ['n'] = 1, ['o'] = 1, ['p'] = 1, ['q'] = 1, ['r'] = 1,
+	['s'] = 1, ['t'] = 1, ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1,
+	['y'] = 1, ['z'] = 1,
+};
 
 /*
  * Step over "  3: " (srun -l) or "node07: " (pdsh, clush): a label of
@@ -1158,19 +1184,16 @@ clock_peel_proc(const char *p, const char *end)
 static const char *
 clock_peel_label(const char *p, const char *end)
 {
-	const char	*q = p;
-	bool		 digit = false;
+	const char	*q = p, *lim = end - p > 64 ? p + 64 : end;
+	unsigned	 k, seen = 0;
 
 	while (q < end && *q == ' ' && q - p < 6)
 		q++;
-	for (; q < end && q - p < 64; q++) {
-		if (clock_isdigit(*q))
-			digit = true;
-		else if (!clock_isalnum(*q) && *q != '-' && *q != '.' &&
-		    *q != '_')
-			break;
-	}
-	if (!digit || end - q < 2 || q[0] != ':' || q[1] != ' ')
+	/* Every line is tried: a table, not a chain of ranges, per byte. */
+	for (; q < lim && ((k = clock_label_bytes[(unsigned char)*q]) & 1);
+	    q++)
+		seen |= k;
+	if (!(seen & 2) || end - q < 2 || q[0] != ':' || q[1] != ' ')
 		return (p);
 	return (q + 2);
 }

@@ -164,6 +164,15 @@ static const struct tcase cases[] = {
 	  "2024-05-01T22:03:53.288", CLOCK_GLOG },
 	{ "  time      : 2024-05-01_22:04:48", "202405012300",
 	  "2024-05-01T22:04:48.000", CLOCK_ELASTIC },
+	/* Prefixes stepped over: srun and pdsh labels, a worker's pid. */
+	{ "  3: 2025-08-28 17:54:59,123 INFO x", REF_CORPUS,
+	  "2025-08-28T17:54:59.123", CLOCK_PYLOG },
+	{ "node-07.cluster_a: INFO 08-28 17:55:02 [x.py:1] y", REF_CORPUS,
+	  "2025-08-28T17:55:02.000", CLOCK_VLLM },
+	{ "node07: [rank3]:[E828 17:54:59.838826497 ProcessGroupNCCL.cpp:1476] "
+	  "x", REF_CORPUS, "2025-08-28T17:54:59.000", CLOCK_C10 },
+	{ "(Worker_TP1 a=b, pid=77, ip=10.0.0.2) INFO 08-28 17:55:02 [x.py:1] "
+	  "y", REF_CORPUS, "2025-08-28T17:55:02.000", CLOCK_VLLM },
 	/*
 	 * The time of day far along the line, after many colons that start
 	 * none ("12:34", "1:23:45", "00:00<"): each form is still tried.
@@ -418,6 +427,9 @@ static const char *const nontimes[] = {
 	"[E129 10:31:0",
 	"[12345.678",
 	"node07:1234:5678 [0] 12:34 1:23:45 [00:00<00:04] 123:45:6 12:34:5",
+	"(Worker name=x) INFO 08-28 17:55:02 [x.py:1] no pid, no prefix",
+	"(Worker pid) INFO 08-28 17:55:02 [x.py:1] no pid=",
+	"node: INFO 08-28 17:55:02 [x.py:1] a label has a digit",
 };
 
 /* lnav samples whose time form rankline does not read, and why. */

@@ -28,6 +28,10 @@
 #include <string.h>
 #include <time.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "clock.h"
 
 #define CLOCK_DAY_MS	86400000LL
@@ -80,6 +84,8 @@ static bool	clock_scan_json(const struct clock_ctx *, const char *,
 		    const char *, struct rl_time *);
 static bool	clock_scan_ymd(const struct clock_ctx *, const char *,
 		    const char *, struct rl_time *);
+static bool	clock_parse_at(struct clock_ctx *, const char *, const char *,
+		    struct rl_time *);
 
 /*
  * Every parser, in the order they are tried.  Those that read at the start
@@ -994,9 +1000,12 @@ clock_json_at(const char *p, const char *end, struct rl_time *t)
 	int64_t			 ms;
 	size_t			 i;
 
+	if (p == end)
+		return (false);
+	/* Every quote of a traceback comes here: the first byte first. */
 	for (i = 0; i < nitems(clock_keys); i++) {
 		k = &clock_keys[i];
-		if ((size_t)(end - p) > k->len + 2 &&
+		if (k->name[0] == *p && (size_t)(end - p) > k->len + 2 &&
 		    memcmp(p, k->name, k->len) == 0 && p[k->len] == '"')
 			break;
 	}
@@ -1073,20 +1082,49 @@ clock_scan_ymd(const struct clock_ctx *ctx, const char *p,
 	return (false);
 }
 
+/* Is c the first colon of an "HH:MM:SS", with c[-2] to c[5] there? */
+static bool
+clock_tod_at(const char *c)
+{
+	return (clock_isdigit(c[-2]) && clock_isdigit(c[-1]) &&
+	    clock_isdigit(c[1]) && clock_isdigit(c[2]) && c[3] == ':' &&
+	    clock_isdigit(c[4]) && clock_isdigit(c[5]));
+}
+
 /*
  * Is there an "HH:MM:SS" in [p, end), as clock_tod would read one: two
- * digits, a colon, two digits, a colon, two digits?  Found at each colon.
+ * digits, a colon, two digits, a colon, two digits?  Sixteen places at a
+ * time are tried for a colon with another three bytes on: a line with no
+ * time (an NCCL line's "host:pid:tid") has colons, but seldom so.
  */
 static bool
 clock_has_tod(const char *p, const char *end)
 {
 	const char	*c;
+#if defined(__SSE2__)
+	const __m128i	 colon = _mm_set1_epi8(':');
+	unsigned	 m;
+#endif
 
-	for (c = p + 2; c + 6 <= end &&
-	    (c = memchr(c, ':', (size_t)(end - 6 - c) + 1)) != NULL; c++) {
-		if (clock_isdigit(c[-2]) && clock_isdigit(c[-1]) &&
-		    clock_isdigit(c[1]) && clock_isdigit(c[2]) && c[3] == ':' &&
-		    clock_isdigit(c[4]) && clock_isdigit(c[5]))
+	if (end - p < 8)
+		return (false);
+	c = p + 2;
+#if defined(__SSE2__)
+	/* The last place tried, c + 15, must have its c[5] before end. */
+	for (; end - c >= 21; c += 16) {
+		m = (unsigned)_mm_movemask_epi8(_mm_and_si128(
+		    _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)
+		    c), colon),
+		    _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)
+		    (c + 3)), colon)));
+		for (; m != 0; m &= m - 1) {
+			if (clock_tod_at(c + __builtin_ctz(m)))
+				return (true);
+		}
+	}
+#endif
+	for (; end - c >= 6; c++) {
+		if (*c == ':' && clock_tod_at(c))
 			return (true);
 	}
 	return (false);
@@ -1238,23 +1276,19 @@ clock_init(struct clock_ctx *ctx, int64_t ref_epoch_s)
 }
 
 /*
- * Find the time of one line.  The last form is tried first: a source keeps
- * to one form, so most lines cost one parser.
+ * Find the time of a line from p, past its prefixes.  The last form is
+ * tried first: a source keeps to one form, so most lines cost one parser.
  */
-bool
-clock_parse(struct clock_ctx *ctx, const char *s, size_t len,
+static inline __attribute__((always_inline)) bool
+clock_parse_at(struct clock_ctx *ctx, const char *p, const char *end,
     struct rl_time *out)
 {
-	const char	*p, *q, *end;
+	const char	*q;
 	clock_fn	 first = NULL, second = NULL;
 	struct rl_time	 t;
 	size_t		 i;
 	bool		 tod;
 
-	if (s == NULL || len == 0)
-		return (false);
-	end = s + len;
-	p = clock_peel(s, end);
 	if (ctx->form < CLOCK_NFORMS)
 		first = clock_forms[ctx->form].parser;
 	if (ctx->form2 < CLOCK_NFORMS)
@@ -1286,6 +1320,38 @@ clock_parse(struct clock_ctx *ctx, const char *s, size_t len,
 	ctx->seen[t.form]++;
 	*out = t;
 	return (true);
+}
+
+bool
+clock_parse(struct clock_ctx *ctx, const char *s, size_t len,
+    struct rl_time *out)
+{
+	if (s == NULL || len == 0)
+		return (false);
+	return (clock_parse_at(ctx, clock_peel(s, s + len), s + len, out));
+}
+
+/*
+ * The time of a line whose message starts at off, past prefixes a caller
+ * peeled: the message's, else the whole line's (syslog's and journald's
+ * prefixes carry the time).  Where both come to the same place once this
+ * file's peels are done, the line is not read twice: a parse that failed
+ * changed nothing, so it would fail again.
+ */
+bool
+clock_parse_msg(struct clock_ctx *ctx, const char *line, size_t len,
+    size_t off, struct rl_time *out)
+{
+	const char	*end = line + len, *p = NULL, *q;
+
+	if (line == NULL || len == 0)
+		return (false);
+	if (off < len &&
+	    clock_parse_at(ctx, p = clock_peel(line + off, end), end, out))
+		return (true);
+	if (off == 0 || (q = clock_peel(line, end)) == p)
+		return (false);
+	return (clock_parse_at(ctx, q, end, out));
 }
 
 /*

@@ -66,6 +66,8 @@ struct clock_ctx {
  *   read past len).  Line prefixes ([rankN]:, [defaultN]:, "(Name pid=N) ",
  *   Slurm "  3: ", "node07: ") are skipped if still there.  On false *out is
  *   left as it was, so a caller may keep the last time in it.
+ * clock_parse_msg: the time of a line whose prefixes a caller peeled up
+ *   to off: its message's, else the whole line's (a prefix may carry it).
  * clock_utc_ms: the instant, for ordering: zoned by tz_min, unzoned in the
  *   process's local zone, boot times as they are; INT64_MAX if not VALID.
  * clock_format: YYYY-MM-DDTHH:MM:SS.mmm, then Z or +HH:MM when ZONED; a boot
@@ -80,6 +82,8 @@ struct clock_ctx {
 void		 clock_init(struct clock_ctx *, int64_t ref_epoch_s);
 bool		 clock_parse(struct clock_ctx *, const char *, size_t,
 		     struct rl_time *);
+bool		 clock_parse_msg(struct clock_ctx *, const char *, size_t,
+		     size_t, struct rl_time *);
 int64_t		 clock_utc_ms(const struct rl_time *);
 size_t		 clock_format(const struct rl_time *, char *, size_t);
 const char	*clock_form_name(unsigned);

@@ -1432,11 +1432,9 @@ ingest_line(struct ingest *in, const char *line, size_t len, enum line_how how,
 	if (in->slow)
 		lazy = false;	/* a second writer: times line by line */
 	if (!lazy) {
-		timed = jtimed ? (t = jt, true) : clock_parse(&src->clock, msg,
-		    mlen, &t);
 		/* A prefix may carry the time itself (syslog, journalctl). */
-		if (!timed && off > 0)
-			timed = clock_parse(&src->clock, line, len, &t);
+		timed = jtimed ? (t = jt, true) : clock_parse_msg(&src->clock,
+		    line, len, off, &t);
 		if (timed)
 			ingest_time(in, st, &t, line, len, lineno, in->offset);
 		else if (!(st->last.flags & RL_TIME_VALID) &&

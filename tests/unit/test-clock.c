@@ -745,6 +745,49 @@ test_year_edge(void)
 	}
 }
 
+/*
+ * clock_parse_msg is the message's time, else the whole line's, at every
+ * place the message could start: the same answer and the same state as
+ * the two calls it stands for, on every line of cases[] and nontimes[].
+ */
+static void
+test_parse_msg(void)
+{
+	struct clock_ctx	 a, b;
+	struct rl_time		 ta, tb;
+	const char		*l;
+	size_t			 i, len, off, bad = 0, tried = 0;
+	bool			 fa, fb;
+
+	for (i = 0; i < nitems(cases) + nitems(nontimes); i++) {
+		l = i < nitems(cases) ? cases[i].line :
+		    nontimes[i - nitems(cases)];
+		len = strlen(l);
+		clock_init(&a, ref_of(REF_CORPUS));
+		clock_init(&b, ref_of(REF_CORPUS));
+		for (off = 0; off <= len; off++) {
+			memset(&ta, 0, sizeof ta);
+			memset(&tb, 0, sizeof tb);
+			fa = clock_parse_msg(&a, l, len, off, &ta);
+			fb = clock_parse(&b, l + off, len - off, &tb);
+			if (!fb && off > 0)
+				fb = clock_parse(&b, l, len, &tb);
+			tried++;
+			if (fa != fb || memcmp(&ta, &tb, sizeof ta) != 0 ||
+			    memcmp(&a, &b, sizeof a) != 0) {
+				if (bad++ == 0)
+					printf("# differs at %zu: %s\n", off, l);
+			}
+		}
+	}
+	is_int(bad, 0, "clock_parse_msg is the two parses, %zu places",
+	    tried);
+	clock_init(&a, ref_of(REF_CORPUS));
+	l = "Dec  2 13:06:43 node07 kernel: no time in the message";
+	ok(clock_parse_msg(&a, l, strlen(l), 31, &ta) &&
+	    ta.form == CLOCK_SYSLOG, "the prefix carries the time");
+}
+
 /* Zoned and unzoned sources order by instant; no time sorts last. */
 static void
 test_order(void)
@@ -1132,6 +1175,7 @@ main(void)
 	test_ctx();
 	test_boot();
 	test_year_edge();
+	test_parse_msg();
 	test_order();
 	test_init();
 	test_format();

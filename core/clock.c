@@ -1103,6 +1103,7 @@ clock_has_tod(const char *p, const char *end)
 	const char	*c;
 #if defined(__SSE2__)
 	const __m128i	 colon = _mm_set1_epi8(':');
+	__m128i		 a, b;
 	unsigned	 m;
 #endif
 
@@ -1112,11 +1113,10 @@ clock_has_tod(const char *p, const char *end)
 #if defined(__SSE2__)
 	/* The last place tried, c + 15, must have its c[5] before end. */
 	for (; end - c >= 21; c += 16) {
+		a = _mm_loadu_si128((const __m128i *)(const void *)c);
+		b = _mm_loadu_si128((const __m128i *)(const void *)(c + 3));
 		m = (unsigned)_mm_movemask_epi8(_mm_and_si128(
-		    _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)
-		    c), colon),
-		    _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)
-		    (c + 3)), colon)));
+		    _mm_cmpeq_epi8(a, colon), _mm_cmpeq_epi8(b, colon)));
 		for (; m != 0; m &= m - 1) {
 			if (clock_tod_at(c + __builtin_ctz(m)))
 				return (true);

@@ -966,7 +966,7 @@ event_text(const struct rl_rule *r, const char *line, size_t len)
 	max = r->role == ROLE_PROGRESS && r->mark != MARK_CKPT_BEGIN &&
 	    r->mark != MARK_CKPT_END ? EVENT_TEXT_PROGRESS : EVENT_TEXT_MAX;
 	n = len > max ? max : len;
-	/* Room for the mark only where it is written: 75K texts at 1,024 ranks. */
+	/* The mark's room only where it is written (75K texts, 1,024 ranks). */
 	t = xmalloc(n < len ? n + sizeof TEXT_MARK : n + 1);
 	memcpy(t, line, n);
 	for (z = memchr(t, '\0', n); z != NULL; z = memchr(z, '\0', n -

@@ -728,18 +728,18 @@ test_year_edge(void)
 	struct clock_ctx	 ctx;
 	struct rl_time		 t;
 	char			 got[64];
-	size_t			 i;
+	const char		*l;
+	size_t			 i, k;
 	int			 pass;
 
 	/* Forwards, then backwards: each line alone decides its year. */
 	for (pass = 0; pass < 2; pass++) {
 		clock_init(&ctx, ref_of("202601010030"));
 		for (i = 0; i < nitems(seq); i++) {
-			const char *l = seq[pass ? nitems(seq) - 1 - i : i].line;
-			const char *w = seq[pass ? nitems(seq) - 1 - i : i].want;
-
+			k = pass ? nitems(seq) - 1 - i : i;
+			l = seq[k].line;
 			is_str(show(parse_exact(&ctx, l, strlen(l), &t), &t,
-			    got, sizeof got), w, "%s: %s",
+			    got, sizeof got), seq[k].want, "%s: %s",
 			    pass ? "backwards" : "forwards", l);
 		}
 	}
@@ -776,7 +776,8 @@ test_parse_msg(void)
 			if (fa != fb || memcmp(&ta, &tb, sizeof ta) != 0 ||
 			    memcmp(&a, &b, sizeof a) != 0) {
 				if (bad++ == 0)
-					printf("# differs at %zu: %s\n", off, l);
+					printf("# differs at %zu: %s\n", off,
+					    l);
 			}
 		}
 	}

@@ -84,8 +84,6 @@ static bool	clock_scan_json(const struct clock_ctx *, const char *,
 		    const char *, struct rl_time *);
 static bool	clock_scan_ymd(const struct clock_ctx *, const char *,
 		    const char *, struct rl_time *);
-static bool	clock_parse_at(struct clock_ctx *, const char *, const char *,
-		    struct rl_time *);
 
 /*
  * Every parser, in the order they are tried.  Those that read at the start

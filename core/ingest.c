@@ -181,12 +181,6 @@ struct link_ctx {
 };
 
 /*
- * How many bytes of a source are read line by line before skipping may
- * start; RANKLINE_WARMUP sets it, and RANKLINE_READ_ALL reads every line,
- * so that tests can hold the two ways of reading to the same answers.
- * Asked once before threads read (batch.c), so they only read the answer.
- */
-/*
  * The part of ingest_skipping that holds until a second writer comes, the
  * source turns slow or lines go to a callback: worked out when those
  * change, not at every line.
@@ -198,6 +192,12 @@ ingest_skip_update(struct ingest *in)
 	    in->rs != NULL && in->rs->nalways == 0;
 }
 
+/*
+ * How many bytes of a source are read line by line before skipping may
+ * start; RANKLINE_WARMUP sets it, and RANKLINE_READ_ALL reads every line,
+ * so that tests can hold the two ways of reading to the same answers.
+ * Asked once before threads read (batch.c), so they only read the answer.
+ */
 uint64_t
 ingest_warmup(void)
 {

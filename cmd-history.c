@@ -49,47 +49,47 @@ static void
 row_json(struct buf *b, const struct store_row *r)
 {
 	buf_printf(b, "{\"id\": %lld, \"created\": ", (long long)r->id);
-	json_string(b, r->created);
+	sanitize_json_string(b, r->created);
 	buf_adds(b, ", \"updated\": ");
-	json_string(b, r->updated);
+	sanitize_json_string(b, r->updated);
 	buf_adds(b, ", \"started\": ");
-	json_string(b, r->started);
+	sanitize_json_string(b, r->started);
 	buf_adds(b, ", \"signature\": ");
-	json_string(b, r->signature);
+	sanitize_json_string(b, r->signature);
 	buf_adds(b, ", \"fingerprint\": ");
-	json_string(b, r->fingerprint);
+	sanitize_json_string(b, r->fingerprint);
 	buf_adds(b, ", \"rank\": ");
 	buf_printf(b, r->rank == RL_NONE ? "null" : "%d", r->rank);
 	buf_adds(b, ", \"host\": ");
-	json_string(b, r->host);
+	sanitize_json_string(b, r->host);
 	buf_adds(b, ", \"domain\": ");
-	json_string(b, r->domain);
+	sanitize_json_string(b, r->domain);
 	buf_adds(b, ", \"summary\": ");
-	json_string(b, r->summary);
+	sanitize_json_string(b, r->summary);
 	buf_adds(b, ", \"text\": ");
-	json_string(b, r->text);
+	sanitize_json_string(b, r->text);
 	buf_adds(b, ", \"sources\": ");
-	json_string(b, r->sources);
+	sanitize_json_string(b, r->sources);
 	buf_printf(b, ", \"ranks\": %d, \"note\": ", r->nranks);
-	json_string(b, r->note);
+	sanitize_json_string(b, r->note);
 	buf_adds(b, ", \"diagnosis\": ");
-	json_string(b, r->diagnosis);
+	sanitize_json_string(b, r->diagnosis);
 	buf_adds(b, ", \"resolution\": ");
-	json_string(b, r->resolution);
+	sanitize_json_string(b, r->resolution);
 	buf_adds(b, ", \"uid\": ");
-	json_string(b, r->uid);
+	sanitize_json_string(b, r->uid);
 	buf_adds(b, ", \"occurred\": ");
-	json_string(b, r->occurred);
+	sanitize_json_string(b, r->occurred);
 	buf_adds(b, ", \"template\": ");
-	json_string(b, r->template);
+	sanitize_json_string(b, r->template);
 	buf_adds(b, ", \"pci\": ");
-	json_string(b, r->pci);
+	sanitize_json_string(b, r->pci);
 	buf_adds(b, ", \"job\": {\"scheduler\": ");
-	json_string(b, r->job_scheduler);
+	sanitize_json_string(b, r->job_scheduler);
 	buf_adds(b, ", \"run\": ");
-	json_string(b, r->job_run);
+	sanitize_json_string(b, r->job_run);
 	buf_adds(b, ", \"command\": ");
-	json_string(b, r->job_command);
+	sanitize_json_string(b, r->job_command);
 	buf_adds(b, "}}");
 }
 
@@ -148,13 +148,13 @@ static void
 offender_json(struct buf *b, const struct store_offender *o)
 {
 	buf_adds(b, "{\"kind\": ");
-	json_string(b, o->kind);
+	sanitize_json_string(b, o->kind);
 	buf_adds(b, ", \"name\": ");
-	json_string(b, o->name);
+	sanitize_json_string(b, o->name);
 	buf_printf(b, ", \"count\": %lld, \"first\": ", (long long)o->count);
-	json_string(b, o->first);
+	sanitize_json_string(b, o->first);
 	buf_adds(b, ", \"last\": ");
-	json_string(b, o->last);
+	sanitize_json_string(b, o->last);
 	buf_adds(b, ", \"incidents\": [");
 	if (o->incidents != NULL)
 		buf_adds(b, o->incidents);	/* ids joined by the store */

@@ -484,10 +484,20 @@ ckpt_words(struct rl_incident *inc, size_t nsteps, size_t nsavers, int hw,
 			    a->last_safe_step);
 		break;
 	case CKPT_UNSAFE:
-		buf_printf(&b, "The save of step %d was not completed by every "
-		    "saving rank before the failure: its files may be partial "
-		    "and must not be resumed from. ",
-		    a->unsafe_steps[a->nunsafe - 1]);
+		/*
+		 * Unsafe with no unsafe step: every save logged was
+		 * completed only after the first failure, which is not
+		 * counted, so no step is known to be whole.
+		 */
+		if (a->nunsafe == 0)
+			buf_adds(&b, "Every checkpoint save logged completed "
+			    "only after the first failure, so none is counted "
+			    "as safe. ");
+		else
+			buf_printf(&b, "The save of step %d was not completed "
+			    "by every saving rank before the failure: its files "
+			    "may be partial and must not be resumed from. ",
+			    a->unsafe_steps[a->nunsafe - 1]);
 		if (a->last_safe_step != RL_NONE)
 			buf_printf(&b, "The last checkpoint every saving rank "
 			    "completed is step %d.", a->last_safe_step);

@@ -110,7 +110,7 @@ void		 errlist_free(struct errlist *);
 void		 sanitize_terminal(struct buf *, const char *, size_t);
 void		 sanitize_json(struct buf *, const char *, size_t);
 void		 sanitize_html(struct buf *, const char *, size_t);
-void		 json_string(struct buf *, const char *);
+void		 sanitize_json_string(struct buf *, const char *);
 size_t		 strip_ansi(char *, size_t);
 
 /* ini.c: the INI-like format of rule packs and themes (see rules/FORMAT.md). */

@@ -16,13 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/*
- * core.h's json_string (a writer into a struct buf) and jansson's share a
- * name; this file uses only jansson's, so core's is renamed here alone.
- */
-#define json_string core_json_string_unused
 #include "core.h"
-#undef json_string
 
 #include <jansson.h>
 

@@ -94,7 +94,7 @@ json_evidence(struct buf *b, const struct rl_incident *inc,
 	for (i = 0; i < l->n; i++) {
 		v = &l->v[i];
 		buf_adds(b, i ? ", {\"source\": " : "{\"source\": ");
-		json_string(b, v->source != RL_NONE && (size_t)v->source <
+		sanitize_json_string(b, v->source != RL_NONE && (size_t)v->source <
 		    inc->nsources ? inc->sources[v->source]->path : NULL);
 		buf_adds(b, ", \"line\": ");
 		if (v->line > 0)
@@ -106,11 +106,11 @@ json_evidence(struct buf *b, const struct rl_incident *inc,
 		buf_adds(b, ", \"time\": ");
 		json_time(b, &v->time);
 		buf_adds(b, ", \"text\": ");
-		json_string(b, v->text);
+		sanitize_json_string(b, v->text);
 		buf_adds(b, ", \"shows\": ");
-		json_string(b, v->shows);
+		sanitize_json_string(b, v->shows);
 		buf_adds(b, ", \"stance\": ");
-		json_string(b, stance_name(v->stance));
+		sanitize_json_string(b, stance_name(v->stance));
 		buf_adds(b, "}");
 	}
 	buf_adds(b, "]");
@@ -127,7 +127,7 @@ json_hang(struct buf *b, const struct rl_incident *inc)
 	buf_adds(b, "{\"culprit\": ");
 	json_int(b, h->culprit);
 	buf_adds(b, ", \"basis\": ");
-	json_string(b, h->basis);
+	sanitize_json_string(b, h->basis);
 	buf_adds(b, ", \"lagging_rank\": ");
 	json_int(b, h->lag_rank);
 	if (h->lag_rank != RL_NONE)
@@ -160,31 +160,31 @@ json_first(struct buf *b, const struct rl_incident *inc)
 	buf_adds(b, "{\"rank\": ");
 	json_int(b, e->rank);
 	buf_adds(b, ", \"host\": ");
-	json_string(b, event_host(inc, e));
+	sanitize_json_string(b, event_host(inc, e));
 	buf_adds(b, ", \"source\": ");
-	json_string(b, inc->sources[e->source]->path);
+	sanitize_json_string(b, inc->sources[e->source]->path);
 	buf_printf(b, ", \"line\": %llu, \"time\": ", (unsigned long long)e->line);
 	json_time(b, &e->time);
 	buf_adds(b, ", \"signature\": ");
-	json_string(b, event_signature(inc, e));
+	sanitize_json_string(b, event_signature(inc, e));
 	buf_adds(b, ", \"role\": ");
-	json_string(b, role_name(e->role));
+	sanitize_json_string(b, role_name(e->role));
 	buf_adds(b, ", \"text\": ");
-	json_string(b, e->text);
+	sanitize_json_string(b, e->text);
 	if (e->rule != NULL) {
 		buf_adds(b, ", \"title\": ");
-		json_string(b, e->rule->title);
+		sanitize_json_string(b, e->rule->title);
 		buf_adds(b, ", \"explain\": ");
-		json_string(b, e->rule->explain);
+		sanitize_json_string(b, e->rule->explain);
 		buf_adds(b, ", \"action\": ");
-		json_string(b, e->rule->action);
+		sanitize_json_string(b, e->rule->action);
 	}
 	if (e->role == ROLE_HANG) {
 		buf_adds(b, ", \"hang\": ");
 		json_hang(b, inc);
 	}
 	buf_adds(b, ",\n    \"explanation\": ");
-	json_string(b, inc->answer.explanation);
+	sanitize_json_string(b, inc->answer.explanation);
 	buf_adds(b, ",\n    \"evidence\": ");
 	json_evidence(b, inc, &inc->answer.first_evidence);
 	buf_adds(b, "}");
@@ -201,15 +201,15 @@ json_advice(struct buf *b, const struct rl_incident *inc)
 	for (i = 0; i < inc->answer.nadvice; i++) {
 		v = &inc->answer.advice[i];
 		buf_adds(b, i ? ", {\"action\": " : "{\"action\": ");
-		json_string(b, advice_kind_name(v->kind));
+		sanitize_json_string(b, advice_kind_name(v->kind));
 		buf_adds(b, ", \"host\": ");
-		json_string(b, v->host);
+		sanitize_json_string(b, v->host);
 		buf_adds(b, ", \"step\": ");
 		json_int(b, v->step);
 		buf_adds(b, ", \"text\": ");
-		json_string(b, v->text);
+		sanitize_json_string(b, v->text);
 		buf_adds(b, ", \"why\": ");
-		json_string(b, v->why);
+		sanitize_json_string(b, v->why);
 		buf_adds(b, "}");
 	}
 	buf_adds(b, "]");
@@ -222,22 +222,22 @@ json_verdict(struct buf *b, const struct rl_incident *inc)
 	bool			 none = a->first == RL_NONE;
 
 	buf_adds(b, "{\"domain\": ");
-	json_string(b, none ? "none" : domain_name(a->domain));
+	sanitize_json_string(b, none ? "none" : domain_name(a->domain));
 	buf_adds(b, ", \"group\": ");
-	json_string(b, none ? NULL : group_name(a->group));
+	sanitize_json_string(b, none ? NULL : group_name(a->group));
 	buf_adds(b, ", \"scope\": ");
-	json_string(b, none ? NULL : scope_name(a->scope));
+	sanitize_json_string(b, none ? NULL : scope_name(a->scope));
 	buf_adds(b, ", \"summary\": ");
-	json_string(b, a->summary);
+	sanitize_json_string(b, a->summary);
 	buf_adds(b, ", \"confidence\": ");
 	if (none)
 		buf_adds(b, "null, \"confidence_level\": null");
 	else {
 		buf_printf(b, "%.2f, \"confidence_level\": ", a->confidence);
-		json_string(b, confidence_level(a->confidence));
+		sanitize_json_string(b, confidence_level(a->confidence));
 	}
 	buf_adds(b, ",\n    \"explanation\": ");
-	json_string(b, a->verdict_explanation);
+	sanitize_json_string(b, a->verdict_explanation);
 	buf_adds(b, ",\n    \"evidence\": ");
 	json_evidence(b, inc, &a->verdict_evidence);
 	buf_adds(b, ",\n    \"next_steps\": ");
@@ -252,7 +252,7 @@ json_checkpoint(struct buf *b, const struct rl_incident *inc)
 	size_t			 i;
 
 	buf_adds(b, "{\"status\": ");
-	json_string(b, ckpt_status_name(a->ckpt));
+	sanitize_json_string(b, ckpt_status_name(a->ckpt));
 	buf_adds(b, ", \"last_safe_step\": ");
 	json_int(b, a->last_safe_step);
 	buf_adds(b, ", \"unsafe_steps\": [");
@@ -264,7 +264,7 @@ json_checkpoint(struct buf *b, const struct rl_incident *inc)
 	buf_adds(b, "], \"last_clean_step\": ");
 	json_int(b, a->nsuspect > 0 ? a->clean_step : a->last_safe_step);
 	buf_adds(b, ",\n    \"explanation\": ");
-	json_string(b, a->ckpt_explanation);
+	sanitize_json_string(b, a->ckpt_explanation);
 	buf_adds(b, ",\n    \"evidence\": ");
 	json_evidence(b, inc, &a->ckpt_evidence);
 	buf_adds(b, "}");
@@ -281,11 +281,11 @@ json_skew(struct buf *b, const struct rl_incident *inc)
 	    (long long)a->skew_tolerance_ms);
 	for (i = 0; i < a->nskew && !a->skew[i].reference; i++)
 		;
-	json_string(b, i < a->nskew ? a->skew[i].host : NULL);
+	sanitize_json_string(b, i < a->nskew ? a->skew[i].host : NULL);
 	buf_adds(b, ", \"hosts\": [");
 	for (i = 0; i < a->nskew; i++) {
 		buf_adds(b, i ? ", {\"host\": " : "{\"host\": ");
-		json_string(b, a->skew[i].host);
+		sanitize_json_string(b, a->skew[i].host);
 		buf_printf(b, ", \"offset_ms\": %lld, \"spread_ms\": %lld, "
 		    "\"samples\": %zu, \"reference\": %s}",
 		    (long long)a->skew[i].offset_ms,
@@ -335,12 +335,12 @@ json_capacity(struct buf *b, const struct rl_incident *inc)
 	buf_adds(b, ",\n    \"budget\": [");
 	for (i = 0; i < c->nlines; i++) {
 		buf_adds(b, i ? ", " : "");
-		json_string(b, c->lines[i]);
+		sanitize_json_string(b, c->lines[i]);
 	}
 	buf_adds(b, "],\n    \"what_if\": [");
 	for (i = 0; i < c->nwhatif; i++) {
 		buf_adds(b, i ? ", " : "");
-		json_string(b, c->whatif[i]);
+		sanitize_json_string(b, c->whatif[i]);
 	}
 	buf_adds(b, "],\n    \"evidence\": ");
 	json_evidence(b, inc, &c->evidence);
@@ -358,12 +358,12 @@ json_checklist(struct buf *b, const struct rl_incident *inc)
 	buf_adds(b, "{\"items\": [");
 	for (k = 0; k < CHECK_NITEMS; k++) {
 		buf_adds(b, k ? ",\n      {\"item\": " : "\n      {\"item\": ");
-		json_string(b, check_key(k));
+		sanitize_json_string(b, check_key(k));
 		buf_adds(b, ", \"name\": ");
-		json_string(b, check_name(k));
+		sanitize_json_string(b, check_name(k));
 		buf_printf(b, ", \"found\": %s, \"missing\": ",
 		    c[k].found ? "true" : "false");
-		json_string(b, c[k].missing);
+		sanitize_json_string(b, c[k].missing);
 		buf_adds(b, ", \"evidence\": ");
 		json_evidence(b, inc, &c[k].evidence);
 		buf_adds(b, "}");
@@ -373,7 +373,7 @@ json_checklist(struct buf *b, const struct rl_incident *inc)
 		if (c[k].missing == NULL)
 			continue;
 		buf_adds(b, any ? ", " : "");
-		json_string(b, c[k].missing);
+		sanitize_json_string(b, c[k].missing);
 		any = true;
 	}
 	buf_adds(b, "]}");
@@ -390,15 +390,15 @@ json_ranks(struct buf *b, const struct rl_incident *inc)
 		r = &inc->ranks[i];
 		buf_printf(b, "%s\n    {\"rank\": %d, \"host\": ", i ? "," : "",
 		    r->rank);
-		json_string(b, r->host);
+		sanitize_json_string(b, r->host);
 		buf_adds(b, ", \"sources\": [");
 		for (k = 0; k < r->nsources; k++) {
 			if (k)
 				buf_adds(b, ", ");
-			json_string(b, inc->sources[r->sources[k]]->path);
+			sanitize_json_string(b, inc->sources[r->sources[k]]->path);
 		}
 		buf_adds(b, "], \"state\": ");
-		json_string(b, rank_state_name(r->state));
+		sanitize_json_string(b, rank_state_name(r->state));
 		buf_adds(b, ", \"last_time\": ");
 		json_time(b, &r->last);
 		buf_adds(b, "}");
@@ -421,21 +421,21 @@ json_history(struct buf *b, const struct rl_incident *inc)
 
 	buf_printf(b, "{\"seen_before\": %zu, \"fingerprint\": ",
 	    h != NULL ? h->seen_before : 0);
-	json_string(b, inc->fingerprint);
+	sanitize_json_string(b, inc->fingerprint);
 	buf_adds(b, ", \"matches\": [");
 	for (i = 0; h != NULL && i < h->nmatches; i++) {
 		m = &h->matches[i];
 		buf_printf(b, "%s\n    {\"incident\": %lld, \"time\": ",
 		    i ? "," : "", (long long)m->incident);
-		json_string(b, m->time);
+		sanitize_json_string(b, m->time);
 		buf_adds(b, ", \"fingerprint\": ");
-		json_string(b, m->fingerprint);
+		sanitize_json_string(b, m->fingerprint);
 		buf_adds(b, ", \"diagnosis\": ");
-		json_string(b, m->diagnosis);
+		sanitize_json_string(b, m->diagnosis);
 		buf_adds(b, ", \"resolution\": ");
-		json_string(b, m->resolution);
+		sanitize_json_string(b, m->resolution);
 		buf_adds(b, ", \"summary\": ");
-		json_string(b, m->summary);
+		sanitize_json_string(b, m->summary);
 		buf_printf(b, ", \"exact\": %s", m->exact ? "true" : "false");
 		if (!m->exact)
 			buf_printf(b, ", \"score\": %.3f", m->score);
@@ -447,11 +447,11 @@ json_history(struct buf *b, const struct rl_incident *inc)
 		o = &h->offenders[i];
 		buf_printf(b, "%s{\"kind\": \"%s\", \"name\": ", i ? ", " : "",
 		    offender_kind_name(o->kind));
-		json_string(b, o->name);
+		sanitize_json_string(b, o->name);
 		buf_printf(b, ", \"count\": %zu, \"first\": ", o->count);
-		json_string(b, o->first);
+		sanitize_json_string(b, o->first);
 		buf_adds(b, ", \"last\": ");
-		json_string(b, o->last);
+		sanitize_json_string(b, o->last);
 		buf_printf(b, ", \"last_incident\": %lld}",
 		    (long long)o->last_incident);
 	}
@@ -488,7 +488,7 @@ json_memo_path(struct buf *b, const struct rl_incident *inc,
 
 	if (m->at[src] == 0) {
 		from = m->paths.len;
-		json_string(&m->paths, inc->sources[src]->path);
+		sanitize_json_string(&m->paths, inc->sources[src]->path);
 		buf_addc(&m->paths, '\0');
 		m->at[src] = from + 1;
 	}
@@ -543,7 +543,7 @@ json_events(struct buf *b, const struct rl_incident *inc, FILE *out)
 		buf_adds(b, ", \"time\": ");
 		json_memo_time(b, &m, &e->time);
 		buf_adds(b, ", \"signature\": ");
-		json_string(b, event_signature(inc, e));
+		sanitize_json_string(b, event_signature(inc, e));
 		buf_adds(b, ", \"role\": ");
 		json_word(b, role_name(e->role));
 		buf_adds(b, ", \"domain\": ");
@@ -552,7 +552,7 @@ json_events(struct buf *b, const struct rl_incident *inc, FILE *out)
 		if (e->harmless)
 			buf_adds(b, ", \"harmless\": true");
 		buf_adds(b, ", \"text\": ");
-		json_string(b, e->text);
+		sanitize_json_string(b, e->text);
 		buf_adds(b, "}");
 		/* The list is most of the output: pass it on as it grows. */
 		if (out != NULL && b->len >= JSON_FLUSH) {
@@ -575,11 +575,11 @@ json_sources(struct buf *b, const struct rl_incident *inc)
 	for (i = 0; i < inc->nsources; i++) {
 		s = inc->sources[i];
 		buf_adds(b, i ? ",\n    {\"path\": " : "\n    {\"path\": ");
-		json_string(b, s->path);
+		sanitize_json_string(b, s->path);
 		buf_printf(b, ", \"lines\": %llu, \"bytes\": %llu",
 		    (unsigned long long)s->lines, (unsigned long long)s->bytes);
 		buf_adds(b, ", \"time_form\": ");
-		json_string(b, clock_form_name(clock_form_main(&s->clock)));
+		sanitize_json_string(b, clock_form_name(clock_form_main(&s->clock)));
 		if (s->binary)
 			buf_adds(b, ", \"skipped\": \"binary\"");
 		if (s->long_lines)
@@ -587,7 +587,7 @@ json_sources(struct buf *b, const struct rl_incident *inc)
 			    (unsigned long long)s->long_lines);
 		if (s->error != NULL) {
 			buf_adds(b, ", \"error\": ");
-			json_string(b, s->error);
+			sanitize_json_string(b, s->error);
 		}
 		buf_adds(b, "}");
 	}
@@ -672,19 +672,19 @@ json_signatures(struct buf *b, const struct rl_incident *inc)
 	buf_adds(b, "[");
 	for (i = 0; i < n; i++) {
 		buf_adds(b, i ? ",\n    {\"signature\": " : "\n    {\"signature\": ");
-		json_string(b, v[i].rule->id);
+		sanitize_json_string(b, v[i].rule->id);
 		buf_adds(b, ", \"role\": ");
-		json_string(b, role_name(v[i].rule->role));
+		sanitize_json_string(b, role_name(v[i].rule->role));
 		buf_printf(b, ", \"lines\": %llu, \"count\": %lld",
 		    (unsigned long long)v[i].t->lines, (long long)tally_amount(v[i].t));
 		if ((r = tally_rate(v[i].t)) >= 0)
 			buf_printf(b, ", \"per_minute\": %.2f", r);
 		buf_adds(b, ", \"title\": ");
-		json_string(b, v[i].rule->title);
+		sanitize_json_string(b, v[i].rule->title);
 		buf_adds(b, ", \"explain\": ");
-		json_string(b, v[i].rule->explain);
+		sanitize_json_string(b, v[i].rule->explain);
 		buf_adds(b, ", \"action\": ");
-		json_string(b, v[i].rule->action);
+		sanitize_json_string(b, v[i].rule->action);
 		buf_adds(b, "}");
 	}
 	buf_adds(b, n ? "\n  ]" : "]");
@@ -730,7 +730,7 @@ report_json(const struct rl_incident *inc, struct buf *b, FILE *out)
 	for (i = 0; i < inc->errors.n; i++) {
 		if (i)
 			buf_adds(b, ", ");
-		json_string(b, inc->errors.v[i]);
+		sanitize_json_string(b, inc->errors.v[i]);
 	}
 	buf_adds(b, "]\n}\n");
 }

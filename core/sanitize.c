@@ -228,7 +228,7 @@ sanitize_html(struct buf *b, const char *s, size_t n)
 
 /* A JSON string literal with its quotes, or null for NULL. */
 void
-json_string(struct buf *b, const char *s)
+sanitize_json_string(struct buf *b, const char *s)
 {
 	if (s == NULL) {
 		buf_adds(b, "null");

@@ -27,13 +27,7 @@
 #include <string.h>
 #include <unistd.h>
 
-/*
- * core.h's json_string (a writer into a struct buf) and jansson's share a
- * name; this file uses only jansson's, so core's is renamed here alone.
- */
-#define json_string core_json_string_unused
 #include "store-int.h"
-#undef json_string
 
 #include <jansson.h>
 

@@ -132,4 +132,18 @@ cat "$tmp/logs/rank1.log" | "$RANKLINE" analyze --json --no-store - "$tmp/logs/r
 ok $? "standard input mixes with files"
 printf 'a 2026-12-02 13:20:01,000\nb' | "$RANKLINE" cat - | grep -c . | grep -qx 2
 ok $? "cat reads standard input, its unterminated last line too"
+
+# An error, then a save completed after it: no step is safe or unsafe, and
+# analyze and cat once read an unsafe step that was not there (SIGSEGV).
+printf 'RuntimeError: boom\n12/02/2026 13:20:20 - INFO - train - [rank0] successfully saved checkpoint from iteration 10 to checkpoints\n' > "$tmp/late.log"
+"$RANKLINE" analyze --no-store "$tmp/late.log" > "$tmp/late.out" 2>&1
+[ $? -eq 0 ] && grep -q "only after the first failure" "$tmp/late.out"
+ok $? "a save completed after the failure: analyze says so, no crash"
+"$RANKLINE" analyze --json --no-store "$tmp/late.log" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["checkpoint"]["status"] == "unsafe", d["checkpoint"]'
+ok $? "and its JSON says unsafe"
+"$RANKLINE" cat "$tmp/late.log" > /dev/null
+ok $? "cat reads it with status 0"
 tap_done

@@ -73,4 +73,20 @@ ok $? "a bad import file is named with its line: $(cat "$tmp/err")"
 "$RANKLINE" --db "$tmp/b.db" history sigkill > "$tmp/q"
 [ "$(grep -c exit_sigkill "$tmp/q")" -eq 2 ]
 ok $? "history QUERY finds the imported incidents"
+
+# Two engineers analysed the same folder, one imports the other's export:
+# the incident's key is taken, so the import renames it through jansson's
+# json_string, which a name of ours once shadowed (heap corruption).
+"$RANKLINE" --db "$tmp/t1.db" analyze "$corpus/killed-1" >/dev/null 2>&1
+"$RANKLINE" --db "$tmp/t2.db" analyze "$corpus/killed-1" >/dev/null 2>&1
+"$RANKLINE" --db "$tmp/t1.db" history --export "$tmp/t1.json" &&
+"$RANKLINE" --db "$tmp/t2.db" history --import "$tmp/t1.json" >"$tmp/ti" 2>&1 &&
+"$RANKLINE" --db "$tmp/t2.db" history --export "$tmp/t2.json" &&
+python3 -c '
+import json, sys
+v = json.load(open(sys.argv[1]))["incidents"]
+keys = [o["key"] for o in v]
+assert len(v) == 2 and sum(k.startswith("import:") for k in keys) == 1, keys' \
+    "$tmp/t2.json"
+ok $? "an import whose key is taken is kept under a key of its own: $(cat "$tmp/ti")"
 tap_done

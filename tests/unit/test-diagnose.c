@@ -7,10 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-/* core.h's json_string and jansson's share a name: jansson's is used here. */
-#define json_string core_json_string_unused
 #include "core.h"
-#undef json_string
 #include "tap.h"
 
 #include <jansson.h>
@@ -186,6 +183,21 @@ test_checkpoint(struct ruleset *rs)
 
 	inc = run(rs, T(0, "01,000") "x\n[default0]:ValueError: y\n");
 	is_int(inc->answer.ckpt, CKPT_UNKNOWN, "no checkpoint lines: unknown");
+	incident_free(inc);
+
+	/*
+	 * A save completed only after the failure: no step is safe and none
+	 * is unsafe, and the words must not read an unsafe step that is not
+	 * there (it crashed analyze, cat and the console).
+	 */
+	inc = run(rs, "RuntimeError: boom\n"
+	    T(0, "20,000") "successfully saved checkpoint from iteration 10 to c\n");
+	ok(first(inc) != NULL, "a late save: the error is the failure");
+	is_int(inc->answer.ckpt, CKPT_UNSAFE, "a late save: unsafe");
+	is_int((int)inc->answer.nunsafe, 0, "a late save: no unsafe step");
+	ok(inc->answer.ckpt_explanation != NULL && strstr(
+	    inc->answer.ckpt_explanation, "only after the first failure") != NULL,
+	    "a late save: the words say the save came after the failure");
 	incident_free(inc);
 }
 

@@ -146,4 +146,14 @@ assert d["checkpoint"]["status"] == "unsafe", d["checkpoint"]'
 ok $? "and its JSON says unsafe"
 "$RANKLINE" cat "$tmp/late.log" > /dev/null
 ok $? "cat reads it with status 0"
+
+# A right-to-left override or a zero-width space in a log line reorders or
+# hides what a reader sees: analyze and cat show them as \uNNNN.
+printf 'Traceback (most recent call last):\nRuntimeError: bad \342\200\256evil\342\200\213x\n' > "$tmp/bidi.log"
+"$RANKLINE" analyze --no-store "$tmp/bidi.log" > "$tmp/bidi.a"
+"$RANKLINE" cat "$tmp/bidi.log" > "$tmp/bidi.c"
+grep -q 'bad \\u202eevil\\u200bx' "$tmp/bidi.a" &&
+grep -q 'bad \\u202eevil\\u200bx' "$tmp/bidi.c" &&
+! LC_ALL=C grep -q "$(printf '\342\200[\256\213]')" "$tmp/bidi.a" "$tmp/bidi.c"
+ok $? "bidi overrides and zero-width characters are shown escaped by analyze and cat"
 tap_done

@@ -40,16 +40,17 @@ static const int crash_signums[] = {
 	SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT
 };
 
-static volatile sig_atomic_t crash_armed;	/* curses runs: restore on a fault */
+static volatile sig_atomic_t crash_armed;	/* restore on a fault */
 static int		 crash_out = -1;	/* the fd curses writes to */
 static int		 crash_in = -1;		/* the tty, for tcsetattr */
-static struct termios	 crash_tio;		/* the tty's modes before curses */
+static struct termios	 crash_tio;		/* the modes before curses */
 static bool		 crash_have_tio;	/* crash_tio was read */
 static char		 crash_seq[256];	/* what endwin would write */
 static size_t		 crash_seqlen;
-static struct sigaction	 crash_old[nitems(crash_signums)];/* before ours */
+/* The handlers before ours, by crash_signums. */
+static struct sigaction	 crash_old[nitems(crash_signums)];
 static bool		 crash_installed;	/* crash_old holds something */
-static char		*crash_stack;		/* our alternate stack, or NULL */
+static char		*crash_stack;		/* our sigaltstack, or NULL */
 
 /* Remember the tty's modes; called before curses changes them. */
 void

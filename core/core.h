@@ -326,6 +326,7 @@ bool		 ruleset_match_pattern(struct ruleset *,
 		     const struct rl_pattern *, const char *, size_t,
 		     struct rl_match *);
 uint64_t	 ruleset_limit_hits(const struct ruleset *);
+const struct errlist *ruleset_warnings(const struct ruleset *);
 
 /*
  * A known capture as a number, or RL_CAP_UNSET.  Inline: every matched

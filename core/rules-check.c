@@ -114,8 +114,9 @@ pattern_unicode(const char *p)
 }
 
 /*
- * Warnings about speed: rules the prefilter cannot skip, patterns that
- * want Unicode, and prefixes that turn the peel memo off.  Returns the number of warnings.
+ * Warnings: loading's (an id twice in one pack), then about speed: rules
+ * the prefilter cannot skip, patterns that want Unicode, and prefixes that
+ * turn the peel memo off.  Returns the number of warnings.
  */
 int
 ruleset_check(const struct ruleset *rs, struct errlist *warns)
@@ -124,6 +125,8 @@ ruleset_check(const struct ruleset *rs, struct errlist *warns)
 	size_t			 i, k;
 	int			 n = 0;
 
+	for (i = 0; i < rs->warns.n; i++, n++)
+		errlist_add(warns, "%s", rs->warns.v[i]);
 	for (i = 0; i < rs->nrules; i++) {
 		r = rs->rules[i];
 		if (r->nliteral == 0) {

@@ -129,6 +129,8 @@ struct ruleset {
 	size_t		 ncand;
 	bool		 cand_esc;	/* the scanned bytes hold an escape */
 	uint64_t	 limit_hits;	/* matches cut short by a pcre2 limit */
+	struct errlist	 warns;		/* loading's warnings: an id twice in a
+					   pack, each with its file:line */
 	struct pf_hits	 line_hits;	/* scratch of a one-line scan */
 	struct pf_hits	 block_hits;	/* scratch of a block scan: one per
 					   ruleset, not per source */

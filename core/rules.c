@@ -312,6 +312,7 @@ ruleset_free(struct ruleset *rs)
 
 	if (rs == NULL)
 		return;
+	errlist_free(&rs->warns);
 	if (rs->borrowed)
 		goto scratch;
 	for (i = 0; i < rs->nrules; i++)
@@ -930,6 +931,13 @@ match_str(const struct rl_match *m, enum rl_cap c)
 		return NULL;
 	return xstrndup(m->subject + m->ovec[2 * g],
 	    m->ovec[2 * g + 1] - m->ovec[2 * g]);
+}
+
+/* What loading warned of (an id twice in one pack): the ruleset's. */
+const struct errlist *
+ruleset_warnings(const struct ruleset *rs)
+{
+	return &rs->warns;
 }
 
 uint64_t

@@ -47,6 +47,44 @@ grep -q 'digit.rules:1: prefix my.prefix names a digit' "$tmp/digit.err"
 ok $? "rules check warns about a prefix that names a digit (it turns the peel memo off)"
 "$RANKLINE" rules check 2>&1 | grep -q '0 errors, 0 warnings'
 ok $? "the shipped packs have no such warning"
+# A rule id twice in one pack: the second replaces the first, as a user's
+# pack replaces a shipped rule, but within one file it is a mistake.
+cat > "$tmp/dup.rules" <<'PACK'
+[rule user.twice]
+pattern = first meaning of it
+role = root
+
+[attrib user.where]
+kind = path
+pattern = /(?<host>node\d+)/
+
+[rule user.twice]
+pattern = second meaning of it
+role = root
+
+[attrib user.where]
+kind = path
+pattern = /(?<host>gpu\d+)/
+PACK
+"$RANKLINE" rules check "$tmp/dup.rules" >/dev/null 2>"$tmp/dup.err"
+grep -q "dup.rules:9: rule user.twice is defined again; it replaces the one at .*dup.rules:1\$" "$tmp/dup.err"
+ok $? "rules check warns of a rule id twice in one pack, with both lines"
+grep -q "dup.rules:13: attrib user.where is defined again; it replaces the one at .*dup.rules:5\$" "$tmp/dup.err"
+ok $? "and of an attribution id twice"
+mkdir -p "$tmp/dupcfg/rankline/rules"
+cp "$tmp/dup.rules" "$tmp/dupcfg/rankline/rules/"
+printf '[rule torch.cuda.oom]\npattern = my own out of memory\nrole = root\n' \
+    > "$tmp/dupcfg/rankline/rules/override.rules"
+printf 'second meaning of it\n' > "$tmp/dup.log"
+XDG_CONFIG_HOME="$tmp/dupcfg" RANKLINE_NO_USER_RULES=0 \
+    "$RANKLINE" analyze --json --no-store "$tmp/dup.log" >"$tmp/dup.json" \
+    2>"$tmp/dup.err"
+grep -q "warning: .*dup.rules:9: rule user.twice is defined again" "$tmp/dup.err"
+ok $? "loading a user's pack warns of it too"
+grep -q '"signature": "user.twice"' "$tmp/dup.json"
+ok $? "the later of the two is the one that matches"
+! grep -q "override.rules" "$tmp/dup.err"
+ok $? "a user's pack replacing a shipped rule by id is no mistake: no warning"
 n=$("$RANKLINE" rules list | wc -l)
 ok "$([ "$n" -gt 50 ]; echo $?)" "rules list shows the shipped rules ($n)"
 tap_done

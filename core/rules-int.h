@@ -129,6 +129,9 @@ struct ruleset {
 	size_t		 ncand;
 	bool		 cand_esc;	/* the scanned bytes hold an escape */
 	uint64_t	 limit_hits;	/* matches cut short by a pcre2 limit */
+	uint64_t	*limit_by;	/* the same, per rule, then per attrib
+					   (target_slot); a clone's its own */
+	size_t		 nlimit_by;
 	struct errlist	 warns;		/* loading's warnings: an id twice in a
 					   pack, each with its file:line */
 	struct pf_hits	 line_hits;	/* scratch of a one-line scan */

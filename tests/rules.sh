@@ -67,9 +67,11 @@ kind = path
 pattern = /(?<host>gpu\d+)/
 PACK
 "$RANKLINE" rules check "$tmp/dup.rules" >/dev/null 2>"$tmp/dup.err"
-grep -q "dup.rules:9: rule user.twice is defined again; it replaces the one at .*dup.rules:1\$" "$tmp/dup.err"
+grep -q "dup.rules:9: rule user.twice is defined again; it replaces the one \
+at .*dup.rules:1\$" "$tmp/dup.err"
 ok $? "rules check warns of a rule id twice in one pack, with both lines"
-grep -q "dup.rules:13: attrib user.where is defined again; it replaces the one at .*dup.rules:5\$" "$tmp/dup.err"
+grep -q "dup.rules:13: attrib user.where is defined again; it replaces the \
+one at .*dup.rules:5\$" "$tmp/dup.err"
 ok $? "and of an attribution id twice"
 mkdir -p "$tmp/dupcfg/rankline/rules"
 cp "$tmp/dup.rules" "$tmp/dupcfg/rankline/rules/"
@@ -85,6 +87,37 @@ grep -q '"signature": "user.twice"' "$tmp/dup.json"
 ok $? "the later of the two is the one that matches"
 ! grep -q "override.rules" "$tmp/dup.err"
 ok $? "a user's pack replacing a shipped rule by id is no mistake: no warning"
+# A pattern that backtracks without end gives lines up at pcre2's match
+# limit: analyze says how many, and whose, in its text and its JSON.
+mkdir -p "$tmp/slowcfg/rankline/rules"
+printf '[rule user.slow]\npattern = ^(a+)+$\nliteral = aaaa\nrole = root\n' \
+    > "$tmp/slowcfg/rankline/rules/slow.rules"
+{
+	echo 'RuntimeError: boom'
+	for i in 1 2 3; do echo 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab'; done
+	echo 'aaaa'
+} > "$tmp/slow.log"
+XDG_CONFIG_HOME="$tmp/slowcfg" RANKLINE_NO_USER_RULES=0 \
+    "$RANKLINE" analyze --no-store "$tmp/slow.log" >"$tmp/slow.txt" 2>&1
+grep -q "^warning: 3 lines hit rule user.slow's match limit (.*slow.rules:1)" \
+    "$tmp/slow.txt"
+ok $? "analyze warns that 3 lines hit user.slow's match limit, and where"
+XDG_CONFIG_HOME="$tmp/slowcfg" RANKLINE_NO_USER_RULES=0 \
+    "$RANKLINE" analyze --json --no-store "$tmp/slow.log" >"$tmp/slow.json"
+python3 -c '
+import json, sys
+s = json.load(open(sys.argv[1]))["stats"]
+m = s["match_limits"]
+sys.exit(not (s["limit_hits"] == 3 and len(m) == 1 and
+    m[0]["rule"] == "user.slow" and m[0]["lines"] == 3 and
+    m[0]["file"].endswith("slow.rules") and m[0]["line"] == 1))
+' "$tmp/slow.json"
+ok $? "its JSON has the same under stats.match_limits, and 3 limit_hits"
+"$RANKLINE" analyze --json --no-store "$tmp/slow.log" | python3 -c '
+import json, sys
+s = json.load(sys.stdin)["stats"]
+sys.exit(not (s["limit_hits"] == 0 and s["match_limits"] == []))'
+ok $? "without the pack no line hits a limit, and the list is empty"
 n=$("$RANKLINE" rules list | wc -l)
 ok "$([ "$n" -gt 50 ]; echo $?)" "rules list shows the shipped rules ($n)"
 tap_done

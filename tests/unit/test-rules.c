@@ -840,6 +840,12 @@ test_pathological(void)
 	ok(!ruleset_match(rs, line, strlen(line), &m),
 	    "the pathological pattern gives up on the line");
 	ok(ruleset_limit_hits(rs) > 0, "the pcre2 limit was hit and counted");
+	/* evil2's line has no 'y', which pcre2 looks for before trying. */
+	ok(ruleset_rule_limit_hits(rs, 0) > 0 &&
+	    ruleset_rule_limit_hits(rs, 0) + ruleset_rule_limit_hits(rs, 1) ==
+	    ruleset_limit_hits(rs), "and counted per rule (evil %llu, evil2 "
+	    "%llu)", (unsigned long long)ruleset_rule_limit_hits(rs, 0),
+	    (unsigned long long)ruleset_rule_limit_hits(rs, 1));
 	/* Not a timing test: only proof that it returned at all, bounded. */
 	ok(ms < 60000, "40 catastrophic matches returned (%.0f ms)", ms);
 	errlist_free(&e);

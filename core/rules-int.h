@@ -165,6 +165,9 @@ bool		 ruleset_match_cands(struct ruleset *, const char *, size_t,
 int		 ruleset_match_partial(struct ruleset *,
 		     const struct rl_pattern *, const char *, size_t, size_t *);
 
+/* rules-backtrack.c */
+bool		 pattern_backtracks(const char *, size_t *, size_t *);
+
 /* shape.c */
 void		 digits_mask(const char *, size_t, uint8_t *);
 void		 shape_init(struct ruleset *);

@@ -118,6 +118,25 @@ import json, sys
 s = json.load(sys.stdin)["stats"]
 sys.exit(not (s["limit_hits"] == 0 and s["match_limits"] == []))'
 ok $? "without the pack no line hits a limit, and the list is empty"
+# Nested quantifiers backtrack without end on a line that almost matches:
+# rules check names the rule, its file:line and the group; a repeat each
+# of whose iterations starts apart from its end is left alone.
+cat > "$tmp/nested.rules" <<'PACK'
+[rule user.nested]
+pattern = ^(x+x+)+$
+literal = xxxx
+role = root
+
+[rule user.dotted]
+pattern = host(?:\.[a-z0-9]+)+$
+role = evidence
+PACK
+"$RANKLINE" rules check "$tmp/nested.rules" >/dev/null 2>"$tmp/nested.err"
+grep -q 'nested.rules:1: rule user.nested repeats a group .*, (x+x+)+, which backtracks' \
+    "$tmp/nested.err"
+ok $? "rules check warns of ^(x+x+)+\$, naming the rule, its file:line and the group"
+! grep -q user.dotted "$tmp/nested.err"
+ok $? "and not of host(?:\\.[a-z0-9]+)+\$, whose iterations cannot split a run"
 n=$("$RANKLINE" rules list | wc -l)
 ok "$([ "$n" -gt 50 ]; echo $?)" "rules list shows the shipped rules ($n)"
 tap_done

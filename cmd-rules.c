@@ -34,6 +34,7 @@ rules_load_or_warn(void)
 	rs = ruleset_create();
 	if (ruleset_load_defaults(rs, &errs) != 0)
 		print_errors(&errs, "rankline: ");
+	print_errors(ruleset_warnings(rs), "rankline: warning: ");
 	errlist_free(&errs);
 	return rs;
 }

@@ -71,6 +71,7 @@ struct store {
 	sqlite3		*db;			/* the connection, owned */
 	char		*path;			/* as opened, for causes */
 	sqlite3_stmt	*stmt[STMT_N];		/* prepared on first use */
+	bool		 readonly;		/* opened read only (STORE_READ) */
 };
 
 /* One use of a cached statement: its parameters are bound in order. */

@@ -333,6 +333,13 @@ store_migrate(sqlite3 *db, const char *path, char **cause)
 		return -1;
 	if (version == STORE_VERSION)
 		return 0;
+	if (sqlite3_db_readonly(db, "main") == 1) {
+		xasprintf(cause, "%s: database schema version %d needs bringing "
+		    "up to %d, which cannot be done read only (the file or its "
+		    "folder is not writable here)", path, version,
+		    STORE_VERSION);
+		return -1;
+	}
 	if (store_migrate_exec(db, path, "starting the migration",
 	    "BEGIN IMMEDIATE", cause) != 0)
 		return -1;

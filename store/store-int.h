@@ -82,6 +82,7 @@ struct store_q {
 };
 
 /* store.c */
+const char	*store_os_reason(sqlite3 *);
 int		 store_fail(struct store *, char **);
 void		 store_now(char *, size_t);
 int		 store_q_start(struct store *, enum store_stmt,

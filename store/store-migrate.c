@@ -269,12 +269,15 @@ static int
 store_migrate_exec(sqlite3 *db, const char *path, const char *what,
     const char *sql, char **cause)
 {
-	char	*error = NULL;
+	const char	*why;
+	char		*error = NULL;
 
 	if (sqlite3_exec(db, sql, NULL, NULL, &error) == SQLITE_OK)
 		return 0;
-	xasprintf(cause, "%s: %s: %s", path, what,
-	    error != NULL ? error : sqlite3_errmsg(db));
+	why = store_os_reason(db);
+	xasprintf(cause, "%s: %s: %s%s%s%s", path, what,
+	    error != NULL ? error : sqlite3_errmsg(db), why != NULL ? " (" : "",
+	    why != NULL ? why : "", why != NULL ? ")" : "");
 	sqlite3_free(error);
 	return -1;
 }

@@ -216,11 +216,37 @@ struct store_save {
 	size_t		 ncontext;	/* events given context so far */
 };
 
-/* The database's complaint, with the path, as a cause. */
+/*
+ * The system's reason behind SQLite's last I/O failure, or NULL: SQLite
+ * says "disk I/O error" for a full disk in some places, and "unable to
+ * open database file" for a permission.
+ */
+const char *
+store_os_reason(sqlite3 *db)
+{
+	int	errnum = sqlite3_system_errno(db);
+
+	switch (sqlite3_errcode(db) & 0xff) {
+	case SQLITE_IOERR:
+	case SQLITE_FULL:
+	case SQLITE_CANTOPEN:
+		return errnum != 0 ? strerror(errnum) : NULL;
+	}
+	return NULL;
+}
+
+/* The database's complaint, with the path and the system's reason. */
 int
 store_fail(struct store *st, char **cause)
 {
-	if (cause != NULL)
+	const char	*why;
+
+	if (cause == NULL)
+		return -1;
+	if ((why = store_os_reason(st->db)) != NULL)
+		xasprintf(cause, "%s: %s (%s)", st->path,
+		    sqlite3_errmsg(st->db), why);
+	else
 		xasprintf(cause, "%s: %s", st->path, sqlite3_errmsg(st->db));
 	return -1;
 }
@@ -518,10 +544,8 @@ store_setup(struct store *st, bool readonly, char **cause)
 
 	for (i = 0; i < n; i++) {
 		if (store_setup_exec(st->db, v[i], &error) != SQLITE_OK) {
-			xasprintf(cause, "%s: %s", st->path, error != NULL ?
-			    error : sqlite3_errmsg(st->db));
 			sqlite3_free(error);
-			return -1;
+			return store_fail(st, cause);
 		}
 	}
 	return 0;

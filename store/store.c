@@ -634,7 +634,10 @@ store_denied(int rc)
 	return false;
 }
 
-/* Whether this process may write the file, and its folder (the WAL's). */
+/*
+ * Whether this process may write the file, and its folder (the WAL's);
+ * if not, errno says why.
+ */
 static bool
 store_writable(const char *path)
 {
@@ -733,6 +736,16 @@ store_open_flags(const char *path, int flags, struct store **stp,
 			return 0;
 		}
 		free(second);
+	}
+	/*
+	 * SQLite's words for a file it may not write ("unable to open
+	 * database file (No such file or directory)" on a read-only mount,
+	 * where the -wal cannot be made) do not say so.
+	 */
+	if (store_denied(rc) && !store_writable(path)) {
+		free(first);
+		xasprintf(&first, "%s: cannot be written here: %s", path,
+		    strerror(errno));
 	}
 	*cause = first;
 	return -1;

@@ -4,6 +4,7 @@
  * engineer's diagnosis and resolution written against them, and the
  * export and import that share a team's history between machines.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,27 +12,38 @@
 #include "rankline.h"
 #include "store/store.h"
 
-/* Open the database the options name. */
+/*
+ * Open the database the options name.  Reading never makes a database (a
+ * typo in --db must not leave folders behind) and falls back to read only
+ * where the file cannot be written; only --import makes one.  NULL when
+ * it cannot be opened, the reason said; *fresh is set instead, with nothing
+ * said, when the default database is not there yet: a new machine, whose
+ * history is empty.
+ */
 static struct store *
-history_open(const struct options *o)
+history_open(const struct options *o, int flags, bool *fresh)
 {
 	struct store	*st;
 	char		*path, *cause = NULL;
+	int		 rc;
 
+	if (fresh != NULL)
+		*fresh = false;
 	path = o->db != NULL ? xstrdup(o->db) : store_default_path();
 	if (path == NULL) {
 		fprintf(stderr, "rankline: no incident database (set HOME or "
 		    "use --db)\n");
 		return NULL;
 	}
-	if (store_open(path, &st, &cause) != 0) {
+	rc = store_open_flags(path, flags, &st, &cause);
+	if (rc == STORE_ABSENT && o->db == NULL && fresh != NULL) {
+		*fresh = true;
+		rc = -1;
+	} else if (rc != 0)
 		fprintf(stderr, "rankline: %s\n", cause);
-		free(cause);
-		free(path);
-		return NULL;
-	}
+	free(cause);
 	free(path);
-	return st;
+	return rc == 0 ? st : NULL;
 }
 
 /* Print a string for a terminal, or a dash. */
@@ -161,16 +173,20 @@ offender_json(struct buf *b, const struct store_offender *o)
 	buf_adds(b, "]}");
 }
 
-/* `history --hosts`: what was in the root of two incidents or more. */
+/*
+ * `history --hosts`: what was in the root of two incidents or more (st
+ * NULL when there is no history yet).
+ */
 static int
 history_hosts(const struct options *o, struct store *st)
 {
-	struct store_offenders	 v;
+	struct store_offenders	 v = { 0 };
 	struct buf		 b = { 0 };
 	char			*cause = NULL;
 	size_t			 i;
 
-	if (store_offenders(st, 2, &v, &cause) != 0)
+	/* No store: the default database is not there yet, and empty. */
+	if (st != NULL && store_offenders(st, 2, &v, &cause) != 0)
 		return history_fail(st, cause);
 	if (o->json)
 		buf_adds(&b, "[");
@@ -223,20 +239,23 @@ cmd_history(const struct options *o, int argc, char **argv)
 	struct buf		 b = { 0 };
 	char			*cause = NULL;
 	size_t			 i;
-	int			 modes;
+	int			 modes, flags;
+	bool			 fresh;
 
 	modes = o->hosts + (o->export_file != NULL) + (o->import_file != NULL);
 	if (argc > 1 || modes > 1 || (modes == 1 && argc != 0)) {
 		fprintf(stderr, "usage: rankline %s\n", commands[3].usage);
 		return EXIT_USAGE;
 	}
-	if ((st = history_open(o)) == NULL)
+	flags = o->import_file != NULL ? 0 : STORE_EXISTING|STORE_READ;
+	st = history_open(o, flags, o->export_file == NULL ? &fresh : NULL);
+	if (st == NULL && (o->export_file != NULL || !fresh))
 		return 1;
 	if (o->hosts)
 		return history_hosts(o, st);
 	if (modes == 1)
 		return history_share(o, st);
-	if (store_list(st, argc == 1 ? argv[0] : NULL, 200, &l, &cause) != 0)
+	if (st != NULL && store_list(st, argc == 1 ? argv[0] : NULL, 200, &l, &cause) != 0)
 		return history_fail(st, cause);
 	if (o->json)
 		buf_adds(&b, "[");
@@ -381,7 +400,7 @@ cmd_show(const struct options *o, int argc, char **argv)
 	}
 	if (parse_id(argv[0], &id) != 0)
 		return EXIT_USAGE;
-	if ((st = history_open(o)) == NULL)
+	if ((st = history_open(o, STORE_EXISTING|STORE_READ, NULL)) == NULL)
 		return 1;
 	if (store_get(st, id, &r, &cause) != 0)
 		return history_fail(st, cause);
@@ -429,7 +448,7 @@ cmd_note(const struct options *o, int argc, char **argv)
 	}
 	if (parse_id(argv[0], &id) != 0)
 		return EXIT_USAGE;
-	if ((st = history_open(o)) == NULL)
+	if ((st = history_open(o, STORE_EXISTING, NULL)) == NULL)
 		return 1;
 	kind = o->resolution ? NOTE_RESOLUTION : NOTE_DIAGNOSIS;
 	if (store_note(st, id, kind, argv[1], &cause) != 0) {

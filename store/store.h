@@ -103,8 +103,15 @@ struct store_list {
 	size_t		 n;		/* rows */
 };
 
+/* store_open_flags: open only what is there, and read it if not writable. */
+#define STORE_EXISTING	0x1	/* make nothing: STORE_ABSENT if missing */
+#define STORE_READ	0x2	/* read only where it cannot be written */
+#define STORE_ABSENT	1	/* store_open_flags: no database at the path */
+
 /* store.c */
 int		 store_open(const char *, struct store **, char **);
+int		 store_open_flags(const char *, int, struct store **, char **);
+bool		 store_readonly(struct store *);
 void		 store_close(struct store *);
 char		*store_default_path(void);
 int		 store_save(struct store *, const struct rl_incident *,

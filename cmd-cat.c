@@ -108,7 +108,7 @@ cat_line_cb(void *arg, const struct rl_source *s, uint64_t lineno,
 static const struct rl_process *
 cat_process(struct cat_state *cs, unsigned proc)
 {
-	const struct rl_process	*p;
+	const struct rl_process	*p, *q;
 	size_t			 i;
 
 	if (cs->re == NULL)
@@ -123,13 +123,8 @@ cat_process(struct cat_state *cs, unsigned proc)
 	if (cs->procs[proc] == NULL) {
 		p = cs->re->procs[proc];
 		/* The same paths and lines make the same process keys. */
-		for (i = 0; i < cs->inc->nprocs; i++) {
-			if (strcmp(cs->inc->procs[i]->key, p->key) == 0) {
-				p = cs->inc->procs[i];
-				break;
-			}
-		}
-		cs->procs[proc] = p;
+		q = incident_process_find(cs->inc, p->key);
+		cs->procs[proc] = q != NULL ? q : p;
 	}
 	return cs->procs[proc];
 }

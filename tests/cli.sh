@@ -146,4 +146,27 @@ assert d["checkpoint"]["status"] == "unsafe", d["checkpoint"]'
 ok $? "and its JSON says unsafe"
 "$RANKLINE" cat "$tmp/late.log" > /dev/null
 ok $? "cat reads it with status 0"
+
+# Distinct writers in one file: each new one was sought among all the
+# streams before it (ingestion) and all the processes (cat), so that 100,000
+# ranks took 7 s to analyze and 80,000 took 24 s to cat.  Ten times the
+# writers of a first run may take 20 times as long (and a second) before the
+# run is stopped: linear is 10 times, the square 100.
+writers() {
+	awk -v n="$1" 'BEGIN { for (r = 0; r < n; r++)
+	    printf "[rank%d]: step 100 loss 0.25\n", r }' > "$2"
+}
+ms() { echo $(($(date +%s%N) / 1000000)); }
+writers 10000 "$tmp/w10k.log"
+writers 100000 "$tmp/w100k.log"
+for how in "analyze --no-store --json" cat; do
+	t=$(ms)
+	"$RANKLINE" $how "$tmp/w10k.log" > /dev/null
+	t=$(($(ms) - t))
+	limit=$(awk -v t="$t" 'BEGIN { printf "%.1f", (20 * t + 1000) / 1000 }')
+	timeout "$limit" "$RANKLINE" $how "$tmp/w100k.log" > "$tmp/w.out"
+	rc=$?
+	[ $rc -eq 0 ] && grep -q 99999 "$tmp/w.out"
+	ok $? "$how: 100,000 writers within 20 times 10,000's $t ms and a second (status $rc)"
+done
 tap_done

@@ -439,6 +439,9 @@ struct rl_source {
 					   decompressed logs), owned; or -1 */
 	bool		 spill_lost;	/* the spill failed (a full disk) */
 	char		*error;		/* why it could not be read, or NULL */
+	bool		 failed;	/* its command failed (said in the
+					   incident's errors): the analysis
+					   exits non-zero */
 	struct ingest	*ingest;	/* owned: line state kept between reads */
 	struct clock_ctx clock;		/* timestamp form detection */
 	struct rl_time	 first;		/* first time seen */

@@ -25,7 +25,7 @@ ok "$([ $? -eq 2 ]; echo $?)" "an unknown option is a usage error (2)"
 
 "$RANKLINE" analyze --json --db "$db" "$tmp/logs" "$tmp/missing.log" \
     >"$tmp/out.json" 2>"$tmp/err"
-ok $? "analyze exits 0 when the analysis ran, even with a missing path"
+ok "$([ $? -eq 3 ]; echo $?)" "analyze with a missing path reports the rest and exits 3"
 grep -q "missing.log: No such file or directory" "$tmp/err"
 ok $? "the missing path is named on stderr"
 python3 - "$tmp/out.json" <<'PY'

@@ -147,6 +147,42 @@ ok $? "and its JSON says unsafe"
 "$RANKLINE" cat "$tmp/late.log" > /dev/null
 ok $? "cat reads it with status 0"
 
+# 1,000 files under a limit of 256 descriptors: cat opened every file at
+# once to read it again and printed 251 of them, with status 0.  Now it
+# reads them in turns; analyze reads all; a follow that cannot watch them
+# all names what it left out and exits 3; so does cat for lines it cannot
+# print.
+mkdir "$tmp/many"
+awk -v d="$tmp/many" 'BEGIN { for (i = 0; i < 1000; i++) {
+	f = sprintf("%s/rank%d.log", d, i)
+	printf "2026-12-02 13:20:%02d,000 INFO [rank%d] step 1\n", i % 60, i > f
+	printf "2026-12-02 13:21:%02d,000 INFO [rank%d] step 2\n", i % 60, i > f
+	close(f) } }'
+(ulimit -n 256 && "$RANKLINE" cat "$tmp/many") > "$tmp/many.out" 2> "$tmp/many.err"
+rc=$?
+[ $rc -eq 0 ] && [ "$(wc -l < "$tmp/many.out")" -eq 2000 ] &&
+    [ "$(grep -c 'step 2' "$tmp/many.out")" -eq 1000 ] && [ ! -s "$tmp/many.err" ]
+ok $? "cat under ulimit -n 256 prints all 2,000 lines of 1,000 files (status $rc, $(wc -l < "$tmp/many.out") lines)"
+(ulimit -n 256 && "$RANKLINE" analyze --json --no-store "$tmp/many") > "$tmp/many.json"
+rc=$?
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert len(d["ranks"]) == 1000 and d["errors"] == [], d["errors"][:3]
+assert sum(s["lines"] for s in d["sources"]) == 2000' "$tmp/many.json" && [ $rc -eq 0 ]
+ok $? "analyze under ulimit -n 256 reads all 1,000 files (status $rc)"
+(ulimit -n 256 && timeout 30 "$RANKLINE" analyze --follow --until-idle 1 --json \
+    --no-store "$tmp/many") > "$tmp/many.json" 2> "$tmp/many.err"
+rc=$?
+[ $rc -eq 3 ] && grep -q "limit of open files" "$tmp/many.err" &&
+    grep -q "limit of open files" "$tmp/many.json"
+ok $? "a follow under ulimit -n 256 names what it cannot watch and exits 3 (status $rc)"
+printf 'a 2026-12-02 13:20:01,000\nb\n' | TMPDIR=/nonexistent "$RANKLINE" cat - \
+    > "$tmp/lost.out" 2> "$tmp/lost.err"
+rc=$?
+[ $rc -eq 3 ] && grep -q "^rankline: -: cannot be read again: its lines from byte 0 on are left out" "$tmp/lost.err"
+ok $? "cat names a source whose lines it left out and exits 3 (status $rc)"
+
 # Distinct writers in one file: each new one was sought among all the
 # streams before it (ingestion) and all the processes (cat), so that 100,000
 # ranks took 7 s to analyze and 80,000 took 24 s to cat.  Ten times the

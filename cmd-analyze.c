@@ -104,8 +104,25 @@ analyze_follow(const struct options *o, struct rl_incident *inc, int argc,
 }
 
 /*
+ * Did a source fail: a file that could not be read, a command that
+ * failed?  Each is named in the incident's errors.
+ */
+bool
+analyze_partial(const struct rl_incident *inc)
+{
+	size_t	i;
+
+	for (i = 0; i < inc->nsources; i++) {
+		if (inc->sources[i]->error != NULL || inc->sources[i]->failed)
+			return true;
+	}
+	return false;
+}
+
+/*
  * Read and diagnose the paths.  *bad is set when a path could not be read
- * (it is named in the incident's errors; the rest were read).
+ * or a command failed (it is named in the incident's errors; the rest were
+ * read).
  */
 struct rl_incident *
 analyze_paths(const struct options *o, struct ruleset *rs, int argc,
@@ -116,8 +133,12 @@ analyze_paths(const struct options *o, struct ruleset *rs, int argc,
 
 	inc = incident_create(rs);
 	*bad = 0;
-	if (o->follow)
-		return analyze_follow(o, inc, argc, argv, cb, arg, bad);
+	if (o->follow) {
+		analyze_follow(o, inc, argc, argv, cb, arg, bad);
+		if (analyze_partial(inc))
+			*bad = 1;
+		return inc;
+	}
 	for (k = 0; k < argc; k++) {
 		if (source_add_path(inc, argv[k]) != 0)
 			*bad = 1;
@@ -128,6 +149,8 @@ analyze_paths(const struct options *o, struct ruleset *rs, int argc,
 		analyze_follow(o, inc, 0, NULL, cb, arg, bad);
 	else
 		diagnose(inc);
+	if (analyze_partial(inc))
+		*bad = 1;
 	return inc;
 }
 
@@ -287,6 +310,9 @@ cmd_analyze(const struct options *o, int argc, char **argv)
 		report_text(inc, &b);
 	fwrite(b.p, 1, b.len, stdout);
 	fflush(stdout);
+	/* An incident not kept outweighs a source not read in full. */
+	if (rv == 0 && bad)
+		rv = EXIT_PARTIAL;
 	if (!free_at_exit()) {
 		analyze_left[0] = inc;
 		analyze_left[1] = rs;

@@ -15,8 +15,17 @@
  * through a decompressor) was kept in its spill by the first reading.  A
  * source with neither, and `cat --follow`, whose files may be rotated
  * while they are read, hold their lines in memory instead.
+ *
+ * A source is read again through a descriptor opened when its next chunk
+ * is wanted and kept while the process's limit allows: at the limit
+ * (ulimit -n 256 and 1,000 files) another source's is closed, to be opened
+ * again at its offset when its turn comes.  A source whose lines cannot
+ * all be printed is named on stderr, and cat exits 3.
  */
+#include <sys/stat.h>
+
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,9 +49,13 @@ struct cat_line {
 struct cat_src {
 	struct rl_source *src;		/* the first reading's, borrowed */
 	struct rl_source *again;	/* the second reading's, or NULL */
-	int		 fd;		/* read again from, or -1 */
+	int		 fd;		/* read again from, or -1: not open now */
+	bool		 opened;	/* it was opened once: dev and ino */
+	dev_t		 dev;		/* are the file's */
+	ino_t		 ino;
 	uint64_t	 off;		/* where, next (a spill's fd is shared) */
 	bool		 eof;		/* no more bytes */
+	bool		 lost;		/* lines of it were left out (said) */
 	struct cat_line	*v;		/* queued lines */
 	size_t		 n;
 	size_t		 cap;
@@ -59,6 +72,8 @@ struct cat_state {
 	size_t		 nprocs;
 	size_t		*heap;		/* sources with a line queued */
 	size_t		 nheap;
+	size_t		 shut;		/* the next source whose fd may be closed
+					   for another's */
 	bool		 json;
 	bool		 collect;	/* the first reading keeps every line */
 	struct buf	 out;
@@ -108,7 +123,7 @@ cat_line_cb(void *arg, const struct rl_source *s, uint64_t lineno,
 static const struct rl_process *
 cat_process(struct cat_state *cs, unsigned proc)
 {
-	const struct rl_process	*p;
+	const struct rl_process	*p, *q;
 	size_t			 i;
 
 	if (cs->re == NULL)
@@ -123,13 +138,8 @@ cat_process(struct cat_state *cs, unsigned proc)
 	if (cs->procs[proc] == NULL) {
 		p = cs->re->procs[proc];
 		/* The same paths and lines make the same process keys. */
-		for (i = 0; i < cs->inc->nprocs; i++) {
-			if (strcmp(cs->inc->procs[i]->key, p->key) == 0) {
-				p = cs->inc->procs[i];
-				break;
-			}
-		}
-		cs->procs[proc] = p;
+		q = incident_process_find(cs->inc, p->key);
+		cs->procs[proc] = q != NULL ? q : p;
 	}
 	return cs->procs[proc];
 }
@@ -185,9 +195,79 @@ cat_print(struct cat_state *cs, const struct cat_src *q,
 	fwrite(b->p, 1, b->len, stdout);
 }
 
+/* A source's lines are left out from here: say so, once. */
+static void
+cat_lost(struct cat_src *q, const char *why)
+{
+	struct buf	b = { 0 };
+
+	q->eof = true;
+	if (q->lost)
+		return;
+	q->lost = true;
+	sanitize_terminal(&b, q->src->path, strlen(q->src->path));
+	fprintf(stderr, "rankline: %s: %s: its lines from byte %llu on are "
+	    "left out\n", b.p, why, (unsigned long long)q->off);
+	buf_free(&b);
+}
+
+/* Close the descriptor of a source other than q, if one is open. */
+static bool
+cat_close_other(struct cat_state *cs, const struct cat_src *q)
+{
+	struct cat_src	*o;
+	size_t		 i;
+
+	for (i = 0; i < cs->nsrc; i++) {
+		o = &cs->src[cs->shut];
+		cs->shut = (cs->shut + 1) % cs->nsrc;
+		if (o != q && o->fd != -1) {
+			close(o->fd);
+			o->fd = -1;
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * Open a source to read it again (see the top of the file), closing
+ * another's when no descriptor is left.  A file replaced since it was last
+ * opened is not read as if it were the same.  Returns its fd, or -1 with
+ * the reason said.
+ */
+static int
+cat_open(struct cat_state *cs, struct cat_src *q)
+{
+	struct stat	sb;
+
+	if (q->fd != -1)
+		return q->fd;
+	errno = 0;	/* stays 0 for a source that cannot be reopened */
+	while ((q->fd = source_reopen(q->src)) == -1) {
+		if ((errno != EMFILE && errno != ENFILE) ||
+		    !cat_close_other(cs, q)) {
+			cat_lost(q, errno == 0 ? "cannot be read again" :
+			    strerror(errno));
+			return -1;
+		}
+	}
+	if (fstat(q->fd, &sb) != 0 || (q->opened && (sb.st_dev != q->dev ||
+	    sb.st_ino != q->ino))) {
+		close(q->fd);
+		q->fd = -1;
+		cat_lost(q, "replaced while it was read");
+		return -1;
+	}
+	q->opened = true;
+	q->dev = sb.st_dev;
+	q->ino = sb.st_ino;
+	return q->fd;
+}
+
 /*
  * Read a source again until a line is queued or it ends.  A failed read
- * ends the source; the error is said once.
+ * ends the source, and is said.
  */
 static void
 cat_fill(struct cat_state *cs, struct cat_src *q)
@@ -195,28 +275,35 @@ cat_fill(struct cat_state *cs, struct cat_src *q)
 	char	*chunk;
 	ssize_t	 n;
 
-	if (q->again == NULL)
+	if (q->again == NULL || q->eof)
 		return;
 	q->n = q->next = 0;
 	buf_reset(&q->text);
 	chunk = xmalloc(CAT_CHUNK);
 	while (q->n == 0 && !q->eof) {
+		if (cat_open(cs, q) == -1)
+			break;
 		n = pread(q->fd, chunk, CAT_CHUNK, (off_t)q->off);
 		if (n == -1 && errno == EINTR)
 			continue;
-		if (n <= 0) {
-			if (n == -1)
-				fprintf(stderr, "rankline: %s: %s\n",
-				    q->src->path, strerror(errno));
+		if (n == -1) {
+			cat_lost(q, strerror(errno));
+			break;
+		}
+		if (n == 0) {
 			q->eof = true;
-			ingest_flush(q->again->ingest);
 			break;
 		}
 		q->off += (uint64_t)n;
 		ingest_feed(q->again->ingest, chunk, (size_t)n);
 	}
+	if (q->eof) {
+		ingest_flush(q->again->ingest);
+		if (q->fd != -1)
+			close(q->fd);
+		q->fd = -1;
+	}
 	free(chunk);
-	(void)cs;
 }
 
 /* Does source a's next line come before source b's? */
@@ -283,7 +370,7 @@ cat_merge(struct cat_state *cs)
 	cs->heap = xcalloc(cs->nsrc + 1, sizeof *cs->heap);
 	for (i = 0; i < cs->nsrc; i++) {
 		q = &cs->src[i];
-		if (q->next == q->n)
+		if (q->next == q->n && q->again != NULL)
 			cat_fill(cs, q);
 		if (q->next < q->n)
 			cat_push(cs, i);
@@ -327,15 +414,16 @@ cat_again(struct cat_state *cs, struct ruleset *rs)
 		q->fd = -1;
 		q->eof = true;
 		a = incident_add_source(cs->re, s->path, SOURCE_FILE);
-		if (s->binary || s->error != NULL ||
-		    (q->fd = source_reopen(s)) == -1)
+		if (s->binary || s->error != NULL || s->lines == 0)
+			continue;
+		q->eof = false;
+		if (cat_open(cs, q) == -1)
 			continue;
 		a->clock = s->clock;
 		a->clock.form = 0;
 		memset(a->clock.seen, 0, sizeof a->clock.seen);
 		source_ingest(cs->re, a, cat_line_cb, cs);
 		q->again = a;
-		q->eof = false;
 	}
 }
 
@@ -344,6 +432,7 @@ cmd_cat(const struct options *o, int argc, char **argv)
 {
 	struct cat_state	 cs = { 0 };
 	struct ruleset		*rs;
+	struct buf		 b = { 0 };
 	size_t			 i;
 	int			 bad;
 
@@ -356,20 +445,16 @@ cmd_cat(const struct options *o, int argc, char **argv)
 	cs.collect = o->follow;
 	cs.inc = analyze_paths(o, rs, argc, argv, cs.collect ? cat_line_cb :
 	    NULL, &cs, &bad);
-	for (i = 0; i < cs.inc->errors.n; i++)
-		fprintf(stderr, "rankline: %s\n", cs.inc->errors.v[i]);
-	if (!cs.collect) {
+	for (i = 0; i < cs.inc->errors.n; i++) {
+		buf_reset(&b);
+		sanitize_terminal(&b, cs.inc->errors.v[i],
+		    strlen(cs.inc->errors.v[i]));
+		fprintf(stderr, "rankline: %s\n", b.p);
+	}
+	buf_free(&b);
+	if (!cs.collect)
 		cat_again(&cs, rs);
-		for (i = 0; i < cs.nsrc; i++) {
-			if (cs.src[i].again == NULL && cs.src[i].src != NULL &&
-			    !cs.src[i].src->binary &&
-			    cs.src[i].src->error == NULL &&
-			    cs.src[i].src->lines > 0)
-				fprintf(stderr, "rankline: %s: cannot be read "
-				    "again: its lines are left out\n",
-				    cs.src[i].src->path);
-		}
-	} else {
+	else {
 		if (cs.nsrc < cs.inc->nsources)
 			cat_grow(&cs, cs.inc->nsources);
 		for (i = 0; i < cs.nsrc; i++) {
@@ -378,7 +463,10 @@ cmd_cat(const struct options *o, int argc, char **argv)
 		}
 	}
 	cat_merge(&cs);
+	fflush(stdout);
 	for (i = 0; i < cs.nsrc; i++) {
+		if (cs.src[i].lost)
+			bad = 1;
 		if (cs.src[i].fd != -1)
 			close(cs.src[i].fd);
 		free(cs.src[i].v);
@@ -390,5 +478,5 @@ cmd_cat(const struct options *o, int argc, char **argv)
 	incident_free(cs.re);
 	incident_free(cs.inc);
 	ruleset_free(rs);
-	return 0;
+	return bad ? EXIT_PARTIAL : 0;
 }

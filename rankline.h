@@ -46,6 +46,7 @@ struct rl_incident *analyze_paths(const struct options *, struct ruleset *,
 	    int, char **, ingest_line_cb, void *, int *);
 int	analyze_store(const struct options *, struct rl_incident *,
 	    struct rl_history *);
+bool	analyze_partial(const struct rl_incident *);
 
 /* cmd-cat.c */
 int	cmd_cat(const struct options *, int, char **);
@@ -60,5 +61,7 @@ int	cmd_show(const struct options *, int, char **);
 int	cmd_note(const struct options *, int, char **);
 
 #define EXIT_USAGE	2
+#define EXIT_PARTIAL	3	/* the report was made, but a source was not
+				   read in full (each named on stderr) */
 
 #endif

@@ -39,52 +39,11 @@ struct ckpt_step {
 };
 
 /*
- * The ids each set holds, as (set, id) keys hashed: with 10,000 ranks each
- * saving every step, a walk of the set for each id added would cost
- * billions of compares.  Set 0 is the savers; step i's began and ended are
- * 2i + 1 and 2i + 2.
+ * The ids each set holds are (set, id) keys in one idhash: with 10,000
+ * ranks each saving every step, a walk of the set for each id added would
+ * cost billions of compares.  Set 0 is the savers; step i's began and ended
+ * are 2i + 1 and 2i + 2.
  */
-struct idhash {
-	uint64_t	*v;		/* key + 1, 0 empty */
-	size_t		 cap;		/* a power of two */
-	size_t		 n;
-};
-
-static uint64_t
-idhash_slot(uint64_t key, size_t cap)
-{
-	return ((key * 0x9e3779b97f4a7c15ULL) >> 32) & (cap - 1);
-}
-
-/* Add a key: false if it was there. */
-static bool
-idhash_add(struct idhash *h, uint64_t key)
-{
-	uint64_t	*old = h->v;
-	size_t		 ocap = h->cap, i, k;
-
-	if (2 * (h->n + 1) > h->cap) {
-		h->cap = h->cap == 0 ? 256 : 2 * h->cap;
-		h->v = xcalloc(h->cap, sizeof *h->v);
-		for (i = 0; i < ocap; i++) {
-			if (old[i] == 0)
-				continue;
-			for (k = idhash_slot(old[i] - 1, h->cap); h->v[k] != 0;
-			    k = (k + 1) & (h->cap - 1))
-				;
-			h->v[k] = old[i];
-		}
-		free(old);
-	}
-	for (k = idhash_slot(key, h->cap); h->v[k] != 0;
-	    k = (k + 1) & (h->cap - 1)) {
-		if (h->v[k] == key + 1)
-			return false;
-	}
-	h->v[k] = key + 1;
-	h->n++;
-	return true;
-}
 
 /* Add an id to set `set` (see struct idhash), in the order ids came. */
 static void
@@ -220,7 +179,7 @@ ckpt_collect(struct rl_incident *inc, struct ckpt_step **steps, size_t *nsteps,
 			st->suspect = *hw != RL_NONE;
 		}
 	}
-	free(h.v);
+	idhash_free(&h);
 }
 
 /* Is a step complete: ended by every saver and by every rank that began it? */

@@ -51,6 +51,22 @@ size_t		 mem_count_nl(const char *, size_t);
 #define STR_HASH_SEED	1469598103934665603ULL
 uint64_t	 str_hash(uint64_t, const char *);
 
+/*
+ * A table of 64-bit ids, open addressing: a set, or with idhash_put a map
+ * of each id to a value (0 until set).  Zeroed it is empty; idhash_free
+ * frees it.
+ */
+struct idhash {
+	uint64_t	*v;		/* key + 1, 0 empty */
+	uint64_t	*val;		/* per slot: its key's value, or NULL
+					   while only idhash_add was used */
+	size_t		 cap;		/* a power of two */
+	size_t		 n;		/* keys held */
+};
+bool		 idhash_add(struct idhash *, uint64_t);
+uint64_t	*idhash_put(struct idhash *, uint64_t);
+void		 idhash_free(struct idhash *);
+
 /* A growable byte buffer; text is kept NUL-terminated for convenience. */
 struct buf {
 	char		*p;		/* bytes, p[len] == '\0' */
@@ -430,6 +446,9 @@ struct rl_source {
 					   decompressed logs), owned; or -1 */
 	bool		 spill_lost;	/* the spill failed (a full disk) */
 	char		*error;		/* why it could not be read, or NULL */
+	bool		 failed;	/* its command failed (said in the
+					   incident's errors): the analysis
+					   exits non-zero */
 	struct ingest	*ingest;	/* owned: line state kept between reads */
 	struct clock_ctx clock;		/* timestamp form detection */
 	struct rl_time	 first;		/* first time seen */
@@ -819,6 +838,7 @@ struct rl_source *incident_add_source(struct rl_incident *, const char *,
 		     enum source_kind);
 struct rl_process *incident_process(struct rl_incident *, const char *,
 		     const char *, int, int);
+struct rl_process *incident_process_find(struct rl_incident *, const char *);
 struct rl_event	*incident_add_event(struct rl_incident *);
 uint32_t	 incident_samples(size_t);
 char		*incident_own(struct rl_incident *, char *);

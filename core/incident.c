@@ -171,6 +171,23 @@ process_index(struct rl_incident *inc)
 	inc->phashed = inc->nprocs;
 }
 
+/* The process with this key, or NULL. */
+struct rl_process *
+incident_process_find(struct rl_incident *inc, const char *key)
+{
+	struct rl_process	*p;
+	size_t			 slot, mask;
+
+	process_index(inc);
+	mask = inc->phsize - 1;
+	for (slot = str_hash(STR_HASH_SEED, key) & mask;
+	    (p = inc->phash[slot]) != NULL; slot = (slot + 1) & mask) {
+		if (strcmp(p->key, key) == 0)
+			return p;
+	}
+	return NULL;
+}
+
 /*
  * Find or make the process with this key.  The key is what makes two
  * streams one process (the same host and local rank, or the same folder of

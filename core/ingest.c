@@ -98,6 +98,9 @@ struct ingest {
 	struct buf	 work;		/* scratch for a line with escapes */
 	struct stream	**streams;	/* owned */
 	size_t		 nstreams;
+	struct idhash	 streams_of;	/* process (its address) -> index in
+					   streams + 1: 100,000 ranks share
+					   a file */
 	struct writer	**writers;	/* owned */
 	size_t		 nwriters;
 	struct writer	**whash;	/* the writers by what names them,
@@ -245,6 +248,7 @@ ingest_free(struct ingest *in)
 		free(in->streams[i]);
 	}
 	free(in->streams);
+	idhash_free(&in->streams_of);
 	for (i = 0; i < in->nwriters; i++) {
 		free(in->writers[i]->host);
 		free(in->writers[i]);
@@ -687,12 +691,12 @@ static struct stream *
 ingest_stream_of(struct ingest *in, struct rl_process *p)
 {
 	struct stream	*st;
-	size_t		 i;
+	uint64_t	*at;
 
-	for (i = 0; i < in->nstreams; i++) {
-		if (in->streams[i]->proc == p)
-			return in->streams[i];
-	}
+	at = idhash_put(&in->streams_of, (uint64_t)(uintptr_t)p);
+	if (*at != 0)
+		return in->streams[*at - 1];
+	*at = in->nstreams + 1;
 	st = xcalloc(1, sizeof *st);
 	st->proc = p;
 	st->rec_rank = st->rec_local = RL_NONE;

@@ -49,6 +49,9 @@ struct cmd_job {
 	uint64_t	 delay_ms;	/* the next backoff */
 	uint64_t	 started;	/* uv_now of this run's start */
 	bool		 exited;	/* this run's exit was seen */
+	bool		 killed;	/* rankline stopped this run */
+	int64_t		 fail_status;	/* the last failure said: its status */
+	int		 fail_sig;	/* and signal; both 0 when none */
 	int		 run_handles;	/* this run's open handles */
 	int		 nhandles;	/* all open handles; freed at 0 */
 	struct cmd_job	*next;
@@ -225,13 +228,43 @@ source_cmd_pipe_end(struct cmd_pipe *cp)
 	source_cmd_finished(cp->set);
 }
 
+/*
+ * Say that a run failed, in the incident's errors, as an unreadable path
+ * is: a command that is not there (the shell's 127) or that failed gave
+ * lines, or none, that are not the log the user wanted.  A restarting
+ * command says each new way it failed once, not every run.
+ */
+static void
+source_cmd_failed(struct cmd_job *j, int64_t status, int sig)
+{
+	struct rl_incident	*inc = j->set->inc;
+	const char		*why = "";
+
+	j->out.src->failed = true;
+	if (status == j->fail_status && sig == j->fail_sig)
+		return;
+	j->fail_status = status;
+	j->fail_sig = sig;
+	if (sig != 0) {
+		errlist_add(&inc->errors, "cmd:%s: killed by signal %d (%s)",
+		    j->command, sig, strsignal(sig));
+		return;
+	}
+	if (status == 127)
+		why = " (the shell found no such command)";
+	else if (status == 126)
+		why = " (the shell could not run it)";
+	errlist_add(&inc->errors, "cmd:%s: exited with status %lld%s",
+	    j->command, (long long)status, why);
+}
+
 static void
 source_cmd_exit_cb(uv_process_t *p, int64_t status, int sig)
 {
 	struct cmd_job	*j = p->data;
 
-	(void)status;
-	(void)sig;
+	if (!j->killed && (status != 0 || sig != 0))
+		source_cmd_failed(j, status, sig);
 	j->exited = true;
 	source_cmd_run_check(j);
 }
@@ -259,6 +292,7 @@ source_cmd_spawn(struct cmd_job *j)
 	source_cmd_pipe_init(j, &j->err);
 	j->proc.data = j;
 	j->exited = false;
+	j->killed = false;
 	j->run_handles = 3;
 	j->nhandles += 3;
 	set->nhandles += 3;
@@ -278,6 +312,7 @@ source_cmd_spawn(struct cmd_job *j)
 	if ((r = uv_spawn(set->loop, &j->proc, &o)) != 0) {
 		errlist_add(&set->inc->errors, "cmd:%s: %s", j->command,
 		    uv_strerror(r));
+		j->out.src->failed = true;
 		j->exited = true;
 		j->out.reading = j->err.reading = false;
 		source_cmd_run_check(j);
@@ -384,8 +419,10 @@ static void
 source_cmd_job_stop(struct cmd_job *j)
 {
 	if (j->run_handles > 0 && !uv_is_closing((uv_handle_t *)&j->proc)) {
-		if (!j->exited)
+		if (!j->exited) {
+			j->killed = true;
 			uv_process_kill(&j->proc, SIGTERM);
+		}
 		if (j->out.src->ingest != NULL)
 			ingest_flush(j->out.src->ingest);
 		if (j->err.src->ingest != NULL)

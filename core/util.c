@@ -5,6 +5,7 @@
  * file:line rather than printed, so the console can show them in its status
  * line.
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -255,6 +256,96 @@ str_hash(uint64_t h, const char *s)
 	for (; *s != '\0'; s++)
 		h = (h ^ (uint8_t)*s) * 1099511628211ULL;
 	return h;
+}
+
+/* The first slot to look at for a key. */
+static size_t
+idhash_slot(uint64_t key, size_t cap)
+{
+	return ((key * 0x9e3779b97f4a7c15ULL) >> 32) & (cap - 1);
+}
+
+/* Double the table (or make it), each key and value moved to its slot. */
+static void
+idhash_grow(struct idhash *h)
+{
+	uint64_t	*old = h->v, *oval = h->val;
+	size_t		 ocap = h->cap, i, k;
+
+	h->cap = h->cap == 0 ? 256 : 2 * h->cap;
+	h->v = xcalloc(h->cap, sizeof *h->v);
+	h->val = oval != NULL ? xcalloc(h->cap, sizeof *h->val) : NULL;
+	for (i = 0; i < ocap; i++) {
+		if (old[i] == 0)
+			continue;
+		for (k = idhash_slot(old[i] - 1, h->cap); h->v[k] != 0;
+		    k = (k + 1) & (h->cap - 1))
+			;
+		h->v[k] = old[i];
+		if (oval != NULL)
+			h->val[k] = oval[i];
+	}
+	free(old);
+	free(oval);
+}
+
+/* The slot of a key, added if it was not there (*added then true). */
+static size_t
+idhash_find(struct idhash *h, uint64_t key, bool *added)
+{
+	size_t	k;
+
+	if (2 * (h->n + 1) > h->cap)
+		idhash_grow(h);
+	for (k = idhash_slot(key, h->cap); h->v[k] != 0;
+	    k = (k + 1) & (h->cap - 1)) {
+		if (h->v[k] == key + 1) {
+			*added = false;
+			return k;
+		}
+	}
+	h->v[k] = key + 1;
+	h->n++;
+	*added = true;
+	return k;
+}
+
+/* Add a key to a set: false if it was there. */
+bool
+idhash_add(struct idhash *h, uint64_t key)
+{
+	bool	added;
+
+	idhash_find(h, key, &added);
+	return added;
+}
+
+/*
+ * A key's value, the key added with value 0 if it was not there; the
+ * pointer lasts until the next key is added.
+ */
+uint64_t *
+idhash_put(struct idhash *h, uint64_t key)
+{
+	bool	added;
+	size_t	k;
+
+	if (h->val == NULL) {
+		assert(h->n == 0);	/* a set does not become a map */
+		if (h->cap == 0)
+			idhash_grow(h);
+		h->val = xcalloc(h->cap, sizeof *h->val);
+	}
+	k = idhash_find(h, key, &added);
+	return &h->val[k];
+}
+
+void
+idhash_free(struct idhash *h)
+{
+	free(h->v);
+	free(h->val);
+	memset(h, 0, sizeof *h);
 }
 
 /*

@@ -25,7 +25,7 @@ ok "$([ $? -eq 2 ]; echo $?)" "an unknown option is a usage error (2)"
 
 "$RANKLINE" analyze --json --db "$db" "$tmp/logs" "$tmp/missing.log" \
     >"$tmp/out.json" 2>"$tmp/err"
-ok $? "analyze exits 0 when the analysis ran, even with a missing path"
+ok "$([ $? -eq 3 ]; echo $?)" "analyze with a missing path reports the rest and exits 3"
 grep -q "missing.log: No such file or directory" "$tmp/err"
 ok $? "the missing path is named on stderr"
 python3 - "$tmp/out.json" <<'PY'
@@ -166,4 +166,63 @@ import json, sys
 s = [x for x in json.load(sys.stdin)["signatures"] if x["lines"] == 2]
 assert len(s) == 1 and "per_minute" not in s[0], s'
 ok $? "a signature with wall-clock and boot times has no rate, and no overflow"
+
+# 1,000 files under a limit of 256 descriptors: cat opened every file at
+# once to read it again and printed 251 of them, with status 0.  Now it
+# reads them in turns; analyze reads all; a follow that cannot watch them
+# all names what it left out and exits 3; so does cat for lines it cannot
+# print.
+mkdir "$tmp/many"
+awk -v d="$tmp/many" 'BEGIN { for (i = 0; i < 1000; i++) {
+	f = sprintf("%s/rank%d.log", d, i)
+	printf "2026-12-02 13:20:%02d,000 INFO [rank%d] step 1\n", i % 60, i > f
+	printf "2026-12-02 13:21:%02d,000 INFO [rank%d] step 2\n", i % 60, i > f
+	close(f) } }'
+(ulimit -n 256 && "$RANKLINE" cat "$tmp/many") > "$tmp/many.out" 2> "$tmp/many.err"
+rc=$?
+[ $rc -eq 0 ] && [ "$(wc -l < "$tmp/many.out")" -eq 2000 ] &&
+    [ "$(grep -c 'step 2' "$tmp/many.out")" -eq 1000 ] && [ ! -s "$tmp/many.err" ]
+ok $? "cat under ulimit -n 256 prints all 2,000 lines of 1,000 files (status $rc, $(wc -l < "$tmp/many.out") lines)"
+(ulimit -n 256 && "$RANKLINE" analyze --json --no-store "$tmp/many") > "$tmp/many.json"
+rc=$?
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert len(d["ranks"]) == 1000 and d["errors"] == [], d["errors"][:3]
+assert sum(s["lines"] for s in d["sources"]) == 2000' "$tmp/many.json" && [ $rc -eq 0 ]
+ok $? "analyze under ulimit -n 256 reads all 1,000 files (status $rc)"
+(ulimit -n 256 && timeout 30 "$RANKLINE" analyze --follow --until-idle 1 --json \
+    --no-store "$tmp/many") > "$tmp/many.json" 2> "$tmp/many.err"
+rc=$?
+[ $rc -eq 3 ] && grep -q "limit of open files" "$tmp/many.err" &&
+    grep -q "limit of open files" "$tmp/many.json"
+ok $? "a follow under ulimit -n 256 names what it cannot watch and exits 3 (status $rc)"
+printf 'a 2026-12-02 13:20:01,000\nb\n' | TMPDIR=/nonexistent "$RANKLINE" cat - \
+    > "$tmp/lost.out" 2> "$tmp/lost.err"
+rc=$?
+[ $rc -eq 3 ] && grep -q "^rankline: -: cannot be read again: its lines from byte 0 on are left out" "$tmp/lost.err"
+ok $? "cat names a source whose lines it left out and exits 3 (status $rc)"
+
+# Distinct writers in one file: each new one was sought among all the
+# streams before it (ingestion) and all the processes (cat), so that 100,000
+# ranks took 7 s to analyze and 80,000 took 24 s to cat.  Ten times the
+# writers of a first run may take 20 times as long (and a second) before the
+# run is stopped: linear is 10 times, the square 100.
+writers() {
+	awk -v n="$1" 'BEGIN { for (r = 0; r < n; r++)
+	    printf "[rank%d]: step 100 loss 0.25\n", r }' > "$2"
+}
+ms() { echo $(($(date +%s%N) / 1000000)); }
+writers 10000 "$tmp/w10k.log"
+writers 100000 "$tmp/w100k.log"
+for how in "analyze --no-store --json" cat; do
+	t=$(ms)
+	"$RANKLINE" $how "$tmp/w10k.log" > /dev/null
+	t=$(($(ms) - t))
+	limit=$(awk -v t="$t" 'BEGIN { printf "%.1f", (20 * t + 1000) / 1000 }')
+	timeout "$limit" "$RANKLINE" $how "$tmp/w100k.log" > "$tmp/w.out"
+	rc=$?
+	[ $rc -eq 0 ] && grep -q 99999 "$tmp/w.out"
+	ok $? "$how: 100,000 writers within 20 times 10,000's $t ms and a second (status $rc)"
+done
 tap_done

@@ -42,6 +42,35 @@ timeout 20 "$RANKLINE" analyze --follow --until-idle 1 --json --no-store \
 grep -q "ValueError: late" "$tmp/o4"
 ok $? "--follow with --cmd reads the command's later output"
 
+# A command that is not there, or fails, or is killed: its status or signal
+# is said on stderr and in errors, and analyze exits 3, as for a path it
+# could not read; a command stopped by rankline itself is no failure.
+for c in "/nonexistent/binary:status 127 (the shell found no such command)" \
+    "exit 42:status 42" 'echo INFO up; kill -9 $$:signal 9'; do
+	cmd=${c%%:*}
+	timeout 20 "$RANKLINE" analyze --json --no-store --cmd "$cmd" \
+	    > "$tmp/f.json" 2> "$tmp/f.err"
+	rc=$?
+	python3 - "$tmp/f.json" "$cmd" "${c#*:}" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert any(e.startswith("cmd:" + sys.argv[2] + ":") and sys.argv[3] in e
+           for e in d["errors"]), d["errors"]
+PY
+	[ $? -eq 0 ] && [ $rc -eq 3 ] && grep -q "${c#*:}" "$tmp/f.err"
+	ok $? "--cmd '$cmd': ${c#*:} on stderr and in errors, exit $rc"
+done
+timeout 20 "$RANKLINE" analyze --no-store --cmd 'exit 42' > "$tmp/f.txt" 2>/dev/null
+grep -q "cmd:exit 42: exited with status 42" "$tmp/f.txt"
+ok $? "the text report names the command's status"
+timeout 20 "$RANKLINE" analyze --follow --until-idle 1 --json --no-store \
+    --cmd 'echo INFO up; sleep 60' > "$tmp/f.json" 2> "$tmp/f.err"
+rc=$?
+[ $rc -eq 0 ] && python3 -c '
+import json, sys
+assert json.load(open(sys.argv[1]))["errors"] == []' "$tmp/f.json"
+ok $? "a command rankline stops at the end of a follow is no failure (exit $rc)"
+
 # journalctl -f -o json, stood in for by a command that prints its lines
 # (two hosts; the kernel's Xid on node08 first, then a rank's error).
 cat > "$tmp/journal.json" <<'EOF'

@@ -96,7 +96,8 @@ fuzz_line_cb(void *arg, const struct rl_source *s, uint64_t line,
 	buf_addc(b, '"');
 	sanitize_json(b, text, len);
 	buf_addc(b, '"');
-	if ((v = json_loadb(b->p, b->len, JSON_DECODE_ANY, &err)) == NULL)
+	if ((v = json_loadb(b->p, b->len, JSON_DECODE_ANY |
+	    JSON_ALLOW_NUL, &err)) == NULL)
 		fuzz_fail("cat --json line: %s", err.text);
 	json_decref(v);
 }
@@ -210,7 +211,7 @@ fuzz_reports(const struct rl_incident *inc)
 	report_json(inc, &b, f);
 	fwrite(b.p, 1, b.len, f);
 	fclose(f);
-	if ((root = json_loadb(all, nall, 0, &err)) == NULL)
+	if ((root = json_loadb(all, nall, JSON_ALLOW_NUL, &err)) == NULL)
 		fuzz_fail("invalid JSON report: %d:%d: %s", err.line,
 		    err.column, err.text);
 	json_decref(root);

@@ -655,8 +655,13 @@ tally_amount(const struct rl_tally *t)
 static double
 tally_rate(const struct rl_tally *t)
 {
-	/* Over less than a minute a rate says nothing. */
-	if (t->first == INT64_MAX || t->last - t->first < 60000)
+	/*
+	 * Over less than a minute a rate says nothing.  Either end may be
+	 * unset (INT64_MAX, INT64_MIN) when the other was only an uptime,
+	 * which a tally leaves out: compared before they are subtracted.
+	 */
+	if (t->first == INT64_MAX || t->last == INT64_MIN ||
+	    t->last <= t->first || t->last - t->first < 60000)
 		return -1;
 	return (double)tally_amount(t) * 60000.0 / (double)(t->last - t->first);
 }

@@ -927,10 +927,11 @@ report_text_advice(const struct rl_incident *inc, struct buf *b)
 static void
 text_date(struct buf *b, const char *t)
 {
+	/* From the store, which imports whatever another machine wrote. */
 	if (t == NULL)
 		buf_adds(b, "an unknown date");
 	else
-		buf_printf(b, "%.10s", t);
+		sanitize_terminal(b, t, strnlen(t, 10));
 }
 
 /* A note written then, quoted, for a terminal. */

@@ -56,6 +56,23 @@ put_safe(struct buf *b, const char *s)
 		sanitize_terminal(b, s, strlen(s));
 }
 
+/*
+ * The first max bytes of a stored date, made safe, padded to width: a
+ * date is text to the store, and an import brings another machine's.
+ */
+static void
+put_date(struct buf *b, const char *s, size_t max, size_t width)
+{
+	size_t	start = b->len;
+
+	if (s == NULL)
+		buf_adds(b, "-");
+	else
+		sanitize_terminal(b, s, strnlen(s, max));
+	while (b->len - start < width)
+		buf_addc(b, ' ');
+}
+
 /* One row as JSON. */
 static void
 row_json(struct buf *b, const struct store_row *r)
@@ -109,8 +126,9 @@ row_json(struct buf *b, const struct store_row *r)
 static void
 row_text(struct buf *b, const struct store_row *r)
 {
-	buf_printf(b, "%5lld  %.16s  ", (long long)r->id,
-	    r->created ? r->created : "-");
+	buf_printf(b, "%5lld  ", (long long)r->id);
+	put_date(b, r->created, 16, 0);
+	buf_adds(b, "  ");
 	if (r->signature == NULL)
 		buf_adds(b, "no failure");
 	else {
@@ -149,8 +167,11 @@ offender_text(struct buf *b, const struct store_offender *o)
 {
 	buf_printf(b, "%-5s ", o->kind);
 	put_safe(b, o->name);
-	buf_printf(b, "  %lld incidents, %.10s to %.10s  (#", (long long)o->count,
-	    o->first != NULL ? o->first : "-", o->last != NULL ? o->last : "-");
+	buf_printf(b, "  %lld incidents, ", (long long)o->count);
+	put_date(b, o->first, 10, 0);
+	buf_adds(b, " to ");
+	put_date(b, o->last, 10, 0);
+	buf_adds(b, "  (#");
 	put_safe(b, o->incidents);
 	buf_adds(b, ")\n");
 }
@@ -312,7 +333,9 @@ show_event(void *arg, const struct store_event *e)
 		sh->progress++;
 		return;
 	}
-	buf_printf(b, "  %s%-23s ", e->root ? "*" : " ", e->time ? e->time : "-");
+	buf_adds(b, e->root ? "  *" : "   ");
+	put_date(b, e->time, 64, 23);
+	buf_addc(b, ' ');
 	put_safe(b, e->signature);
 	buf_adds(b, "  ");
 	put_safe(b, e->source);
@@ -340,8 +363,9 @@ show_note(void *arg, const char *created, const char *kind, const char *text)
 {
 	struct buf	*b = arg;
 
-	buf_printf(b, "  %.16s  %-10s ", created != NULL ? created : "-",
-	    kind != NULL ? kind : "note");
+	buf_adds(b, "  ");
+	put_date(b, created, 16, 0);
+	buf_printf(b, "  %-10s ", kind != NULL ? kind : "note");
 	put_safe(b, text);
 	buf_addc(b, '\n');
 }

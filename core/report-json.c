@@ -657,11 +657,11 @@ tally_rate(const struct rl_tally *t)
 {
 	/*
 	 * Over less than a minute a rate says nothing.  Either end may be
-	 * unset when a rule's lines mix wall-clock and boot times (dmesg):
-	 * the difference is taken only between two set ends.
+	 * unset (INT64_MAX, INT64_MIN) when the other was only an uptime,
+	 * which a tally leaves out: compared before they are subtracted.
 	 */
 	if (t->first == INT64_MAX || t->last == INT64_MIN ||
-	    t->last < t->first || t->last - t->first < 60000)
+	    t->last <= t->first || t->last - t->first < 60000)
 		return -1;
 	return (double)tally_amount(t) * 60000.0 / (double)(t->last - t->first);
 }
@@ -976,10 +976,11 @@ report_text_advice(const struct rl_incident *inc, struct buf *b)
 static void
 text_date(struct buf *b, const char *t)
 {
+	/* From the store, which imports whatever another machine wrote. */
 	if (t == NULL)
 		buf_adds(b, "an unknown date");
 	else
-		buf_printf(b, "%.10s", t);
+		sanitize_terminal(b, t, strnlen(t, 10));
 }
 
 /* A note written then, quoted, for a terminal. */

@@ -145,4 +145,27 @@ else
 	ok $? "a note there fails and says why: $(cat "$tmp/err")"
 fi
 chmod 755 "$ro"
+
+# Dates are text to the store, and an import brings whatever another
+# machine's file says: history, show and --hosts print them made safe.
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+esc = "\u001b]0;pwned\u0007\u001b[2J"
+for i in d["incidents"]:
+    i["uid"] += "e"
+    i["created"] = i["occurred"] = esc
+    for e in i["events"]:
+        e["time"] = esc
+    for n in i["notes"]:
+        n["uid"] += "e"
+        n["created"] = esc
+json.dump(d, open(sys.argv[2], "w"))' "$tmp/t1.json" "$tmp/esc.json" &&
+"$RANKLINE" --db "$tmp/t3.db" history --import "$tmp/esc.json" >/dev/null &&
+"$RANKLINE" --db "$tmp/t3.db" note 1 "seen" >/dev/null &&
+{ "$RANKLINE" --db "$tmp/t3.db" history; "$RANKLINE" --db "$tmp/t3.db" show 1;
+  "$RANKLINE" --db "$tmp/t3.db" history --hosts; } > "$tmp/esc.out" 2>&1 &&
+[ -s "$tmp/esc.out" ] && ! grep -q "$(printf '\033')" "$tmp/esc.out" &&
+! grep -q "$(printf '\007')" "$tmp/esc.out"
+ok $? "an imported date's escape sequences reach no terminal (history, show, --hosts)"
 tap_done

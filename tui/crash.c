@@ -23,8 +23,8 @@
  * took away with it.
  *
  * RANKLINE_TEST_FAULT (segv, stack, abort, fatal, or in a sanitizer build
- * heap: a read past a block) makes the key '!' fail that
- * way, for tests/e2e/crash.sh; the variable is for tests only.
+ * heap: a read past a block) makes the key '!' fail that way, for
+ * tests/e2e/crash.sh; the variable is for tests only.
  */
 
 #include <errno.h>

@@ -13,7 +13,8 @@
  * group repeated without bound is then risky when:
  *  - its body can match nothing yet holds a repeat: (a*)*, (.*)*;
  *  - its body's slack end takes a byte its start can begin with, so one
- *    run splits among iterations in many ways: (a+)+, (\s*\w+)+, ((ab)+)+;
+ *    run splits among iterations in many ways: (a+)+, (\s*\w+)+, ((ab)+)+,
+ *    and (.+?,)+, whose end is slack too, for the dot takes a comma;
  *  - two slack repeats side by side in its body overlap: (x+x+)+;
  *  - two of its alternatives match alike: (a|a)+, (\w|\d)+.
  * A body each of whose iterations starts with a byte its end cannot take,
@@ -544,7 +545,11 @@ bt_seq(struct bt *b, struct bt_node *seq, size_t *nitem)
 		seq->overlap |= it.overlap;
 		if (it.slack && set_meets(&it.first, &loose))
 			seq->ambiguous = true;
-		if (!it.nullable)
+		/*
+		 * A byte the repeats before could have taken does not end
+		 * their slack: in (.+?,)+ the comma may be the dot's.
+		 */
+		if (!it.nullable && !set_meets(&it.first, &loose))
 			memset(&loose, 0, sizeof loose);
 		set_or(&loose, &it.tail);
 	}

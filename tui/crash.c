@@ -17,8 +17,14 @@
  * too; one already set (ASan sets its own) is kept.  Mouse reporting is
  * never turned on by the console, so there is none to turn off.
  *
- * RANKLINE_TEST_FAULT (segv, stack, abort or fatal) makes the key '!' fail
- * that way, for tests/e2e/crash.sh; the variable is for tests only.
+ * A sanitizer build may also end the process without a signal (ASan's
+ * report of a heap overflow, a UBSan error): a death callback restores the
+ * terminal then, and writes the report again, which the alternate screen
+ * took away with it.
+ *
+ * RANKLINE_TEST_FAULT (segv, stack, abort, fatal, or in a sanitizer build
+ * heap: a read past a block) makes the key '!' fail that way, for
+ * tests/e2e/crash.sh; the variable is for tests only.
  */
 
 #include <errno.h>
@@ -30,6 +36,11 @@
 #include <unistd.h>
 
 #include <curses.h>
+
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+#include <sanitizer/common_interface_defs.h>
+#endif
 
 #include "tui.h"
 
@@ -105,6 +116,45 @@ crash_index(int sig)
 	return (i);
 }
 
+/* What endwin would do, with async-signal-safe calls; once. */
+static void
+crash_restore(void)
+{
+	if (!crash_armed)
+		return;
+	crash_armed = 0;
+	if (crash_out != -1)
+		crash_write(crash_out, crash_seq, crash_seqlen);
+	if (crash_have_tio)
+		tcsetattr(crash_in, TCSANOW, &crash_tio);
+}
+
+#if defined(__SANITIZE_ADDRESS__)
+static const char	*crash_report;	/* ASan's last report, its own */
+
+/* ASan has written a report: keep it to show again on the shell's screen. */
+static void
+crash_report_cb(const char *report)
+{
+	crash_report = report;
+}
+
+/*
+ * A sanitizer ends the process without a signal (a heap overflow, a UBSan
+ * error): the terminal back, and its report again, which was drawn on the
+ * alternate screen and went with it.
+ */
+static void
+crash_death_cb(void)
+{
+	if (!crash_armed)
+		return;
+	crash_restore();
+	if (crash_report != NULL)
+		crash_write(STDERR_FILENO, crash_report, strlen(crash_report));
+}
+#endif
+
 /*
  * A fault: the terminal back first, then the signal on its way.  Each
  * signal is blocked while its handler runs, so the raise() is delivered
@@ -119,13 +169,7 @@ crash_signal_cb(int sig, siginfo_t *si, void *ctx)
 	int			 saved = errno;
 	size_t			 i = crash_index(sig);
 
-	if (crash_armed) {
-		crash_armed = 0;
-		if (crash_out != -1)
-			crash_write(crash_out, crash_seq, crash_seqlen);
-		if (crash_have_tio)
-			tcsetattr(crash_in, TCSANOW, &crash_tio);
-	}
+	crash_restore();
 	if (i < nitems(crash_signums)) {
 		old = &crash_old[i];
 		sigaction(sig, old, NULL);
@@ -193,6 +237,10 @@ crash_arm(int out_fd)
 	for (i = 0; i < nitems(crash_signums); i++)
 		sigaction(crash_signums[i], &sa, &crash_old[i]);
 	crash_installed = true;
+#if defined(__SANITIZE_ADDRESS__)
+	__asan_set_error_report_callback(crash_report_cb);
+	__sanitizer_set_death_callback(crash_death_cb);
+#endif
 	crash_armed = 1;
 }
 
@@ -253,6 +301,16 @@ crash_test_key(int key)
 		return (crash_recurse(NULL, 0) != 0);
 	if (strcmp(how, "abort") == 0)
 		abort();
+#if defined(__SANITIZE_ADDRESS__)
+	if (strcmp(how, "heap") == 0) {
+		/* A read past a block: ASan's report without a signal. */
+		volatile char	*block = xmalloc(8);
+		int		 past = block[crash_nowhere];
+
+		free((void *)block);
+		return (past != 0);
+	}
+#endif
 	if (strcmp(how, "fatal") == 0)
 		fatal("RANKLINE_TEST_FAULT=fatal: the test's fault");
 	return (false);

@@ -2,7 +2,8 @@
 # crash.sh: a console that dies of a fault gives the terminal back first.
 # Each case kills the console (SIGSEGV and SIGABRT sent with kill, then
 # real faults through RANKLINE_TEST_FAULT's key '!': a bad load, a stack
-# overflow, abort() and fatal()) and checks that the pane's shell is usable:
+# overflow, abort() and fatal(), and in an ASan build a heap overflow,
+# which ASan reports and ends without a signal) and checks that the pane's shell is usable:
 # the alternate screen is gone, stty shows echo and icanon, a typed command
 # runs.  The exit status must be the signal's own (128 + its number), or
 # in a sanitizer build, ASan's report and its status.
@@ -65,5 +66,13 @@ crash_case "a bad load" key:segv 139
 crash_case "a stack overflow" key:stack 139
 crash_case "abort()" key:abort 134
 crash_case "fatal()" key:fatal 70
+# A sanitizer's report without a signal: ASan ends the process itself.
+if grep -q __asan_init "$RANKLINE"; then
+	crash_case "a heap overflow (ASan)" key:heap 1
+	# The alternate screen keeps no history: in it, the report was lost.
+	$T capture-pane -p -S - -t rl |
+	    grep -q 'SUMMARY: AddressSanitizer: heap-buffer-overflow'
+	ok $? "a heap overflow (ASan): its report shows on the shell's screen"
+fi
 
 done_testing

@@ -4,7 +4,8 @@
  * from core.h and never includes curses; tui/ calls these functions and
  * never speaks SQL.
  *
- * Ownership: a struct store is opened by store_open and closed by
+ * Ownership: a struct store is opened by store_open (or store_open_flags,
+ * which makes nothing and may fall back to read only) and closed by
  * store_close.  Lists returned in a store_list are the caller's, freed with
  * store_list_free; a row filled by store_get is the caller's, freed with
  * store_row_free; a history filled by store_recall is the caller's, freed

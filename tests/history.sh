@@ -112,7 +112,8 @@ ok $? "show with no database yet says so: $(cat "$tmp/err")"
 
 # A database in a folder this user cannot write (someone else's, shared):
 # it is read, read only.  Root writes anywhere, so the reader is nobody.
-ro="$tmp/ro"
+# A name with what a URI gives a meaning to: the read-only open is by URI.
+ro="$tmp/ro %41?#"
 if [ "$(id -u)" -ne 0 ]; then
 	as_reader() { "$@"; }
 elif command -v setpriv >/dev/null 2>&1; then

@@ -112,7 +112,6 @@ struct store_list {
 /* store.c */
 int		 store_open(const char *, struct store **, char **);
 int		 store_open_flags(const char *, int, struct store **, char **);
-bool		 store_readonly(struct store *);
 void		 store_close(struct store *);
 char		*store_default_path(void);
 int		 store_save(struct store *, const struct rl_incident *,

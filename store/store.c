@@ -758,13 +758,6 @@ store_open(const char *path, struct store **stp, char **cause)
 	return store_open_flags(path, 0, stp, cause);
 }
 
-/* Whether the database was opened read only (see store_open_flags). */
-bool
-store_readonly(struct store *st)
-{
-	return st->readonly;
-}
-
 /* Close the database; every statement is finalized first. */
 void
 store_close(struct store *st)

@@ -4,7 +4,8 @@
  * from core.h and never includes curses; tui/ calls these functions and
  * never speaks SQL.
  *
- * Ownership: a struct store is opened by store_open and closed by
+ * Ownership: a struct store is opened by store_open (or store_open_flags,
+ * which makes nothing and may fall back to read only) and closed by
  * store_close.  Lists returned in a store_list are the caller's, freed with
  * store_list_free; a row filled by store_get is the caller's, freed with
  * store_row_free; a history filled by store_recall is the caller's, freed
@@ -111,7 +112,6 @@ struct store_list {
 /* store.c */
 int		 store_open(const char *, struct store **, char **);
 int		 store_open_flags(const char *, int, struct store **, char **);
-bool		 store_readonly(struct store *);
 void		 store_close(struct store *);
 char		*store_default_path(void);
 int		 store_save(struct store *, const struct rl_incident *,

@@ -102,17 +102,18 @@ for cmd in "history" "history --hosts" "history --export $tmp/x.json" \
 done
 # On a new machine the default history is empty, and stays uncreated.
 mkdir "$tmp/home"
-HOME="$tmp/home" XDG_DATA_HOME= "$RANKLINE" history > "$tmp/h" 2>&1 &&
+HOME="$tmp/home" XDG_DATA_HOME="" "$RANKLINE" history > "$tmp/h" 2>&1 &&
 grep -q "^no incidents$" "$tmp/h" && [ -z "$(ls -A "$tmp/home")" ]
 ok $? "history with no database yet: no incidents, exit 0, nothing made"
-HOME="$tmp/home" XDG_DATA_HOME= "$RANKLINE" show 1 2> "$tmp/err"
+HOME="$tmp/home" XDG_DATA_HOME="" "$RANKLINE" show 1 2> "$tmp/err"
 [ $? -eq 1 ] && grep -q "no incident database at $tmp/home/" "$tmp/err" &&
     [ -z "$(ls -A "$tmp/home")" ]
 ok $? "show with no database yet says so: $(cat "$tmp/err")"
 
 # A database in a folder this user cannot write (someone else's, shared):
 # it is read, read only.  Root writes anywhere, so the reader is nobody.
-ro="$tmp/ro"
+# A name with what a URI gives a meaning to: the read-only open is by URI.
+ro="$tmp/ro %41?#"
 if [ "$(id -u)" -ne 0 ]; then
 	as_reader() { "$@"; }
 elif command -v setpriv >/dev/null 2>&1; then

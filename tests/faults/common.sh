@@ -158,7 +158,7 @@ round() {
 	case " $want " in *" $2 "*) ;; *) good=0 ;; esac
 	case " $notes " in *" $3 "*) ;; *) good=0 ;; esac
 	# Killed: the exit says so.  Finished: it succeeded.
-	if [ "$phase" = done ]; then [ "$rc" -eq 0 ] || good=0
+	if [ "$phase" = "done" ]; then [ "$rc" -eq 0 ] || good=0
 	else [ "$rc" -ne 0 ] || good=0; fi
 	tally="$tally $kind-$sig-$phase-$good"
 	[ $good -eq 1 ] || bad="$bad

@@ -292,6 +292,10 @@ cat_fill(struct cat_state *cs, struct cat_src *q)
 		}
 		if (n == 0) {
 			q->eof = true;
+			if (q->src->spill != -1 && q->src->spill_full &&
+			    q->off < q->src->bytes)
+				cat_lost(q, "the copy of its lines ends here "
+				    "(see above)");
 			break;
 		}
 		q->off += (uint64_t)n;

@@ -1297,7 +1297,7 @@ ingest_time(struct ingest *in, struct stream *st, const struct rl_time *t,
 		p->last_offset = offset;
 		p->last_len = len;
 		if ((src->kind != SOURCE_FILE || src->transient ||
-		    src->compressed) && src->spill == -1) {
+		    src->compressed) && !source_spilled(src, offset + len)) {
 			/* Nothing to read it back from: keep it. */
 			free(p->last_text);
 			p->last_text = xstrndup(line, len);
@@ -2082,7 +2082,7 @@ ingest_feed(struct ingest *in, const char *p, size_t n)
 	in->src->bytes += n;
 	in->inc->bytes += n;
 	if (in->src->spill != -1)
-		source_spill_write(in->src, p, n);
+		source_spill_write(in->inc, in->src, p, n);
 	while (p < end) {
 		if (in->partial.len > 0 || in->cut) {
 			/* The rest of a held line comes first. */

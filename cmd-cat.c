@@ -25,7 +25,6 @@
 #include <sys/stat.h>
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

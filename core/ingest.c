@@ -54,6 +54,8 @@
 #define SETTLE_TIMED	64		/* timed lines a block's end looks back on */
 #define SHAPE_PROBE	256		/* lines between looks at the shapes' use */
 #define QUICK_WAYS	16		/* peeled prefixes ingest_line_quick keeps */
+#define STREAMS_SCAN	8		/* streams sought one by one; more are
+					   hashed */
 
 /* How a line's literals are found. */
 enum line_how {
@@ -98,9 +100,9 @@ struct ingest {
 	struct buf	 work;		/* scratch for a line with escapes */
 	struct stream	**streams;	/* owned */
 	size_t		 nstreams;
-	struct idhash	 streams_of;	/* process (its address) -> index in
-					   streams + 1: 100,000 ranks share
-					   a file */
+	struct idhash	 streams_of;	/* past STREAMS_SCAN: process (its
+					   address) -> index in streams + 1,
+					   as 100,000 ranks may share a file */
 	struct writer	**writers;	/* owned */
 	size_t		 nwriters;
 	struct writer	**whash;	/* the writers by what names them,
@@ -691,12 +693,26 @@ static struct stream *
 ingest_stream_of(struct ingest *in, struct rl_process *p)
 {
 	struct stream	*st;
-	uint64_t	*at;
+	uint64_t	*at = NULL;
+	size_t		 i;
 
-	at = idhash_put(&in->streams_of, (uint64_t)(uintptr_t)p);
-	if (*at != 0)
-		return in->streams[*at - 1];
-	*at = in->nstreams + 1;
+	/* A few are sought one by one: most sources have one writer. */
+	if (in->nstreams <= STREAMS_SCAN) {
+		for (i = 0; i < in->nstreams; i++) {
+			if (in->streams[i]->proc == p)
+				return in->streams[i];
+		}
+		for (i = 0; in->nstreams == STREAMS_SCAN && i < in->nstreams;
+		    i++)
+			*idhash_put(&in->streams_of,
+			    (uint64_t)(uintptr_t)in->streams[i]->proc) = i + 1;
+	}
+	if (in->nstreams >= STREAMS_SCAN) {
+		at = idhash_put(&in->streams_of, (uint64_t)(uintptr_t)p);
+		if (*at != 0)
+			return in->streams[*at - 1];
+		*at = in->nstreams + 1;
+	}
 	st = xcalloc(1, sizeof *st);
 	st->proc = p;
 	st->rec_rank = st->rec_local = RL_NONE;

@@ -435,7 +435,6 @@ cmd_cat(const struct options *o, int argc, char **argv)
 {
 	struct cat_state	 cs = { 0 };
 	struct ruleset		*rs;
-	struct buf		 b = { 0 };
 	size_t			 i;
 	int			 bad;
 
@@ -448,13 +447,7 @@ cmd_cat(const struct options *o, int argc, char **argv)
 	cs.collect = o->follow;
 	cs.inc = analyze_paths(o, rs, argc, argv, cs.collect ? cat_line_cb :
 	    NULL, &cs, &bad);
-	for (i = 0; i < cs.inc->errors.n; i++) {
-		buf_reset(&b);
-		sanitize_terminal(&b, cs.inc->errors.v[i],
-		    strlen(cs.inc->errors.v[i]));
-		fprintf(stderr, "rankline: %s\n", b.p);
-	}
-	buf_free(&b);
+	analyze_warn(cs.inc);
 	if (!cs.collect)
 		cat_again(&cs, rs);
 	else {

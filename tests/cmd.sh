@@ -95,6 +95,18 @@ n=$(wc -c < "$tmp/sp.out")
     ! grep -q "past the cap" "$tmp/sp.out" &&
     grep -q "left out" "$tmp/sp.err"
 ok $? "cat prints the kept lines ($n bytes), names the rest and exits $rc"
+RANKLINE_SPILL_MAX=64K "$RANKLINE" analyze --follow --no-store \
+    --cmd "$big; sleep 60" > /dev/null 2> "$tmp/sp.err" &
+pid=$!
+i=0
+while [ $i -lt 100 ] && ! grep -q "reached its cap" "$tmp/sp.err"; do
+	sleep 0.1
+	i=$((i + 1))
+done
+grep -q "reached its cap" "$tmp/sp.err"
+ok $? "analyze --follow says the cap while it follows ($((i / 10)) s)"
+kill "$pid"
+wait "$pid"
 
 # journalctl -f -o json, stood in for by a command that prints its lines
 # (two hosts; the kernel's Xid on node08 first, then a rank's error).

@@ -123,16 +123,17 @@ static const struct rl_process *
 cat_process(struct cat_state *cs, unsigned proc)
 {
 	const struct rl_process	*p, *q;
-	size_t			 i;
+	size_t			 i, n;
 
 	if (cs->re == NULL)
 		return cs->inc->procs[proc];
 	if (proc >= cs->nprocs) {
-		cs->procs = xreallocarray(cs->procs, proc + 1,
-		    sizeof *cs->procs);
-		for (i = cs->nprocs; i <= proc; i++)
+		/* Doubled: one more each time copies them all, at 100,000. */
+		n = 2 * cs->nprocs > proc + 1 ? 2 * cs->nprocs : proc + 1;
+		cs->procs = xreallocarray(cs->procs, n, sizeof *cs->procs);
+		for (i = cs->nprocs; i < n; i++)
 			cs->procs[i] = NULL;
-		cs->nprocs = proc + 1;
+		cs->nprocs = n;
 	}
 	if (cs->procs[proc] == NULL) {
 		p = cs->re->procs[proc];

@@ -74,7 +74,7 @@ ok $? "a command rankline stops at the end of a follow is no failure (exit $rc)"
 # A command's copy of its lines (its spill) stops at RANKLINE_SPILL_MAX:
 # the analysis still reads every line and names the failure past the cap;
 # the cap is said; cat prints what was kept, names the rest and exits 3.
-big='i=0; while [ $i -lt 20000 ]; do echo "INFO step $i"; i=$((i+1)); done; echo "RuntimeError: past the cap"'
+big='seq 20000 | sed "s/^/INFO step /"; echo "RuntimeError: past the cap"'
 RANKLINE_SPILL_MAX=64K timeout 60 "$RANKLINE" analyze --json --no-store \
     --cmd "$big" > "$tmp/sp.json" 2> "$tmp/sp.err"
 rc=$?

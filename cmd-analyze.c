@@ -17,8 +17,15 @@
 struct analyze_run {
 	struct follow	*follow;	/* until stopped, then NULL */
 	uv_signal_t	 sig[2];	/* SIGINT, SIGTERM */
+	uv_timer_t	 warn;		/* with --follow: errors said as they
+					   come */
+	bool		 warning;	/* warn was started */
+	struct rl_incident *inc;	/* borrowed */
 	bool		 signalled;	/* ended by one of them */
 };
+
+/* The incident's errors said on stderr so far (analyze_warn). */
+static size_t	analyze_said;
 
 /* Stop following and close the signal watchers; the loop then ends. */
 static void
@@ -30,6 +37,8 @@ analyze_run_end(struct analyze_run *r)
 	r->follow = NULL;
 	uv_close((uv_handle_t *)&r->sig[0], NULL);
 	uv_close((uv_handle_t *)&r->sig[1], NULL);
+	if (r->warning)
+		uv_close((uv_handle_t *)&r->warn, NULL);
 	/*
 	 * timeout(1) and process-group kills deliver SIGTERM twice; closing
 	 * the watcher restored the default action, and the second one must
@@ -48,6 +57,18 @@ analyze_signal_cb(uv_signal_t *h, int signum)
 	(void)signum;
 	r->signalled = true;
 	analyze_run_end(r);
+}
+
+/*
+ * A follow may last hours: what goes wrong meanwhile (a command failed, a
+ * spill at its cap, a full disk) is said within a second, not at the end.
+ */
+static void
+analyze_warn_cb(uv_timer_t *h)
+{
+	struct analyze_run	*r = h->data;
+
+	analyze_warn(r->inc);
 }
 
 /* --until-idle passed, or a batch's commands all ended. */
@@ -89,6 +110,13 @@ analyze_follow(const struct options *o, struct rl_incident *inc, int argc,
 		    i == 0 ? SIGINT : SIGTERM);
 	}
 	r.follow = follow_start(&loop, inc, &cfg, argc, argv, bad);
+	r.inc = inc;
+	if (o->follow && r.follow != NULL) {
+		uv_timer_init(&loop, &r.warn);
+		r.warn.data = &r;
+		uv_timer_start(&r.warn, analyze_warn_cb, 1000, 1000);
+		r.warning = true;
+	}
 	if (o->follow) {
 		/* Say so: the engineer (and a test) knows the watches are set. */
 		fprintf(stderr, "rankline: following %zu sources; SIGINT or "
@@ -232,18 +260,19 @@ analyze_recall(const struct options *o, struct rl_incident *inc,
 	return analyze_history(o, inc, h, false);
 }
 
-/* Print each unreadable path on stderr. */
-static void
+/* Print each unreadable path, and the like, on stderr, once. */
+void
 analyze_warn(const struct rl_incident *inc)
 {
 	struct buf	b = { 0 };
 	size_t		i;
 
-	for (i = 0; i < inc->errors.n; i++) {
+	for (i = analyze_said; i < inc->errors.n; i++) {
 		buf_reset(&b);
 		sanitize_terminal(&b, inc->errors.v[i], strlen(inc->errors.v[i]));
 		fprintf(stderr, "rankline: %s\n", b.p);
 	}
+	analyze_said = inc->errors.n;
 	buf_free(&b);
 }
 

@@ -25,7 +25,6 @@
 #include <sys/stat.h>
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,16 +123,17 @@ static const struct rl_process *
 cat_process(struct cat_state *cs, unsigned proc)
 {
 	const struct rl_process	*p, *q;
-	size_t			 i;
+	size_t			 i, n;
 
 	if (cs->re == NULL)
 		return cs->inc->procs[proc];
 	if (proc >= cs->nprocs) {
-		cs->procs = xreallocarray(cs->procs, proc + 1,
-		    sizeof *cs->procs);
-		for (i = cs->nprocs; i <= proc; i++)
+		/* Doubled: one more each time copies them all, at 100,000. */
+		n = 2 * cs->nprocs > proc + 1 ? 2 * cs->nprocs : proc + 1;
+		cs->procs = xreallocarray(cs->procs, n, sizeof *cs->procs);
+		for (i = cs->nprocs; i < n; i++)
 			cs->procs[i] = NULL;
-		cs->nprocs = proc + 1;
+		cs->nprocs = n;
 	}
 	if (cs->procs[proc] == NULL) {
 		p = cs->re->procs[proc];
@@ -292,6 +292,10 @@ cat_fill(struct cat_state *cs, struct cat_src *q)
 		}
 		if (n == 0) {
 			q->eof = true;
+			if (q->src->spill != -1 && q->src->spill_full &&
+			    q->off < q->src->bytes)
+				cat_lost(q, "the copy of its lines ends here "
+				    "(see above)");
 			break;
 		}
 		q->off += (uint64_t)n;
@@ -432,7 +436,6 @@ cmd_cat(const struct options *o, int argc, char **argv)
 {
 	struct cat_state	 cs = { 0 };
 	struct ruleset		*rs;
-	struct buf		 b = { 0 };
 	size_t			 i;
 	int			 bad;
 
@@ -445,13 +448,7 @@ cmd_cat(const struct options *o, int argc, char **argv)
 	cs.collect = o->follow;
 	cs.inc = analyze_paths(o, rs, argc, argv, cs.collect ? cat_line_cb :
 	    NULL, &cs, &bad);
-	for (i = 0; i < cs.inc->errors.n; i++) {
-		buf_reset(&b);
-		sanitize_terminal(&b, cs.inc->errors.v[i],
-		    strlen(cs.inc->errors.v[i]));
-		fprintf(stderr, "rankline: %s\n", b.p);
-	}
-	buf_free(&b);
+	analyze_warn(cs.inc);
 	if (!cs.collect)
 		cat_again(&cs, rs);
 	else {

@@ -47,6 +47,7 @@ struct rl_incident *analyze_paths(const struct options *, struct ruleset *,
 int	analyze_store(const struct options *, struct rl_incident *,
 	    struct rl_history *);
 bool	analyze_partial(const struct rl_incident *);
+void	analyze_warn(const struct rl_incident *);
 
 /* cmd-cat.c */
 int	cmd_cat(const struct options *, int, char **);

@@ -39,13 +39,12 @@ struct ckpt_step {
 };
 
 /*
- * The ids each set holds are (set, id) keys in one idhash: with 10,000
- * ranks each saving every step, a walk of the set for each id added would
- * cost billions of compares.  Set 0 is the savers; step i's began and ended
- * are 2i + 1 and 2i + 2.
+ * Add an id to set `set`, in the order ids came.  The ids each set holds
+ * are (set, id) keys in one idhash: with 10,000 ranks each saving every
+ * step, a walk of the set for each id added would cost billions of
+ * compares.  Set 0 is the savers; step i's began and ended are 2i + 1 and
+ * 2i + 2.
  */
-
-/* Add an id to set `set` (see struct idhash), in the order ids came. */
 static void
 set_add(struct idhash *h, uint64_t set, unsigned **v, size_t *n, unsigned id)
 {

@@ -444,7 +444,12 @@ struct rl_source {
 	int		 spill;		/* an unlinked temporary file holding what
 					   was read (commands, standard input,
 					   decompressed logs), owned; or -1 */
-	bool		 spill_lost;	/* the spill failed (a full disk) */
+	uint64_t	 spill_end;	/* bytes it holds, from the source's
+					   first */
+	uint64_t	 spill_max;	/* and may hold (source_spill_start) */
+	bool		 spill_full;	/* it holds no more: it reached
+					   spill_max or a write failed (said in
+					   the incident's errors) */
 	char		*error;		/* why it could not be read, or NULL */
 	bool		 failed;	/* its command failed (said in the
 					   incident's errors): the analysis
@@ -886,7 +891,9 @@ int64_t		 source_fd_drain(struct rl_incident *, struct rl_source *, int,
 int		 source_file_read(struct rl_incident *, struct rl_source *,
 		     ingest_line_cb, void *);
 void		 source_spill_start(struct rl_incident *, struct rl_source *);
-void		 source_spill_write(struct rl_source *, const char *, size_t);
+void		 source_spill_write(struct rl_incident *, struct rl_source *,
+		     const char *, size_t);
+bool		 source_spilled(const struct rl_source *, uint64_t);
 int		 source_reopen(const struct rl_source *);
 
 /* batch.c: every source read to its end, on every core. */

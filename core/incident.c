@@ -171,6 +171,21 @@ process_index(struct rl_incident *inc)
 	inc->phashed = inc->nprocs;
 }
 
+/*
+ * Room for one more process: procs is grown by doubling, at each power of
+ * two (a realloc a process copied them all each time under
+ * AddressSanitizer, whose realloc always moves: 100,000 writers).
+ */
+static void
+process_room(struct rl_incident *inc)
+{
+	size_t	n = inc->nprocs;
+
+	if ((n & (n - 1)) == 0)
+		inc->procs = xreallocarray(inc->procs, n == 0 ? 1 : 2 * n,
+		    sizeof *inc->procs);
+}
+
 /* The process with this key, or NULL. */
 struct rl_process *
 incident_process_find(struct rl_incident *inc, const char *key)
@@ -212,8 +227,7 @@ incident_process(struct rl_incident *inc, const char *key, const char *host,
 	p->rank = p->local_rank = p->pid = p->exitcode = RL_NONE;
 	p->last_source = RL_NONE;
 	p->index = (unsigned)inc->nprocs;
-	inc->procs = xreallocarray(inc->procs, inc->nprocs + 1,
-	    sizeof *inc->procs);
+	process_room(inc);
 	inc->procs[inc->nprocs++] = p;
 	inc->phash[slot] = p;
 	inc->phashed = inc->nprocs;
@@ -775,8 +789,7 @@ incident_absorb(struct rl_incident *inc, struct rl_incident *part)
 			continue;
 		}
 		p->index = (unsigned)inc->nprocs;
-		inc->procs = xreallocarray(inc->procs, inc->nprocs + 1,
-		    sizeof *inc->procs);
+		process_room(inc);
 		inc->procs[inc->nprocs++] = p;
 		inc->phash[slot] = p;
 		inc->phashed = inc->nprocs;

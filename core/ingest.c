@@ -54,6 +54,8 @@
 #define SETTLE_TIMED	64		/* timed lines a block's end looks back on */
 #define SHAPE_PROBE	256		/* lines between looks at the shapes' use */
 #define QUICK_WAYS	16		/* peeled prefixes ingest_line_quick keeps */
+#define STREAMS_SCAN	8		/* streams sought one by one; more are
+					   hashed */
 
 /* How a line's literals are found. */
 enum line_how {
@@ -77,6 +79,7 @@ struct stream {
 	const struct rl_attrib *rec;	/* the open record, or NULL */
 	struct pending	*pending;	/* events waiting for its first time */
 	size_t		 npending;
+	size_t		 cpending;	/* room in pending */
 };
 
 /* What the prefixes of a line named, and the stream that names. */
@@ -98,11 +101,13 @@ struct ingest {
 	struct buf	 work;		/* scratch for a line with escapes */
 	struct stream	**streams;	/* owned */
 	size_t		 nstreams;
-	struct idhash	 streams_of;	/* process (its address) -> index in
-					   streams + 1: 100,000 ranks share
-					   a file */
+	size_t		 cstreams;	/* room in streams */
+	struct idhash	 streams_of;	/* past STREAMS_SCAN: process (its
+					   address) -> index in streams + 1,
+					   as 100,000 ranks may share a file */
 	struct writer	**writers;	/* owned */
 	size_t		 nwriters;
+	size_t		 cwriters;	/* room in writers */
 	struct writer	**whash;	/* the writers by what names them,
 					   open addressing: 512 ranks share
 					   an srun --label console */
@@ -150,6 +155,7 @@ struct ingest {
 	}		 when;
 	struct rl_keep	**dirty;	/* keeps whose tail waits for the block's end */
 	size_t		 ndirty;
+	size_t		 cdirty;	/* room in dirty */
 	uint64_t	*idle;		/* per literal: it only feeds links the
 					   process knows (bits), while skipping */
 	struct idle_key {		/* what idle was worked out for */
@@ -182,6 +188,20 @@ struct link_ctx {
 	int		 local_rank;
 	int		 pid;
 };
+
+/*
+ * Room for one more in an array of n with room for *cap, grown by
+ * doubling: one realloc an element is quadratic where realloc copies, as
+ * AddressSanitizer's does (20,000 untimed events took 50 s under it).
+ */
+static void *
+ingest_grow(void *v, size_t n, size_t *cap, size_t size)
+{
+	if (n < *cap)
+		return v;
+	*cap = *cap == 0 ? 8 : 2 * *cap;
+	return xreallocarray(v, *cap, size);
+}
 
 /*
  * The part of ingest_skipping that holds until a second writer comes, the
@@ -691,18 +711,32 @@ static struct stream *
 ingest_stream_of(struct ingest *in, struct rl_process *p)
 {
 	struct stream	*st;
-	uint64_t	*at;
+	uint64_t	*at = NULL;
+	size_t		 i;
 
-	at = idhash_put(&in->streams_of, (uint64_t)(uintptr_t)p);
-	if (*at != 0)
-		return in->streams[*at - 1];
-	*at = in->nstreams + 1;
+	/* A few are sought one by one: most sources have one writer. */
+	if (in->nstreams <= STREAMS_SCAN) {
+		for (i = 0; i < in->nstreams; i++) {
+			if (in->streams[i]->proc == p)
+				return in->streams[i];
+		}
+		for (i = 0; in->nstreams == STREAMS_SCAN && i < in->nstreams;
+		    i++)
+			*idhash_put(&in->streams_of,
+			    (uint64_t)(uintptr_t)in->streams[i]->proc) = i + 1;
+	}
+	if (in->nstreams >= STREAMS_SCAN) {
+		at = idhash_put(&in->streams_of, (uint64_t)(uintptr_t)p);
+		if (*at != 0)
+			return in->streams[*at - 1];
+		*at = in->nstreams + 1;
+	}
 	st = xcalloc(1, sizeof *st);
 	st->proc = p;
 	st->rec_rank = st->rec_local = RL_NONE;
 	/* A new writer starts from the source's time, not from nothing. */
 	st->last = in->recent;
-	in->streams = xreallocarray(in->streams, in->nstreams + 1,
+	in->streams = ingest_grow(in->streams, in->nstreams, &in->cstreams,
 	    sizeof *in->streams);
 	in->streams[in->nstreams++] = st;
 	/* Two writers share this source: their lines must all be read. */
@@ -823,7 +857,7 @@ ingest_stream(struct ingest *in, const struct peeled *pl)
 	w->pid = pl->pid;
 	w->host = pl->host[0] != '\0' ? xstrdup(pl->host) : NULL;
 	w->st = ingest_stream_of(in, ingest_writer_process(in, pl));
-	in->writers = xreallocarray(in->writers, in->nwriters + 1,
+	in->writers = ingest_grow(in->writers, in->nwriters, &in->cwriters,
 	    sizeof *in->writers);
 	in->writers[in->nwriters++] = w;
 	in->whash[slot] = w;
@@ -1247,16 +1281,16 @@ ingest_event(struct ingest *in, struct stream *st, const struct rl_match *m,
 			k->tail_len = len;
 		if (!k->dirty) {
 			k->dirty = true;
-			in->dirty = xreallocarray(in->dirty, in->ndirty + 1,
-			    sizeof *in->dirty);
+			in->dirty = ingest_grow(in->dirty, in->ndirty,
+			    &in->cdirty, sizeof *in->dirty);
 			in->dirty[in->ndirty++] = k;
 		}
 		return;
 	}
 	e->text = event_text(r, line, len);
 	if (!(e->time.flags & RL_TIME_VALID)) {
-		st->pending = xreallocarray(st->pending, st->npending + 1,
-		    sizeof *st->pending);
+		st->pending = ingest_grow(st->pending, st->npending,
+		    &st->cpending, sizeof *st->pending);
 		st->pending[st->npending].keep = k;
 		st->pending[st->npending++].seq = e->seq;
 	}
@@ -1297,7 +1331,7 @@ ingest_time(struct ingest *in, struct stream *st, const struct rl_time *t,
 		p->last_offset = offset;
 		p->last_len = len;
 		if ((src->kind != SOURCE_FILE || src->transient ||
-		    src->compressed) && src->spill == -1) {
+		    src->compressed) && !source_spilled(src, offset + len)) {
 			/* Nothing to read it back from: keep it. */
 			free(p->last_text);
 			p->last_text = xstrndup(line, len);
@@ -2082,7 +2116,7 @@ ingest_feed(struct ingest *in, const char *p, size_t n)
 	in->src->bytes += n;
 	in->inc->bytes += n;
 	if (in->src->spill != -1)
-		source_spill_write(in->src, p, n);
+		source_spill_write(in->inc, in->src, p, n);
 	while (p < end) {
 		if (in->partial.len > 0 || in->cut) {
 			/* The rest of a held line comes first. */

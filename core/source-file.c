@@ -11,6 +11,7 @@
  * continue its lines.  A path that cannot be read is named in the
  * incident's errors and the rest are still read.
  */
+#define _GNU_SOURCE		/* memrchr */
 #include <errno.h>
 #include <fcntl.h>
 #include <glob.h>
@@ -20,6 +21,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 #include <zlib.h>
 #include <zstd.h>
@@ -42,6 +44,7 @@
 #define MAP_WINDOW	(256 * 1024)	/* mapped bytes given to ingest at once */
 #define MAP_RELEASE	(4 * 1024 * 1024) /* mapped bytes resident at most */
 #define MAP_NONE	UINT64_MAX
+#define SPILL_MAX	(256ULL << 20)	/* a spill's bytes at most, by default */
 
 static int source_walk(struct rl_incident *, const char *, int);
 
@@ -230,6 +233,43 @@ out:
 }
 
 /*
+ * How much a spill may hold: RANKLINE_SPILL_MAX (bytes, or with K, M or G),
+ * else 256 MiB or half the free space of its file system, the smaller: a
+ * fast command followed for long (`yes` wrote 3.1 GB in 6 s) must not
+ * fill the disk.  0 is no limit.
+ */
+static uint64_t
+source_spill_max(int fd)
+{
+	struct statvfs	 sv;
+	const char	*s = getenv("RANKLINE_SPILL_MAX");
+	char		*end;
+	uint64_t	 max, half;
+
+	if (s != NULL && *s != '\0') {
+		max = strtoull(s, &end, 10);
+		switch (*end) {
+		case 'G': case 'g':
+			max <<= 10;
+			/* FALLTHROUGH */
+		case 'M': case 'm':
+			max <<= 10;
+			/* FALLTHROUGH */
+		case 'K': case 'k':
+			max <<= 10;
+		}
+		return max == 0 ? UINT64_MAX : max;
+	}
+	max = SPILL_MAX;
+	if (fstatvfs(fd, &sv) == 0) {
+		half = (uint64_t)sv.f_bavail * sv.f_frsize / 2;
+		if (half < max)
+			max = half;
+	}
+	return max;
+}
+
+/*
  * Keep what a source that cannot be read again gives (a command's output,
  * standard input, a log read through a decompressor) in a temporary file,
  * unlinked at once, so that its lines can be shown again by their offsets
@@ -261,26 +301,64 @@ source_spill_start(struct rl_incident *inc, struct rl_source *src)
 		return;
 	}
 	src->spill = fd;
+	src->spill_end = 0;
+	src->spill_max = source_spill_max(fd);
 }
 
-/* Append bytes read to a source's spill; a failing disk ends the spill. */
+/*
+ * Append bytes read to a source's spill.  At its cap it keeps whole lines
+ * only, and then no more; a failed write (a full disk) ends it too.  What
+ * it holds stays readable, and the reason is said once in the errors: the
+ * lines past it are still analyzed (the events keep their text, a
+ * process its last line) but cannot be shown again.
+ */
 void
-source_spill_write(struct rl_source *src, const char *p, size_t n)
+source_spill_write(struct rl_incident *inc, struct rl_source *src,
+    const char *p, size_t n)
 {
-	ssize_t	w;
+	const char	*nl;
+	ssize_t		 w;
+	bool		 cap = false;
 
-	while (src->spill != -1 && n > 0) {
+	if (src->spill == -1 || src->spill_full)
+		return;
+	if (n > src->spill_max - src->spill_end) {
+		n = (size_t)(src->spill_max - src->spill_end);
+		nl = memrchr(p, '\n', n);
+		n = nl != NULL ? (size_t)(nl - p) + 1 : 0;
+		cap = true;
+	}
+	while (n > 0) {
 		if ((w = write(src->spill, p, n)) == -1) {
 			if (errno == EINTR)
 				continue;
-			close(src->spill);
-			src->spill = -1;
-			src->spill_lost = true;
+			src->spill_full = true;
+			errlist_add(&inc->errors, "%s: writing the copy of its "
+			    "lines failed at byte %llu (%s): the later lines "
+			    "are analyzed but not shown again", src->path,
+			    (unsigned long long)src->spill_end,
+			    strerror(errno));
 			return;
 		}
 		p += w;
 		n -= (size_t)w;
+		src->spill_end += (uint64_t)w;
 	}
+	if (cap) {
+		src->spill_full = true;
+		errlist_add(&inc->errors, "%s: the copy of its lines reached "
+		    "its cap of %llu bytes (RANKLINE_SPILL_MAX) at byte %llu: "
+		    "the later lines are analyzed but not shown again",
+		    src->path, (unsigned long long)src->spill_max,
+		    (unsigned long long)src->spill_end);
+	}
+}
+
+/* Does the spill hold a source's bytes before `end`? */
+bool
+source_spilled(const struct rl_source *src, uint64_t end)
+{
+	return src->spill != -1 && (!src->spill_full || end <= src->spill_end);
 }
 
 /*

@@ -71,6 +71,43 @@ import json, sys
 assert json.load(open(sys.argv[1]))["errors"] == []' "$tmp/f.json"
 ok $? "a command rankline stops at the end of a follow is no failure (exit $rc)"
 
+# A command's copy of its lines (its spill) stops at RANKLINE_SPILL_MAX:
+# the analysis still reads every line and names the failure past the cap;
+# the cap is said; cat prints what was kept, names the rest and exits 3.
+big='seq 20000 | sed "s/^/INFO step /"; echo "RuntimeError: past the cap"'
+RANKLINE_SPILL_MAX=64K timeout 60 "$RANKLINE" analyze --json --no-store \
+    --cmd "$big" > "$tmp/sp.json" 2> "$tmp/sp.err"
+rc=$?
+python3 - "$tmp/sp.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert "past the cap" in d["first_failure"]["text"], d["first_failure"]
+assert d["sources"][0]["lines"] == 20001, d["sources"]
+assert any("reached its cap of 65536 bytes" in e for e in d["errors"]), d["errors"]
+PY
+[ $? -eq 0 ] && [ $rc -eq 0 ] && grep -q "reached its cap" "$tmp/sp.err"
+ok $? "a spill capped at 64K: every line analyzed, the cap said, exit $rc"
+RANKLINE_SPILL_MAX=64K timeout 60 "$RANKLINE" cat --cmd "$big" \
+    > "$tmp/sp.out" 2> "$tmp/sp.err"
+rc=$?
+n=$(wc -c < "$tmp/sp.out")
+[ $rc -eq 3 ] && grep -q "INFO step 1$" "$tmp/sp.out" &&
+    ! grep -q "past the cap" "$tmp/sp.out" &&
+    grep -q "left out" "$tmp/sp.err"
+ok $? "cat prints the kept lines ($n bytes), names the rest and exits $rc"
+RANKLINE_SPILL_MAX=64K "$RANKLINE" analyze --follow --no-store \
+    --cmd "$big; sleep 60" > /dev/null 2> "$tmp/sp.err" &
+pid=$!
+i=0
+while [ $i -lt 100 ] && ! grep -q "reached its cap" "$tmp/sp.err"; do
+	sleep 0.1
+	i=$((i + 1))
+done
+grep -q "reached its cap" "$tmp/sp.err"
+ok $? "analyze --follow says the cap while it follows ($((i / 10)) s)"
+kill "$pid"
+wait "$pid"
+
 # journalctl -f -o json, stood in for by a command that prints its lines
 # (two hosts; the kernel's Xid on node08 first, then a rank's error).
 cat > "$tmp/journal.json" <<'EOF'

@@ -128,6 +128,13 @@ live_refresh(struct tui *t)
 	l->diagnoses++;
 	l->stale = false;
 	l->shown_lines = t->inc->lines;
+	/* What went wrong while following (a spill at its cap, a full disk,
+	   a command that failed): the newest, in the status line. */
+	if (t->inc->errors.n > l->errors_shown) {
+		tui_set_message(t, true, "%s", t->inc->errors.v[
+		    t->inc->errors.n - 1]);
+		l->errors_shown = t->inc->errors.n;
+	}
 	t->dirty = t->urgent = true;
 	tui_log(t, "diagnosis %" PRIu64 ": %zu events, %" PRIu64 " lines, "
 	    "%" PRIu64 " ms (index %" PRIu64 " ms)", l->diagnoses,

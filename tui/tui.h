@@ -244,6 +244,7 @@ struct tui_live {
 	uint64_t	 shown_lines;	/* inc->lines at the last diagnosis */
 	uint64_t	 tick_lines;	/* inc->lines at the last tick */
 	uint64_t	 rate;		/* lines read in the last second */
+	size_t		 errors_shown;	/* inc->errors said in the status line */
 };
 
 /* The console. */

@@ -215,6 +215,13 @@ detail_context(struct detail *d, struct tui *t)
 		    errno != 0 ? strerror(errno) : "cannot be read again");
 		return;
 	}
+	if (!source_spilled(src, e->offset + 1) && src->spill != -1) {
+		close(fd);
+		xasprintf(&d->ctx_error, "%s: its lines past byte %llu were "
+		    "not kept (the copy's cap, or a full disk): no context",
+		    src->path, (unsigned long long)src->spill_end);
+		return;
+	}
 	start = e->offset > DETAIL_BEFORE_BYTES ? e->offset -
 	    DETAIL_BEFORE_BYTES : 0;
 	buf = xmalloc(DETAIL_BEFORE_BYTES + DETAIL_AFTER_BYTES);

@@ -188,4 +188,16 @@ ok $? "a save logged after it, while followed: the checkpoint reads unsafe"
 send q
 quit_checks
 
+# A command's copy of its lines at its cap (RANKLINE_SPILL_MAX) is said in
+# the status line while it is followed.
+cat >"$TMPD/big.sh" <<'SH'
+i=0; while [ $i -lt 20000 ]; do echo "INFO step $i"; i=$((i+1)); done; sleep 60
+SH
+start 160 24
+type_line "clear; RANKLINE_SPILL_MAX=64K $RANKLINE --no-store --cmd 'sh $TMPD/big.sh'; echo RL_DONE rc=\$?"
+wait_for 'the copy of its lines reached its cap of 65536 bytes'
+ok $? "a spill at its cap is said in the status line"
+send q
+quit_checks
+
 done_testing

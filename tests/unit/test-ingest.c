@@ -863,9 +863,70 @@ test_last_not_harmless(void)
 	ruleset_free(rs);
 }
 
+/*
+ * A command's spill stops at its cap (RANKLINE_SPILL_MAX) on a whole line,
+ * and at a failed write (/dev/full's ENOSPC); what it holds stays
+ * readable, the reason is in the errors, and a process's last line past
+ * it is kept in memory.  A followed `yes` once grew one by 3.1 GB in 6 s.
+ */
+static void
+test_spill_cap(void)
+{
+	struct ruleset		*rs = pack();
+	struct rl_incident	*inc = incident_create(rs);
+	struct rl_source	*src;
+	struct ingest		*in;
+	const char		*line = "[rank0]: 2026-12-02 13:00:01,000 x\n";
+	char			 got[256], *last;
+	ssize_t			 n;
+	int			 i;
+
+	/* Two lines and a part of a third. */
+	setenv("RANKLINE_SPILL_MAX", "80", 1);
+	src = incident_add_source(inc, "cmd:yes", SOURCE_CMD);
+	in = source_ingest(inc, src, NULL, NULL);
+	unsetenv("RANKLINE_SPILL_MAX");
+	ok(src->spill != -1, "a command's lines are spilled");
+	for (i = 0; i < 5; i++)
+		ingest_feed(in, line, strlen(line));
+	ingest_flush(in);
+	is_int((int)src->spill_end, 2 * strlen(line), "the spill stops at its "
+	    "cap of 80 bytes on a whole line");
+	ok(src->spill_full, "and holds no more");
+	n = pread(src->spill, got, sizeof got, 0);
+	is_int((int)n, 2 * strlen(line), "what it holds can be read back");
+	ok(inc->errors.n == 1 && strstr(inc->errors.v[0],
+	    "cmd:yes: the copy of its lines reached its cap of 80 bytes") !=
+	    NULL, "the cap is named in the errors");
+	is_int((int)src->lines, 5, "every line is still analyzed");
+	last = process_last_line(inc, inc->procs[0]);
+	is_str(last, "[rank0]: 2026-12-02 13:00:01,000 x", "a last line past "
+	    "the cap is kept in memory");
+	free(last);
+
+	src = incident_add_source(inc, "cmd:full", SOURCE_CMD);
+	in = source_ingest(inc, src, NULL, NULL);
+	close(src->spill);
+	src->spill = open("/dev/full", O_WRONLY | O_CLOEXEC);
+	if (src->spill == -1)
+		ok(1, "# SKIP no /dev/full");
+	else {
+		ingest_feed(in, line, strlen(line));
+		ok(src->spill_full && inc->errors.n == 2 &&
+		    strstr(inc->errors.v[1], "cmd:full: writing the copy of its "
+		    "lines failed at byte 0 (No space left on device)") != NULL,
+		    "a full disk is named in the errors");
+		ingest_feed(in, line, strlen(line));
+		is_int((int)inc->errors.n, 2, "once");
+	}
+	incident_free(inc);
+	ruleset_free(rs);
+}
+
 int
 main(void)
 {
+	test_spill_cap();
 	test_mapped_shrink();
 	test_journal();
 	test_not_within();

@@ -194,7 +194,7 @@ edit_target(json_t *root, uint8_t what)
 	json_t	*a = json_object_get(root, "incidents"), *inc;
 	size_t	 n = json_array_size(a);
 
-	if ((what & 7) == 7 || n == 0)
+	if ((what & 7) > 5 || n == 0)
 		return root;
 	inc = json_array_get(a, (what >> 3) % n);
 	if ((what & 7) == 0 || !json_is_object(inc))

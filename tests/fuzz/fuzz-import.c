@@ -225,7 +225,9 @@ edit_apply(const uint8_t *p, size_t n)
 				text[k] = (char)(text[k] & 0x7f);
 		}
 		json_decref(v);
-		num = (int64_t)(int8_t)p[i + 1] << (p[i + 2] % 64);
+		/* Shifted as unsigned: a signed shift past the top is UB. */
+		num = (int64_t)((uint64_t)(int64_t)(int8_t)p[i + 1] <<
+		    (p[i + 2] % 64));
 		/* Which key of that object: the kind byte's top bits. */
 		nkeys = json_is_object(o) ? json_object_size(o) : 0;
 		key = NULL;

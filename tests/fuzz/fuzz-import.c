@@ -3,8 +3,15 @@
  * into a database that already holds an incident and a note, as a team's
  * does when one engineer imports another's export of the same folder.
  *
- * Each input is written to a file and imported into a fresh copy of that
- * database (made once, at start, from a small log read by core).  Checked
+ * An input that starts with '{' is the file itself.  Any other is a list
+ * of edits to a real export (the database's own, made at start), so that
+ * most runs reach past the JSON syntax: each edit is three bytes and a
+ * value (what to edit, which value kind, how many bytes of text), and sets
+ * one field of the file, of an incident or of its first source, rank,
+ * event, offender or note, to a string, a number, null, a boolean, an
+ * empty array or object, or removes it; or appends a copy of an incident.
+ * The file is then imported into a fresh copy of that database (made
+ * once, at start, from a small log read by core).  Checked
  * beyond the sanitizers, as store-export.c promises:
  *  - importing the same file again adds nothing;
  *  - the database passes PRAGMA integrity_check afterwards;
@@ -17,6 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <jansson.h>
 #include <sqlite3.h>
 
 #include "fuzz.h"
@@ -27,6 +35,7 @@
 static char	*full_path, *empty_path;	/* the templates */
 static char	*work_path, *fresh_path, *in_path, *e1_path, *e2_path;
 static char	*full_db, *empty_db;		/* their bytes */
+static json_t	*base;				/* full_db's export, edited */
 static size_t	 full_len, empty_len;
 
 static const char *fuzz_log =
@@ -96,6 +105,26 @@ db_open(const char *path)
 }
 
 /*
+ * The template's identities and times are random and now: fixed, so that
+ * an input does the same in every run, and a kept one in every make check.
+ */
+static void
+templates_fix(const char *path)
+{
+	sqlite3	*db;
+
+	if (sqlite3_open(path, &db) != SQLITE_OK || sqlite3_exec(db,
+	    "UPDATE incidents SET uid = 'fe11ed0000000000000000000000000'"
+	    " || id, created = '2026-12-02T14:00:00.000Z',"
+	    " updated = '2026-12-02T14:00:00.000Z';"
+	    "UPDATE notes SET uid = 'fe11ed0000000000000000000000100' || id,"
+	    " created = '2026-12-02T14:05:00.000Z';", NULL, NULL, NULL) !=
+	    SQLITE_OK)
+		fuzz_fail("%s: %s", path, sqlite3_errmsg(db));
+	sqlite3_close(db);
+}
+
+/*
  * The two templates: one with an incident and a note, one empty.  The
  * log's path is one that does not exist, so that the incident's key (a
  * hash of its paths) is the same on every machine, and a kept input can
@@ -128,6 +157,7 @@ templates_make(void)
 	    0)
 		fuzz_fail("template: %s", cause);
 	store_close(st);
+	templates_fix(full_path);
 	store_close(db_open(empty_path));
 	full_db = file_read(full_path, &full_len);
 	empty_db = file_read(empty_path, &empty_len);
@@ -135,6 +165,106 @@ templates_make(void)
 		fuzz_fail("cannot read the templates back");
 	incident_free(inc);
 	ruleset_free(rs);
+}
+
+/* The full template's export, which edits start from. */
+static void
+base_make(void)
+{
+	struct store	*st;
+	json_error_t	 err;
+	char		*cause = NULL;
+
+	db_remove(work_path);
+	file_write(work_path, full_db, full_len);
+	st = db_open(work_path);
+	if (store_export(st, e1_path, &cause) != 0)
+		fuzz_fail("export of the template: %s", cause);
+	store_close(st);
+	if ((base = json_load_file(e1_path, 0, &err)) == NULL)
+		fuzz_fail("the template's export: %s", err.text);
+}
+
+/* The object an edit's first byte names, in the file being made. */
+static json_t *
+edit_target(json_t *root, uint8_t what)
+{
+	static const char *const child[] = { "sources", "ranks", "events",
+	    "offenders", "notes" };
+	json_t	*a = json_object_get(root, "incidents"), *inc;
+	size_t	 n = json_array_size(a);
+
+	if ((what & 7) > 5 || n == 0)
+		return root;
+	inc = json_array_get(a, (what >> 3) % n);
+	if ((what & 7) == 0 || !json_is_object(inc))
+		return inc;
+	return json_array_get(json_object_get(inc, child[(what & 7) - 1]), 0);
+}
+
+/* The file an input of edits makes, as text; NULL if it makes none. */
+static char *
+edit_apply(const uint8_t *p, size_t n)
+{
+	json_t		*root = json_deep_copy(base), *o, *v, *a;
+	const char	*key;
+	size_t		 i = 0, len, k, nkeys;
+	char		*out, *text;
+	int64_t		 num;
+
+	while (i + 3 <= n) {
+		o = edit_target(root, p[i]);
+		len = p[i + 2] % 32;
+		if (len > n - i - 3)
+			len = n - i - 3;
+		text = xstrndup((const char *)p + i + 3, len);
+		len = strlen(text);
+		/* Text that is not UTF-8 stops at the parser: keep it ASCII. */
+		if ((v = json_stringn(text, len)) == NULL) {
+			for (k = 0; k < len; k++)
+				text[k] = (char)(text[k] & 0x7f);
+		}
+		json_decref(v);
+		/* Shifted as unsigned: a signed shift past the top is UB. */
+		num = (int64_t)((uint64_t)(int64_t)(int8_t)p[i + 1] <<
+		    (p[i + 2] % 64));
+		/* Which key of that object: the kind byte's top bits. */
+		nkeys = json_is_object(o) ? json_object_size(o) : 0;
+		key = NULL;
+		k = (size_t)(p[i + 1] >> 3);
+		json_object_foreach(o, key, v) {
+			if (nkeys != 0 && k-- % nkeys == 0)
+				break;
+		}
+		if (key == NULL)
+			key = text;
+		switch (p[i + 1] & 7) {
+		case 0: v = json_stringn(text, len); break;
+		case 1: v = json_integer(num); break;
+		case 2: v = json_null(); break;
+		case 3: v = json_boolean(len & 1); break;
+		case 4: v = json_real((double)num / 3); break;
+		case 5: v = json_array(); break;
+		case 6: v = json_object(); break;
+		default: v = NULL; break;
+		}
+		if (json_is_object(o) && v != NULL)
+			json_object_set_new(o, key, v);
+		else if (json_is_object(o))
+			json_object_del(o, key);
+		else
+			json_decref(v);
+		/* Now and then a copy of an incident, as a second export has. */
+		a = json_object_get(root, "incidents");
+		if ((p[i] & 0xc0) == 0xc0 && json_array_size(a) < 8)
+			json_array_append_new(a, json_deep_copy(
+			    json_array_get(a, 0)));
+		free(text);
+		i += 3 + len;
+	}
+	out = json_dumps(root, JSON_COMPACT);
+	json_decref(root);
+	return out;
 }
 
 int
@@ -152,6 +282,7 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 	xasprintf(&e1_path, "%s/e1.json", dir);
 	xasprintf(&e2_path, "%s/e2.json", dir);
 	templates_make();
+	base_make();
 	return 0;
 }
 
@@ -227,11 +358,22 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t		 n1, n2;
 	int		 rc;
 
+	if (size > 0 && data[0] == '{')
+		file_write(in_path, data, size);
+	else {
+		char	*made = edit_apply(data, size);
+
+		if (made == NULL)
+			return 0;
+		file_write(in_path, made, strlen(made));
+		free(made);
+	}
 	db_remove(work_path);
 	file_write(work_path, full_db, full_len);
-	file_write(in_path, data, size);
 	st = db_open(work_path);
 	rc = store_import(st, in_path, &s1, &cause);
+	if (rc != 0 && getenv("RL_FUZZ_SHOW") != NULL)
+		fprintf(stderr, "refused: %s\n", cause);
 	free(cause);
 	cause = NULL;
 	if (rc != 0) {

@@ -12,6 +12,8 @@ for h in ingest clock peel rules import; do
 		continue
 	fi
 	dirs=$fz/corpus/$h
+	# The shipped packs and themes are seeds of the pack parser too.
+	[ "$h" = rules ] && dirs="$dirs $RL_SRCDIR/rules $RL_SRCDIR/themes"
 	[ -d "$fz/regress/$h" ] && dirs="$dirs $fz/regress/$h"
 	# shellcheck disable=SC2086
 	out=$("$prog" $dirs 2>&1)

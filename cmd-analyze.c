@@ -188,7 +188,9 @@ analyze_paths(const struct options *o, struct ruleset *rs, int argc,
  * printed, so that the report can say "seen before".  With save, the
  * incident is kept first; either way its own row, if the same logs were
  * stored before, is left out of its matches.  A store that cannot be
- * opened or written is a warning only.
+ * opened or written does not stop the report, but is said, and returns
+ * -1 so that the command exits 1: a cron job must learn that nothing was
+ * kept (a full disk said "database or disk is full" and exited 0).
  */
 static int
 analyze_history(const struct options *o, struct rl_incident *inc,
@@ -319,7 +321,7 @@ cmd_analyze(const struct options *o, int argc, char **argv)
 	struct rl_incident	*inc;
 	struct rl_history	 h;
 	struct buf		 b = { 0 };
-	int			 bad;
+	int			 bad, rv = 0;
 
 	if (argc == 0 && o->ncmds == 0) {
 		fprintf(stderr, "usage: rankline %s\n", commands[0].usage);
@@ -328,26 +330,31 @@ cmd_analyze(const struct options *o, int argc, char **argv)
 	rs = rules_load_or_warn();
 	inc = analyze_paths(o, rs, argc, argv, NULL, NULL, &bad);
 	analyze_warn(inc);
-	analyze_store(o, inc, &h);
+	/* The report still comes: the failure to keep it was said. */
+	if (analyze_store(o, inc, &h) != 0)
+		rv = 1;
 	if (o->json)
 		report_json(inc, &b, stdout);
 	else
 		report_text(inc, &b);
 	fwrite(b.p, 1, b.len, stdout);
 	fflush(stdout);
+	/* An incident not kept outweighs a source not read in full. */
+	if (rv == 0 && bad)
+		rv = EXIT_PARTIAL;
 	if (!free_at_exit()) {
 		analyze_left[0] = inc;
 		analyze_left[1] = rs;
 		analyze_left[2] = b.p;
 		analyze_left_h = h;
 		analyze_left[3] = &analyze_left_h;
-		return bad ? EXIT_PARTIAL : 0;
+		return rv;
 	}
 	buf_free(&b);
 	incident_free(inc);
 	history_free(&h);
 	ruleset_free(rs);
-	return bad ? EXIT_PARTIAL : 0;
+	return rv;
 }
 
 /* The console's follow read new lines: diagnose again soon (live.c). */
@@ -488,13 +495,14 @@ cmd_console(const struct options *o, int argc, char **argv)
 	uv_loop_t		 loop;
 	char			*cause = NULL;
 	int			 bad, rv;
+	bool			 store_failed = false;
 
 	rs = rules_load_or_warn();
 	memset(&last, 0, sizeof last);
 	if (o->no_follow) {
 		inc = analyze_paths(o, rs, argc, argv, NULL, NULL, &bad);
 		analyze_warn(inc);
-		analyze_store(o, inc, &h);
+		store_failed = analyze_store(o, inc, &h) != 0;
 	} else
 		inc = incident_create(rs);
 	uv_loop_init(&loop);
@@ -521,7 +529,8 @@ cmd_console(const struct options *o, int argc, char **argv)
 		follow_stop(f);
 		uv_run(&loop, UV_RUN_DEFAULT);
 		diagnose(inc);
-		analyze_store(o, inc, &last);
+		if (analyze_store(o, inc, &last) != 0)
+			rv = -1;
 	}
 	if (uv_loop_close(&loop) != 0)
 		fatal("handles left open on the loop");
@@ -529,5 +538,5 @@ cmd_console(const struct options *o, int argc, char **argv)
 	history_free(&h);
 	history_free(&last);
 	ruleset_free(rs);
-	return rv == 0 ? 0 : 1;
+	return rv == 0 && !store_failed ? 0 : 1;
 }

@@ -4,6 +4,7 @@
  * engineer's diagnosis and resolution written against them, and the
  * export and import that share a team's history between machines.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,27 +12,38 @@
 #include "rankline.h"
 #include "store/store.h"
 
-/* Open the database the options name. */
+/*
+ * Open the database the options name.  Reading never makes a database (a
+ * typo in --db must not leave folders behind) and falls back to read only
+ * where the file cannot be written; only --import makes one.  NULL when
+ * it cannot be opened, the reason said; *fresh is set instead, with nothing
+ * said, when the default database is not there yet: a new machine, whose
+ * history is empty.
+ */
 static struct store *
-history_open(const struct options *o)
+history_open(const struct options *o, int flags, bool *fresh)
 {
 	struct store	*st;
 	char		*path, *cause = NULL;
+	int		 rc;
 
+	if (fresh != NULL)
+		*fresh = false;
 	path = o->db != NULL ? xstrdup(o->db) : store_default_path();
 	if (path == NULL) {
 		fprintf(stderr, "rankline: no incident database (set HOME or "
 		    "use --db)\n");
 		return NULL;
 	}
-	if (store_open(path, &st, &cause) != 0) {
+	rc = store_open_flags(path, flags, &st, &cause);
+	if (rc == STORE_ABSENT && o->db == NULL && fresh != NULL) {
+		*fresh = true;
+		rc = -1;
+	} else if (rc != 0)
 		fprintf(stderr, "rankline: %s\n", cause);
-		free(cause);
-		free(path);
-		return NULL;
-	}
+	free(cause);
 	free(path);
-	return st;
+	return rc == 0 ? st : NULL;
 }
 
 /* Print a string for a terminal, or a dash. */
@@ -42,6 +54,23 @@ put_safe(struct buf *b, const char *s)
 		buf_adds(b, "-");
 	else
 		sanitize_terminal(b, s, strlen(s));
+}
+
+/*
+ * The first max bytes of a stored date, made safe, padded to width: a
+ * date is text to the store, and an import brings another machine's.
+ */
+static void
+put_date(struct buf *b, const char *s, size_t max, size_t width)
+{
+	size_t	start = b->len;
+
+	if (s == NULL)
+		buf_adds(b, "-");
+	else
+		sanitize_terminal(b, s, strnlen(s, max));
+	while (b->len - start < width)
+		buf_addc(b, ' ');
 }
 
 /* One row as JSON. */
@@ -97,8 +126,9 @@ row_json(struct buf *b, const struct store_row *r)
 static void
 row_text(struct buf *b, const struct store_row *r)
 {
-	buf_printf(b, "%5lld  %.16s  ", (long long)r->id,
-	    r->created ? r->created : "-");
+	buf_printf(b, "%5lld  ", (long long)r->id);
+	put_date(b, r->created, 16, 0);
+	buf_adds(b, "  ");
 	if (r->signature == NULL)
 		buf_adds(b, "no failure");
 	else {
@@ -137,8 +167,11 @@ offender_text(struct buf *b, const struct store_offender *o)
 {
 	buf_printf(b, "%-5s ", o->kind);
 	put_safe(b, o->name);
-	buf_printf(b, "  %lld incidents, %.10s to %.10s  (#", (long long)o->count,
-	    o->first != NULL ? o->first : "-", o->last != NULL ? o->last : "-");
+	buf_printf(b, "  %lld incidents, ", (long long)o->count);
+	put_date(b, o->first, 10, 0);
+	buf_adds(b, " to ");
+	put_date(b, o->last, 10, 0);
+	buf_adds(b, "  (#");
 	put_safe(b, o->incidents);
 	buf_adds(b, ")\n");
 }
@@ -161,16 +194,20 @@ offender_json(struct buf *b, const struct store_offender *o)
 	buf_adds(b, "]}");
 }
 
-/* `history --hosts`: what was in the root of two incidents or more. */
+/*
+ * `history --hosts`: what was in the root of two incidents or more (st
+ * NULL when there is no history yet).
+ */
 static int
 history_hosts(const struct options *o, struct store *st)
 {
-	struct store_offenders	 v;
+	struct store_offenders	 v = { 0 };
 	struct buf		 b = { 0 };
 	char			*cause = NULL;
 	size_t			 i;
 
-	if (store_offenders(st, 2, &v, &cause) != 0)
+	/* No store: the default database is not there yet, and empty. */
+	if (st != NULL && store_offenders(st, 2, &v, &cause) != 0)
 		return history_fail(st, cause);
 	if (o->json)
 		buf_adds(&b, "[");
@@ -223,20 +260,23 @@ cmd_history(const struct options *o, int argc, char **argv)
 	struct buf		 b = { 0 };
 	char			*cause = NULL;
 	size_t			 i;
-	int			 modes;
+	int			 modes, flags;
+	bool			 fresh;
 
 	modes = o->hosts + (o->export_file != NULL) + (o->import_file != NULL);
 	if (argc > 1 || modes > 1 || (modes == 1 && argc != 0)) {
 		fprintf(stderr, "usage: rankline %s\n", commands[3].usage);
 		return EXIT_USAGE;
 	}
-	if ((st = history_open(o)) == NULL)
+	flags = o->import_file != NULL ? 0 : STORE_EXISTING|STORE_READ;
+	st = history_open(o, flags, o->export_file == NULL ? &fresh : NULL);
+	if (st == NULL && (o->export_file != NULL || !fresh))
 		return 1;
 	if (o->hosts)
 		return history_hosts(o, st);
 	if (modes == 1)
 		return history_share(o, st);
-	if (store_list(st, argc == 1 ? argv[0] : NULL, 200, &l, &cause) != 0)
+	if (st != NULL && store_list(st, argc == 1 ? argv[0] : NULL, 200, &l, &cause) != 0)
 		return history_fail(st, cause);
 	if (o->json)
 		buf_adds(&b, "[");
@@ -293,7 +333,9 @@ show_event(void *arg, const struct store_event *e)
 		sh->progress++;
 		return;
 	}
-	buf_printf(b, "  %s%-23s ", e->root ? "*" : " ", e->time ? e->time : "-");
+	buf_adds(b, e->root ? "  *" : "   ");
+	put_date(b, e->time, 64, 23);
+	buf_addc(b, ' ');
 	put_safe(b, e->signature);
 	buf_adds(b, "  ");
 	put_safe(b, e->source);
@@ -321,8 +363,9 @@ show_note(void *arg, const char *created, const char *kind, const char *text)
 {
 	struct buf	*b = arg;
 
-	buf_printf(b, "  %.16s  %-10s ", created != NULL ? created : "-",
-	    kind != NULL ? kind : "note");
+	buf_adds(b, "  ");
+	put_date(b, created, 16, 0);
+	buf_printf(b, "  %-10s ", kind != NULL ? kind : "note");
 	put_safe(b, text);
 	buf_addc(b, '\n');
 }
@@ -381,7 +424,7 @@ cmd_show(const struct options *o, int argc, char **argv)
 	}
 	if (parse_id(argv[0], &id) != 0)
 		return EXIT_USAGE;
-	if ((st = history_open(o)) == NULL)
+	if ((st = history_open(o, STORE_EXISTING|STORE_READ, NULL)) == NULL)
 		return 1;
 	if (store_get(st, id, &r, &cause) != 0)
 		return history_fail(st, cause);
@@ -429,7 +472,7 @@ cmd_note(const struct options *o, int argc, char **argv)
 	}
 	if (parse_id(argv[0], &id) != 0)
 		return EXIT_USAGE;
-	if ((st = history_open(o)) == NULL)
+	if ((st = history_open(o, STORE_EXISTING, NULL)) == NULL)
 		return 1;
 	kind = o->resolution ? NOTE_RESOLUTION : NOTE_DIAGNOSIS;
 	if (store_note(st, id, kind, argv[1], &cause) != 0) {

@@ -34,6 +34,7 @@ rules_load_or_warn(void)
 	rs = ruleset_create();
 	if (ruleset_load_defaults(rs, &errs) != 0)
 		print_errors(&errs, "rankline: ");
+	print_errors(ruleset_warnings(rs), "rankline: warning: ");
 	errlist_free(&errs);
 	return rs;
 }
@@ -68,9 +69,10 @@ rules_check(int argc, char **argv)
 	ruleset_check(rs, &warns);
 	print_errors(&errs, "error: ");
 	print_errors(&warns, "warning: ");
-	printf("%zu rules, %zu attributions, %zu knobs: %d errors, %zu "
-	    "warnings\n", ruleset_nrules(rs), ruleset_nattribs(rs),
-	    ruleset_nknobs(rs), nerr, warns.n);
+	printf("%zu rules, %zu attributions, %zu knobs: %d error%s, %zu "
+	    "warning%s\n", ruleset_nrules(rs), ruleset_nattribs(rs),
+	    ruleset_nknobs(rs), nerr, nerr == 1 ? "" : "s", warns.n,
+	    warns.n == 1 ? "" : "s");
 	errlist_free(&errs);
 	errlist_free(&warns);
 	ruleset_free(rs);

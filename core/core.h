@@ -223,6 +223,9 @@ struct rl_pattern {
 	bool		 anywhere;	/* a match never depends on where the
 					   subject starts (no ^, \G, \A, \b,
 					   \B or lookbehind) */
+	uint32_t	 owner;		/* its rule's index, or an attribution's
+					   with TARGET_ATTRIB, once the ruleset
+					   is finished; else UINT32_MAX */
 };
 
 /* rl_pattern's jit: its JIT code is made on the first match. */
@@ -342,6 +345,10 @@ bool		 ruleset_match_pattern(struct ruleset *,
 		     const struct rl_pattern *, const char *, size_t,
 		     struct rl_match *);
 uint64_t	 ruleset_limit_hits(const struct ruleset *);
+const struct errlist *ruleset_warnings(const struct ruleset *);
+uint64_t	 ruleset_rule_limit_hits(const struct ruleset *, size_t);
+uint64_t	 ruleset_attrib_limit_hits(const struct ruleset *, size_t);
+size_t		 ruleset_limit_notes(const struct ruleset *, char ***);
 
 /*
  * A known capture as a number, or RL_CAP_UNSET.  Inline: every matched

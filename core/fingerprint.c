@@ -396,7 +396,7 @@ fp_after(const char *start, const char *p, const char *w)
 	if ((size_t)(p - start) < n || strncasecmp(p - n, w, n) != 0)
 		return 0;
 	/* "rank" in "rank", "local_rank", "[rank"; not in "frank". */
-	return p - n == start || !isalpha((unsigned char)p[-n - 1]) ||
+	return p - n == start || !isalpha((unsigned char)(p - n)[-1]) ||
 	    strcmp(w, "rank") != 0;
 }
 

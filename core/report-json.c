@@ -655,8 +655,13 @@ tally_amount(const struct rl_tally *t)
 static double
 tally_rate(const struct rl_tally *t)
 {
-	/* Over less than a minute a rate says nothing. */
-	if (t->first == INT64_MAX || t->last - t->first < 60000)
+	/*
+	 * Over less than a minute a rate says nothing.  Either end may be
+	 * unset (INT64_MAX, INT64_MIN) when the other was only an uptime,
+	 * which a tally leaves out: compared before they are subtracted.
+	 */
+	if (t->first == INT64_MAX || t->last == INT64_MIN ||
+	    t->last <= t->first || t->last - t->first < 60000)
 		return -1;
 	return (double)tally_amount(t) * 60000.0 / (double)(t->last - t->first);
 }
@@ -691,6 +696,53 @@ json_signatures(struct buf *b, const struct rl_incident *inc)
 	free(v);
 }
 
+/* One rule's or attribution's limit hits, as an object of "match_limits". */
+static void
+json_limit(struct buf *b, bool first, const char *kind, const char *id,
+    const char *file, unsigned line, uint64_t hits)
+{
+	buf_printf(b, "%s{\"%s\": ", first ? "" : ", ", kind);
+	sanitize_json_string(b, id);
+	buf_adds(b, ", \"file\": ");
+	sanitize_json_string(b, file);
+	buf_printf(b, ", \"line\": %u, \"lines\": %llu}", line,
+	    (unsigned long long)hits);
+}
+
+/*
+ * Lines a pattern gave up on at pcre2's match limit, in all and per rule
+ * or attribution: what they would have matched is missing from the rest.
+ */
+static void
+json_limits(struct buf *b, const struct ruleset *rs)
+{
+	const struct rl_rule	*r;
+	const struct rl_attrib	*a;
+	uint64_t		 h;
+	size_t			 i;
+	bool			 first = true;
+
+	if (rs == NULL)
+		return;
+	buf_printf(b, ", \"limit_hits\": %llu, \"match_limits\": [",
+	    (unsigned long long)ruleset_limit_hits(rs));
+	for (i = 0; i < ruleset_nrules(rs); i++) {
+		r = ruleset_rule(rs, i);
+		if ((h = ruleset_rule_limit_hits(rs, i)) == 0)
+			continue;
+		json_limit(b, first, "rule", r->id, r->file, r->line, h);
+		first = false;
+	}
+	for (i = 0; i < ruleset_nattribs(rs); i++) {
+		a = ruleset_attrib(rs, i);
+		if ((h = ruleset_attrib_limit_hits(rs, i)) == 0)
+			continue;
+		json_limit(b, first, "attribution", a->id, a->file, a->line, h);
+		first = false;
+	}
+	buf_adds(b, "]");
+}
+
 /*
  * The whole analysis as one JSON object, in b; with out, the events list
  * is written to out as it is made, and b holds what is left to write.
@@ -723,9 +775,11 @@ report_json(const struct rl_incident *inc, struct buf *b, FILE *out)
 	buf_adds(b, ",\n  \"sources\": ");
 	json_sources(b, inc);
 	buf_printf(b, ",\n  \"stats\": {\"lines\": %llu, \"bytes\": %llu, "
-	    "\"events\": %zu, \"matched\": %llu}", (unsigned long long)inc->lines,
+	    "\"events\": %zu, \"matched\": %llu", (unsigned long long)inc->lines,
 	    (unsigned long long)inc->bytes, inc->nevents,
 	    (unsigned long long)inc->matched);
+	json_limits(b, inc->rules);
+	buf_adds(b, "}");
 	buf_adds(b, ",\n  \"errors\": [");
 	for (i = 0; i < inc->errors.n; i++) {
 		if (i)
@@ -922,10 +976,11 @@ report_text_advice(const struct rl_incident *inc, struct buf *b)
 static void
 text_date(struct buf *b, const char *t)
 {
+	/* From the store, which imports whatever another machine wrote. */
 	if (t == NULL)
 		buf_adds(b, "an unknown date");
 	else
-		buf_printf(b, "%.10s", t);
+		sanitize_terminal(b, t, strnlen(t, 10));
 }
 
 /* A note written then, quoted, for a terminal. */
@@ -1025,6 +1080,23 @@ report_text_history(const struct rl_incident *inc, struct buf *b)
 	report_text_offenders(inc, b);
 }
 
+/* Rules that gave lines up at pcre2's match limit, one warning each. */
+static void
+report_text_limits(const struct rl_incident *inc, struct buf *b)
+{
+	char	**notes;
+	size_t	  n, i;
+
+	n = ruleset_limit_notes(inc->rules, &notes);
+	for (i = 0; i < n; i++) {
+		buf_adds(b, "warning: ");
+		text_safe(b, notes[i]);
+		buf_adds(b, "\n");
+		free(notes[i]);
+	}
+	free(notes);
+}
+
 /* The analysis for a person at a terminal. */
 void
 report_text(const struct rl_incident *inc, struct buf *b)
@@ -1099,4 +1171,5 @@ report_text(const struct rl_incident *inc, struct buf *b)
 		text_safe(b, inc->errors.v[i]);
 		buf_adds(b, "\n");
 	}
+	report_text_limits(inc, b);
 }

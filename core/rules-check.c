@@ -114,8 +114,31 @@ pattern_unicode(const char *p)
 }
 
 /*
- * Warnings about speed: rules the prefilter cannot skip, patterns that
- * want Unicode, and prefixes that turn the peel memo off.  Returns the number of warnings.
+ * Warn of a pattern prone to catastrophic backtracking, naming the group;
+ * returns 1 if it is, else 0.
+ */
+static int
+check_backtrack(struct errlist *warns, const char *file, unsigned line,
+    const char *kind, const char *id, const char *src)
+{
+	size_t	 at, len;
+
+	if (!pattern_backtracks(src, &at, &len))
+		return 0;
+	errlist_add(warns, "%s:%u: %s %s repeats a group that can match the "
+	    "same text in more than one way, %.*s, which backtracks without "
+	    "end on a line that almost matches (pcre2's match limit then "
+	    "gives the line up): make the inner repeat possessive (a++) or "
+	    "the group atomic ((?>...)): %s", file, line, kind, id, (int)len,
+	    src + at, src);
+	return 1;
+}
+
+/*
+ * Warnings: loading's (an id twice in one pack), patterns prone to
+ * catastrophic backtracking (rules-backtrack.c), then about speed: rules
+ * the prefilter cannot skip, patterns that want Unicode, and prefixes that
+ * turn the peel memo off.  Returns the number of warnings.
  */
 int
 ruleset_check(const struct ruleset *rs, struct errlist *warns)
@@ -124,6 +147,8 @@ ruleset_check(const struct ruleset *rs, struct errlist *warns)
 	size_t			 i, k;
 	int			 n = 0;
 
+	for (i = 0; i < rs->warns.n; i++, n++)
+		errlist_add(warns, "%s", rs->warns.v[i]);
 	for (i = 0; i < rs->nrules; i++) {
 		r = rs->rules[i];
 		if (r->nliteral == 0) {
@@ -133,6 +158,8 @@ ruleset_check(const struct ruleset *rs, struct errlist *warns)
 			n++;
 		}
 		for (k = 0; k < r->npat; k++) {
+			n += check_backtrack(warns, r->file, r->line, "rule",
+			    r->id, r->pat[k].source);
 			if (pattern_unicode(r->pat[k].source)) {
 				errlist_add(warns, "%s:%u: rule %s forces "
 				    "Unicode matching, which is slow: %s",
@@ -163,6 +190,12 @@ ruleset_check(const struct ruleset *rs, struct errlist *warns)
 	for (i = 0; i < rs->nattribs; i++) {
 		const struct rl_attrib	*a = rs->attribs[i];
 
+		for (k = 0; k < a->npat; k++)
+			n += check_backtrack(warns, a->file, a->line, "attrib",
+			    a->id, a->pat[k].source);
+		if (a->end.source != NULL)
+			n += check_backtrack(warns, a->file, a->line, "attrib",
+			    a->id, a->end.source);
 		if (a->kind != ATTRIB_PREFIX)
 			continue;
 		for (k = 0; k < a->npat; k++) {

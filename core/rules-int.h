@@ -129,6 +129,11 @@ struct ruleset {
 	size_t		 ncand;
 	bool		 cand_esc;	/* the scanned bytes hold an escape */
 	uint64_t	 limit_hits;	/* matches cut short by a pcre2 limit */
+	uint64_t	*limit_by;	/* the same, per rule, then per attrib
+					   (target_slot); a clone's its own */
+	size_t		 nlimit_by;
+	struct errlist	 warns;		/* loading's warnings: an id twice in a
+					   pack, each with its file:line */
 	struct pf_hits	 line_hits;	/* scratch of a one-line scan */
 	struct pf_hits	 block_hits;	/* scratch of a block scan: one per
 					   ruleset, not per source */
@@ -159,6 +164,9 @@ bool		 ruleset_match_cands(struct ruleset *, const char *, size_t,
 		     struct rl_match *);
 int		 ruleset_match_partial(struct ruleset *,
 		     const struct rl_pattern *, const char *, size_t, size_t *);
+
+/* rules-backtrack.c */
+bool		 pattern_backtracks(const char *, size_t *, size_t *);
 
 /* shape.c */
 void		 digits_mask(const char *, size_t, uint8_t *);

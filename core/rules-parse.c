@@ -4,7 +4,8 @@
  * (or the end of the file) arrives; a bad stanza is reported with its
  * file:line and dropped, and the rest of the pack still loads.  A stanza
  * whose id is already known replaces the earlier one in place, which is how
- * a user's pack overrides a shipped rule.
+ * a user's pack overrides a shipped rule; within one pack the same id twice
+ * is a mistake, and is warned of with both places.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -335,6 +336,40 @@ table_put(void ***v, size_t *n, void *obj, const char *name,
 	(*v)[(*n)++] = obj;
 }
 
+/*
+ * Warn when a rule or attribution is defined again in the pack that defined
+ * it (file is the one it came from, line its header): the later one wins,
+ * as it does across packs, but within one file it was not meant.
+ */
+static void
+stanza_dup(struct parse_state *ps, const char *kind, const char *id,
+    const char *file, unsigned line)
+{
+	if (strcmp(file, ps->file) != 0)
+		return;
+	errlist_add(&ps->rs->warns, "%s:%u: %s %s is defined again; it "
+	    "replaces the one at %s:%u", ps->file, ps->line, kind, id, file,
+	    line);
+}
+
+/* Look for an earlier rule or attribution of the same id in this pack. */
+static void
+stanza_check_dup(struct parse_state *ps)
+{
+	size_t	 i;
+
+	for (i = 0; ps->rule != NULL && i < ps->rs->nrules; i++) {
+		if (strcmp(ps->rs->rules[i]->id, ps->rule->id) == 0)
+			stanza_dup(ps, "rule", ps->rule->id,
+			    ps->rs->rules[i]->file, ps->rs->rules[i]->line);
+	}
+	for (i = 0; ps->attrib != NULL && i < ps->rs->nattribs; i++) {
+		if (strcmp(ps->rs->attribs[i]->id, ps->attrib->id) == 0)
+			stanza_dup(ps, "attrib", ps->attrib->id,
+			    ps->rs->attribs[i]->file, ps->rs->attribs[i]->line);
+	}
+}
+
 static const char *rule_name_of(void *p) { return ((struct rl_rule *)p)->id; }
 static const char *attrib_name_of(void *p) { return ((struct rl_attrib *)p)->id; }
 static const char *knob_name_of(void *p) { return ((struct rl_knob *)p)->name; }
@@ -375,6 +410,7 @@ stanza_end(struct parse_state *ps)
 		if (ps->bad)
 			rule_free(r);
 		else {
+			stanza_check_dup(ps);
 			literals_derive(&r->literal, &r->nliteral, r->pat,
 			    r->npat);
 			table_put((void ***)&rs->rules, &rs->nrules, r, r->id,
@@ -392,6 +428,7 @@ stanza_end(struct parse_state *ps)
 		if (ps->bad)
 			attrib_free(a);
 		else {
+			stanza_check_dup(ps);
 			if (a->kind == ATTRIB_LINK || a->kind == ATTRIB_RECORD)
 				literals_derive(&a->literal, &a->nliteral,
 				    a->pat, a->npat);

@@ -166,6 +166,7 @@ pattern_compile(struct rl_pattern *p, const char *src, char **cause)
 	int		 err, i, n;
 
 	memset(p, 0, sizeof *p);
+	p->owner = UINT32_MAX;
 	code = pcre2_compile((PCRE2_SPTR)src, PCRE2_ZERO_TERMINATED,
 	    PCRE2_NEVER_UTF | PCRE2_NEVER_UCP, &err, &off, NULL);
 	if (code == NULL) {
@@ -287,6 +288,8 @@ ruleset_clone(struct ruleset *parent)
 	rs->stamp = xcalloc(rs->nrules + rs->nattribs + 1, sizeof *rs->stamp);
 	rs->cand = rs->cand_buf = xcalloc(rs->nrules + rs->nattribs + 1,
 	    sizeof *rs->cand_buf);
+	rs->nlimit_by = parent->nlimit_by;
+	rs->limit_by = xcalloc(rs->nlimit_by, sizeof *rs->limit_by);
 	if (parent->memo != NULL)
 		rs->memo = xcalloc(PEEL_MEMO_SLOTS, sizeof *rs->memo);
 	rs->dlit = parent->dlit;
@@ -298,11 +301,15 @@ ruleset_clone(struct ruleset *parent)
 	return rs;
 }
 
-/* A clone's count of limit hits, added to its parent's. */
+/* A clone's counts of limit hits, added to its parent's. */
 void
 ruleset_absorb(struct ruleset *parent, const struct ruleset *clone)
 {
+	size_t	 i;
+
 	parent->limit_hits += clone->limit_hits;
+	for (i = 0; i < clone->nlimit_by && i < parent->nlimit_by; i++)
+		parent->limit_by[i] += clone->limit_by[i];
 }
 
 void
@@ -312,6 +319,7 @@ ruleset_free(struct ruleset *rs)
 
 	if (rs == NULL)
 		return;
+	errlist_free(&rs->warns);
 	if (rs->borrowed)
 		goto scratch;
 	for (i = 0; i < rs->nrules; i++)
@@ -332,6 +340,7 @@ ruleset_free(struct ruleset *rs)
 	prefilter_free(&rs->pf);
 	ruleset_free_dlit(rs);
 scratch:
+	free(rs->limit_by);
 	shape_free(rs);
 	free(rs->stamp);
 	free(rs->cand_buf);
@@ -351,6 +360,36 @@ ruleset_load(struct ruleset *rs, const char *name, const char *data,
 {
 	rs->finished = false;
 	return rules_parse(rs, name, data, len, errs);
+}
+
+/*
+ * Tell each pattern whose it is, and size the per-target limit counts;
+ * counts already made are kept (a pack loaded later adds targets at the
+ * end or replaces one in place).
+ */
+static void
+ruleset_owners(struct ruleset *rs)
+{
+	size_t			 i, j, n = rs->nrules + rs->nattribs;
+	struct rl_attrib	*a;
+
+	for (i = 0; i < rs->nrules; i++) {
+		for (j = 0; j < rs->rules[i]->npat; j++)
+			rs->rules[i]->pat[j].owner = (uint32_t)i;
+	}
+	for (i = 0; i < rs->nattribs; i++) {
+		a = rs->attribs[i];
+		for (j = 0; j < a->npat; j++)
+			a->pat[j].owner = (uint32_t)i | TARGET_ATTRIB;
+		a->end.owner = (uint32_t)i | TARGET_ATTRIB;
+	}
+	if (n != rs->nlimit_by) {
+		rs->limit_by = xreallocarray(rs->limit_by, n + 1,
+		    sizeof *rs->limit_by);
+		for (i = rs->nlimit_by; i < n; i++)
+			rs->limit_by[i] = 0;
+		rs->nlimit_by = n;
+	}
 }
 
 /*
@@ -642,6 +681,7 @@ ruleset_finish(struct ruleset *rs)
 	rs->cand = rs->cand_buf = xcalloc(rs->nrules + rs->nattribs + 1,
 	    sizeof *rs->cand_buf);
 	rs->gen = 0;
+	ruleset_owners(rs);
 	ruleset_memo(rs);
 	shape_init(rs);
 	rs->finished = true;
@@ -748,6 +788,20 @@ ruleset_scan_block(struct ruleset *rs, const char *p, size_t n,
 	prefilter_scan(&rs->pf, (const uint8_t *)p, n, h);
 }
 
+/* A match of p was cut short by a pcre2 limit: count it, and whose. */
+static void
+ruleset_limit_hit(struct ruleset *rs, const struct rl_pattern *p)
+{
+	size_t	 slot;
+
+	rs->limit_hits++;
+	if (p->owner == UINT32_MAX)
+		return;
+	slot = target_slot(rs, p->owner);
+	if (slot < rs->nlimit_by)
+		rs->limit_by[slot]++;
+}
+
 /* Run one pattern; a pcre2 limit counts as no match, and is counted. */
 bool
 ruleset_match_pattern(struct ruleset *rs, const struct rl_pattern *p,
@@ -769,7 +823,7 @@ ruleset_match_pattern(struct ruleset *rs, const struct rl_pattern *p,
 		    rs->mctx);
 	if (rc < 0) {
 		if (rc != PCRE2_ERROR_NOMATCH)
-			rs->limit_hits++;
+			ruleset_limit_hit(rs, p);
 		return false;
 	}
 	if (m == NULL)
@@ -932,10 +986,75 @@ match_str(const struct rl_match *m, enum rl_cap c)
 	    m->ovec[2 * g + 1] - m->ovec[2 * g]);
 }
 
+/* What loading warned of (an id twice in one pack): the ruleset's. */
+const struct errlist *
+ruleset_warnings(const struct ruleset *rs)
+{
+	return &rs->warns;
+}
+
 uint64_t
 ruleset_limit_hits(const struct ruleset *rs)
 {
 	return rs->limit_hits;
+}
+
+/* Matches of rule i cut short by a pcre2 limit. */
+uint64_t
+ruleset_rule_limit_hits(const struct ruleset *rs, size_t i)
+{
+	return i < rs->nrules && i < rs->nlimit_by ? rs->limit_by[i] : 0;
+}
+
+/* Matches of attribution i cut short by a pcre2 limit. */
+uint64_t
+ruleset_attrib_limit_hits(const struct ruleset *rs, size_t i)
+{
+	size_t	 slot = rs->nrules + i;
+
+	return i < rs->nattribs && slot < rs->nlimit_by ? rs->limit_by[slot] :
+	    0;
+}
+
+/*
+ * One sentence per rule or attribution whose matches hit a pcre2 limit,
+ * for every report to say the same words: "12 lines hit rule x.y's match
+ * limit (pack.rules:4): what it would match there is not seen".  The
+ * strings and the vector are the caller's; returns how many.
+ */
+size_t
+ruleset_limit_notes(const struct ruleset *rs, char ***out)
+{
+	const char	*kind, *id, *file;
+	unsigned	 line;
+	uint64_t	 h;
+	size_t		 i, k, n = 0;
+
+	*out = NULL;
+	for (i = 0; rs != NULL && i < rs->nrules + rs->nattribs; i++) {
+		if (i < rs->nrules) {
+			h = ruleset_rule_limit_hits(rs, i);
+			kind = "rule";
+			id = rs->rules[i]->id;
+			file = rs->rules[i]->file;
+			line = rs->rules[i]->line;
+		} else {
+			k = i - rs->nrules;
+			h = ruleset_attrib_limit_hits(rs, k);
+			kind = "attribution";
+			id = rs->attribs[k]->id;
+			file = rs->attribs[k]->file;
+			line = rs->attribs[k]->line;
+		}
+		if (h == 0)
+			continue;
+		*out = xreallocarray(*out, n + 1, sizeof **out);
+		xasprintf(&(*out)[n++], "%llu line%s hit %s %s's match limit "
+		    "(%s:%u): what it would match there is not seen",
+		    (unsigned long long)h, h == 1 ? "" : "s", kind, id, file,
+		    line);
+	}
+	return n;
 }
 
 size_t ruleset_nrules(const struct ruleset *rs) { return rs->nrules; }

@@ -123,14 +123,39 @@ strip_ansi(char *s, size_t n)
 }
 
 /*
+ * Is the valid UTF-8 sequence p[0, len) a character that draws nothing but
+ * can reorder or hide what is around it: a bidi control (U+202E makes
+ * "gpj.exe" read "exe.jpg"), a zero-width one, a byte-order mark, a line
+ * or paragraph separator?  Only these: combining accents are text.
+ */
+static bool
+utf8_invisible(const unsigned char *p, size_t len, uint32_t *cp)
+{
+	if (len == 2 && p[0] == 0xd8 && p[1] == 0x9c) {
+		*cp = 0x061c;			/* Arabic letter mark */
+		return true;
+	}
+	if (len != 3 || (p[0] != 0xe2 && p[0] != 0xef))
+		return false;
+	*cp = ((uint32_t)(p[0] & 0x0f) << 12) | ((uint32_t)(p[1] & 0x3f) << 6) |
+	    (p[2] & 0x3f);
+	return (*cp >= 0x200b && *cp <= 0x200f) ||
+	    (*cp >= 0x2028 && *cp <= 0x202e) ||
+	    (*cp >= 0x2060 && *cp <= 0x2069) || *cp == 0xfeff ||
+	    (*cp >= 0xfff9 && *cp <= 0xfffb);
+}
+
+/*
  * For the terminal: escape sequences are dropped, other control bytes shown
- * as ^X, invalid UTF-8 as \xNN, tabs as one space.
+ * as ^X, invalid UTF-8 as \xNN, invisible reordering characters as \uNNNN,
+ * tabs as one space.
  */
 void
 sanitize_terminal(struct buf *b, const char *s, size_t n)
 {
 	const unsigned char	*p = (const unsigned char *)s;
 	size_t			 i = 0, k;
+	uint32_t		 cp;
 
 	while (i < n) {
 		if (p[i] == 0x1b) {
@@ -147,6 +172,9 @@ sanitize_terminal(struct buf *b, const char *s, size_t n)
 		} else if ((k = utf8_len(p + i, n - i)) == 0) {
 			buf_printf(b, "\\x%02x", p[i]);
 			i++;
+		} else if (k > 1 && utf8_invisible(p + i, k, &cp)) {
+			buf_printf(b, "\\u%04x", (unsigned)cp);
+			i += k;
 		} else {
 			buf_add(b, p + i, k);
 			i += k;

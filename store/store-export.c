@@ -32,6 +32,7 @@
 #include <jansson.h>
 
 #define EXPORT_FORMAT	1	/* "rankline_history": the file's own version */
+#define EXPORT_SCHEMA_MIN 2	/* the first "schema" that was exported */
 
 /* A column: its name, and whether it holds text or an integer. */
 struct export_col {
@@ -601,6 +602,36 @@ import_finalize(struct import_stmts *s)
 		sqlite3_finalize(s->child[i]);
 }
 
+/*
+ * Refuse a "schema" this rankline does not know: its incidents' columns
+ * would be read by the wrong list.  Exports began at version 2, and every
+ * one carries it.
+ */
+static int
+import_schema(const char *file, json_t *v, char **cause)
+{
+	if (v == NULL) {
+		xasprintf(cause, "%s: no \"schema\": not a history this "
+		    "rankline wrote (it reads schema %d to %d)", file,
+		    EXPORT_SCHEMA_MIN, STORE_VERSION);
+		return -1;
+	}
+	if (json_is_integer(v) && json_integer_value(v) >= EXPORT_SCHEMA_MIN &&
+	    json_integer_value(v) <= STORE_VERSION)
+		return 0;
+	if (json_is_integer(v))
+		xasprintf(cause, "%s: history schema %lld is not one this "
+		    "rankline reads (it reads schema %d to %d)%s", file,
+		    (long long)json_integer_value(v), EXPORT_SCHEMA_MIN,
+		    STORE_VERSION, json_integer_value(v) > STORE_VERSION ?
+		    "; it was written by a newer rankline" : "");
+	else
+		xasprintf(cause, "%s: \"schema\" is not a number (this "
+		    "reads schema %d to %d)", file, EXPORT_SCHEMA_MIN,
+		    STORE_VERSION);
+	return -1;
+}
+
 /* Read and check the file's outer object; its incidents array. */
 static json_t *
 import_load(const char *file, json_t **root, char **cause)
@@ -629,6 +660,10 @@ import_load(const char *file, json_t **root, char **cause)
 		xasprintf(cause, "%s: history format %lld is not one this "
 		    "rankline reads (it reads %d)", file,
 		    (long long)json_integer_value(v), EXPORT_FORMAT);
+		json_decref(*root);
+		return NULL;
+	}
+	if (import_schema(file, json_object_get(*root, "schema"), cause) != 0) {
 		json_decref(*root);
 		return NULL;
 	}

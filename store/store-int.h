@@ -71,6 +71,7 @@ struct store {
 	sqlite3		*db;			/* the connection, owned */
 	char		*path;			/* as opened, for causes */
 	sqlite3_stmt	*stmt[STMT_N];		/* prepared on first use */
+	bool		 readonly;		/* opened read only (STORE_READ) */
 };
 
 /* One use of a cached statement: its parameters are bound in order. */
@@ -81,6 +82,7 @@ struct store_q {
 };
 
 /* store.c */
+const char	*store_os_reason(sqlite3 *);
 int		 store_fail(struct store *, char **);
 void		 store_now(char *, size_t);
 int		 store_q_start(struct store *, enum store_stmt,

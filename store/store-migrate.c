@@ -269,12 +269,15 @@ static int
 store_migrate_exec(sqlite3 *db, const char *path, const char *what,
     const char *sql, char **cause)
 {
-	char	*error = NULL;
+	const char	*why;
+	char		*error = NULL;
 
 	if (sqlite3_exec(db, sql, NULL, NULL, &error) == SQLITE_OK)
 		return 0;
-	xasprintf(cause, "%s: %s: %s", path, what,
-	    error != NULL ? error : sqlite3_errmsg(db));
+	why = store_os_reason(db);
+	xasprintf(cause, "%s: %s: %s%s%s%s", path, what,
+	    error != NULL ? error : sqlite3_errmsg(db), why != NULL ? " (" : "",
+	    why != NULL ? why : "", why != NULL ? ")" : "");
 	sqlite3_free(error);
 	return -1;
 }
@@ -333,6 +336,13 @@ store_migrate(sqlite3 *db, const char *path, char **cause)
 		return -1;
 	if (version == STORE_VERSION)
 		return 0;
+	if (sqlite3_db_readonly(db, "main") == 1) {
+		xasprintf(cause, "%s: database schema version %d needs bringing "
+		    "up to %d, which cannot be done read only (the file or its "
+		    "folder is not writable here)", path, version,
+		    STORE_VERSION);
+		return -1;
+	}
 	if (store_migrate_exec(db, path, "starting the migration",
 	    "BEGIN IMMEDIATE", cause) != 0)
 		return -1;

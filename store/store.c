@@ -47,6 +47,7 @@
 #define JOB_HEAD	65536		/* bytes of each log searched for the job */
 #define FNV_OFFSET	0xcbf29ce484222325ULL
 #define FNV_PRIME	0x100000001b3ULL
+#define STORE_NITEMS(v)	(sizeof (v) / sizeof *(v))
 
 /* The latest note of a kind ("?" for any) of incident i. */
 #define STORE_NOTE_SQL(kind)						\
@@ -215,11 +216,37 @@ struct store_save {
 	size_t		 ncontext;	/* events given context so far */
 };
 
-/* The database's complaint, with the path, as a cause. */
+/*
+ * The system's reason behind SQLite's last I/O failure, or NULL: SQLite
+ * says "disk I/O error" for a full disk in some places, and "unable to
+ * open database file" for a permission.
+ */
+const char *
+store_os_reason(sqlite3 *db)
+{
+	int	errnum = sqlite3_system_errno(db);
+
+	switch (sqlite3_errcode(db) & 0xff) {
+	case SQLITE_IOERR:
+	case SQLITE_FULL:
+	case SQLITE_CANTOPEN:
+		return errnum != 0 ? strerror(errnum) : NULL;
+	}
+	return NULL;
+}
+
+/* The database's complaint, with the path and the system's reason. */
 int
 store_fail(struct store *st, char **cause)
 {
-	if (cause != NULL)
+	const char	*why;
+
+	if (cause == NULL)
+		return -1;
+	if ((why = store_os_reason(st->db)) != NULL)
+		xasprintf(cause, "%s: %s (%s)", st->path,
+		    sqlite3_errmsg(st->db), why);
+	else
 		xasprintf(cause, "%s: %s", st->path, sqlite3_errmsg(st->db));
 	return -1;
 }
@@ -495,57 +522,240 @@ store_setup_exec(sqlite3 *db, const char *sql, char **error)
 	return rc;
 }
 
+/*
+ * A connection that only reads: no WAL switch and no synchronous setting,
+ * which are writes, and the busy timeout so that a reader waits out a
+ * checkpoint.
+ */
+static const char *const store_setup_read_sql[] = {
+	"PRAGMA busy_timeout = 5000",
+	"PRAGMA foreign_keys = ON",
+};
+
 /* Apply the settings every connection needs. */
 static int
-store_setup(struct store *st, char **cause)
+store_setup(struct store *st, bool readonly, char **cause)
 {
-	char	*error = NULL;
-	size_t	 i;
+	const char *const	*v = readonly ? store_setup_read_sql :
+				    store_setup_sql;
+	size_t			 n = readonly ? STORE_NITEMS(store_setup_read_sql) :
+				    STORE_NITEMS(store_setup_sql), i;
+	char			*error = NULL;
 
-	for (i = 0; i < sizeof store_setup_sql / sizeof *store_setup_sql;
-	    i++) {
-		if (store_setup_exec(st->db, store_setup_sql[i], &error) !=
-		    SQLITE_OK) {
-			xasprintf(cause, "%s: %s", st->path, error != NULL ?
-			    error : sqlite3_errmsg(st->db));
+	for (i = 0; i < n; i++) {
+		if (store_setup_exec(st->db, v[i], &error) != SQLITE_OK) {
 			sqlite3_free(error);
-			return -1;
+			return store_fail(st, cause);
 		}
 	}
 	return 0;
 }
 
-/* Open (making it if need be) the database at path, at STORE_VERSION. */
-int
-store_open(const char *path, struct store **stp, char **cause)
+/*
+ * The path as a URI filename with a query, for the read-only opens: every
+ * byte a URI gives a meaning to (%, ?, #) is escaped, and an absolute path
+ * gets an empty authority so that "//x" is not read as a host.
+ */
+static char *
+store_uri(const char *path, const char *query)
+{
+	static const char	 hex[] = "0123456789ABCDEF";
+	struct buf		 b = { 0 };
+	const unsigned char	*p;
+
+	buf_adds(&b, *path == '/' ? "file://" : "file:");
+	for (p = (const unsigned char *)path; *p != '\0'; p++) {
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		    (*p >= '0' && *p <= '9') || strchr("/._-~", *p) != NULL)
+			buf_addc(&b, (char)*p);
+		else {
+			buf_addc(&b, '%');
+			buf_addc(&b, hex[*p >> 4]);
+			buf_addc(&b, hex[*p & 15]);
+		}
+	}
+	buf_addc(&b, '?');
+	buf_adds(&b, query);
+	return buf_steal(&b);
+}
+
+/*
+ * Connect to an existing file, read-write or, with uri, read only, set it
+ * up and bring it to STORE_VERSION.  Returns the SQLite result code of the
+ * failure (cause set), or SQLITE_OK.
+ */
+static int
+store_connect(const char *path, const char *uri, struct store **stp,
+    char **cause)
 {
 	struct store	*st;
+	int		 rc;
+
+	st = xcalloc(1, sizeof *st);
+	st->path = xstrdup(path);
+	st->readonly = uri != NULL;
+	/* Not SQLITE_OPEN_CREATE: the file was made first, with its mode. */
+	if (uri != NULL)
+		rc = sqlite3_open_v2(uri, &st->db, SQLITE_OPEN_READONLY|
+		    SQLITE_OPEN_URI, NULL);
+	else
+		rc = sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE,
+		    NULL);
+	if (rc != SQLITE_OK) {
+		store_fail(st, cause);
+		goto fail;
+	}
+	if (store_setup(st, st->readonly, cause) != 0 ||
+	    store_migrate(st->db, st->path, cause) != 0)
+		goto fail;
+	*stp = st;
+	return SQLITE_OK;
+
+fail:
+	rc = sqlite3_errcode(st->db);
+	if (rc == SQLITE_OK)
+		rc = SQLITE_ERROR;
+	store_close(st);
+	return rc;
+}
+
+/* Whether a failed open may be one of permissions, not of the file. */
+static bool
+store_denied(int rc)
+{
+	switch (rc & 0xff) {
+	case SQLITE_READONLY:
+	case SQLITE_CANTOPEN:
+	case SQLITE_PERM:
+	case SQLITE_AUTH:
+	case SQLITE_IOERR:
+		return true;
+	}
+	return false;
+}
+
+/*
+ * Whether this process may write the file, and its folder (the WAL's);
+ * if not, errno says why.
+ */
+static bool
+store_writable(const char *path)
+{
+	char	*dir, *slash;
+	bool	 yes;
+
+	if (access(path, W_OK) != 0)
+		return false;
+	dir = xstrdup(path);
+	if ((slash = strrchr(dir, '/')) == NULL)
+		yes = access(".", W_OK) == 0;
+	else {
+		slash[slash == dir] = '\0';
+		yes = access(dir, W_OK) == 0;
+	}
+	free(dir);
+	return yes;
+}
+
+/*
+ * Open a database this process cannot write.  SQLite reads a WAL database
+ * read only when its -shm is there to share; when nobody has it open and
+ * the folder is not writable there is none, and SQLite cannot make one.
+ * The file is then read as immutable, which skips locking and the WAL: that
+ * is only right when the WAL holds nothing, so otherwise it is refused.
+ */
+static int
+store_open_readonly(const char *path, struct store **stp, char **cause)
+{
+	struct stat	 sb;
+	char		*uri, *wal, *first = NULL;
+	int		 rc;
+
+	uri = store_uri(path, "mode=ro");
+	rc = store_connect(path, uri, stp, &first);
+	free(uri);
+	if (rc == SQLITE_OK || !store_denied(rc)) {
+		*cause = first;
+		return rc == SQLITE_OK ? 0 : -1;
+	}
+	xasprintf(&wal, "%s-wal", path);
+	if (stat(wal, &sb) == 0 && sb.st_size > 0) {
+		xasprintf(cause, "%s: cannot be read: it is not writable here, "
+		    "and %s holds saves that only a rankline able to write its "
+		    "folder can read (%s)", path, wal, first);
+		free(first);
+		free(wal);
+		return -1;
+	}
+	free(wal);
+	free(first);
+	uri = store_uri(path, "immutable=1");
+	rc = store_connect(path, uri, stp, cause);
+	free(uri);
+	return rc == SQLITE_OK ? 0 : -1;
+}
+
+/*
+ * Open the database at path, at STORE_VERSION.  With STORE_EXISTING it
+ * must be there already (STORE_ABSENT if not, with nothing made); without,
+ * it and its folders are made if need be.  With STORE_READ a database that
+ * cannot be written here (a folder of someone else's, a read-only mount) is
+ * opened read only instead of failing.
+ */
+int
+store_open_flags(const char *path, int flags, struct store **stp,
+    char **cause)
+{
+	struct stat	 sb;
+	char		*first = NULL, *second = NULL;
+	int		 rc;
 
 	*stp = NULL;
 	if (path == NULL || *path == '\0') {
 		xasprintf(cause, "no database path");
 		return -1;
 	}
-	if (store_mkdirs(path, cause) != 0 || store_create(path, cause) != 0)
+	if (flags & STORE_EXISTING) {
+		if (stat(path, &sb) != 0 && (errno == ENOENT ||
+		    errno == ENOTDIR)) {
+			xasprintf(cause, "no incident database at %s", path);
+			return STORE_ABSENT;
+		}
+	} else if (store_mkdirs(path, cause) != 0 ||
+	    store_create(path, cause) != 0)
 		return -1;
 
-	st = xcalloc(1, sizeof *st);
-	st->path = xstrdup(path);
-	/* Not SQLITE_OPEN_CREATE: the file was made above, with its mode. */
-	if (sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE, NULL) !=
-	    SQLITE_OK) {
-		store_fail(st, cause);
-		goto fail;
+	if ((flags & STORE_READ) && !store_writable(path))
+		return store_open_readonly(path, stp, cause);
+	if ((rc = store_connect(path, NULL, stp, &first)) == SQLITE_OK)
+		return 0;
+	/* access() says yes to root, whom chattr +i still stops. */
+	if ((flags & STORE_READ) && store_denied(rc)) {
+		if (store_open_readonly(path, stp, &second) == 0) {
+			free(first);
+			return 0;
+		}
+		free(second);
 	}
-	if (store_setup(st, cause) != 0 ||
-	    store_migrate(st->db, st->path, cause) != 0)
-		goto fail;
-	*stp = st;
-	return 0;
-
-fail:
-	store_close(st);
+	/*
+	 * SQLite's words for a file it may not write ("unable to open
+	 * database file (No such file or directory)" on a read-only mount,
+	 * where the -wal cannot be made) do not say so.
+	 */
+	if (store_denied(rc) && !store_writable(path)) {
+		free(first);
+		xasprintf(&first, "%s: cannot be written here: %s", path,
+		    strerror(errno));
+	}
+	*cause = first;
 	return -1;
+}
+
+/* Open (making it if need be) the database at path, to read and write. */
+int
+store_open(const char *path, struct store **stp, char **cause)
+{
+	return store_open_flags(path, 0, stp, cause);
 }
 
 /* Close the database; every statement is finalized first. */

@@ -4,7 +4,8 @@
  * from core.h and never includes curses; tui/ calls these functions and
  * never speaks SQL.
  *
- * Ownership: a struct store is opened by store_open and closed by
+ * Ownership: a struct store is opened by store_open (or store_open_flags,
+ * which makes nothing and may fall back to read only) and closed by
  * store_close.  Lists returned in a store_list are the caller's, freed with
  * store_list_free; a row filled by store_get is the caller's, freed with
  * store_row_free; a history filled by store_recall is the caller's, freed
@@ -103,8 +104,14 @@ struct store_list {
 	size_t		 n;		/* rows */
 };
 
+/* store_open_flags: open only what is there, and read it if not writable. */
+#define STORE_EXISTING	0x1	/* make nothing: STORE_ABSENT if missing */
+#define STORE_READ	0x2	/* read only where it cannot be written */
+#define STORE_ABSENT	1	/* store_open_flags: no database at the path */
+
 /* store.c */
 int		 store_open(const char *, struct store **, char **);
+int		 store_open_flags(const char *, int, struct store **, char **);
 void		 store_close(struct store *);
 char		*store_default_path(void);
 int		 store_save(struct store *, const struct rl_incident *,

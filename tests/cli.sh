@@ -147,6 +147,26 @@ ok $? "and its JSON says unsafe"
 "$RANKLINE" cat "$tmp/late.log" > /dev/null
 ok $? "cat reads it with status 0"
 
+# A right-to-left override or a zero-width space in a log line reorders or
+# hides what a reader sees: analyze and cat show them as \uNNNN.
+printf 'Traceback (most recent call last):\nRuntimeError: bad \342\200\256evil\342\200\213x\n' > "$tmp/bidi.log"
+"$RANKLINE" analyze --no-store "$tmp/bidi.log" > "$tmp/bidi.a"
+"$RANKLINE" cat "$tmp/bidi.log" > "$tmp/bidi.c"
+grep -q 'bad \\u202eevil\\u200bx' "$tmp/bidi.a" &&
+grep -q 'bad \\u202eevil\\u200bx' "$tmp/bidi.c" &&
+! LC_ALL=C grep -q "$(printf '\342\200[\256\213]')" "$tmp/bidi.a" "$tmp/bidi.c"
+ok $? "bidi overrides and zero-width characters are shown escaped by analyze and cat"
+
+# One rule's lines with a wall-clock time, then a boot time (dmesg): the
+# rate is left out, not computed from an unset end (signed overflow under
+# UBSan, which the sanitizer run of this suite makes fatal).
+printf '2026-12-02 13:20:01,000 Out of memory: Killed process 11 (python) total-vm:1kB\n[812345.121000] Out of memory: Killed process 12 (python) total-vm:1kB\n' > "$tmp/boot.log"
+"$RANKLINE" analyze --json --no-store "$tmp/boot.log" | python3 -c '
+import json, sys
+s = [x for x in json.load(sys.stdin)["signatures"] if x["lines"] == 2]
+assert len(s) == 1 and "per_minute" not in s[0], s'
+ok $? "a signature with wall-clock and boot times has no rate, and no overflow"
+
 # 1,000 files under a limit of 256 descriptors: cat opened every file at
 # once to read it again and printed 251 of them, with status 0.  Now it
 # reads them in turns; analyze reads all; a follow that cannot watch them

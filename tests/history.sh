@@ -89,4 +89,84 @@ keys = [o["key"] for o in v]
 assert len(v) == 2 and sum(k.startswith("import:") for k in keys) == 1, keys' \
     "$tmp/t2.json"
 ok $? "an import whose key is taken is kept under a key of its own: $(cat "$tmp/ti")"
+
+# Reading never makes a database: a typo in --db is said, and leaves nothing.
+for cmd in "history" "history --hosts" "history --export $tmp/x.json" \
+    "show 1" "note 1 text"; do
+	# shellcheck disable=SC2086
+	"$RANKLINE" --db "$tmp/typo/dir/x.db" $cmd >/dev/null 2>"$tmp/err"
+	rc=$?
+	[ $rc -eq 1 ] && grep -q "no incident database at $tmp/typo/dir/x.db" \
+	    "$tmp/err" && [ ! -e "$tmp/typo" ] && [ ! -e "$tmp/x.json" ]
+	ok $? "$cmd --db a path that is not there: exit $rc, nothing made: $(cat "$tmp/err")"
+done
+# On a new machine the default history is empty, and stays uncreated.
+mkdir "$tmp/home"
+HOME="$tmp/home" XDG_DATA_HOME="" "$RANKLINE" history > "$tmp/h" 2>&1 &&
+grep -q "^no incidents$" "$tmp/h" && [ -z "$(ls -A "$tmp/home")" ]
+ok $? "history with no database yet: no incidents, exit 0, nothing made"
+HOME="$tmp/home" XDG_DATA_HOME="" "$RANKLINE" show 1 2> "$tmp/err"
+[ $? -eq 1 ] && grep -q "no incident database at $tmp/home/" "$tmp/err" &&
+    [ -z "$(ls -A "$tmp/home")" ]
+ok $? "show with no database yet says so: $(cat "$tmp/err")"
+
+# A database in a folder this user cannot write (someone else's, shared):
+# it is read, read only.  Root writes anywhere, so the reader is nobody.
+# A name with what a URI gives a meaning to: the read-only open is by URI.
+ro="$tmp/ro %41?#"
+if [ "$(id -u)" -ne 0 ]; then
+	as_reader() { "$@"; }
+elif command -v setpriv >/dev/null 2>&1; then
+	as_reader() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+else
+	as_reader=""
+fi
+mkdir "$ro" "$ro/out" && cp "$db" "$ro/a.db" && chmod 755 "$tmp" "$ro" &&
+    chmod 644 "$ro/a.db" && chmod 777 "$ro/out"
+n=$("$RANKLINE" --db "$db" history --json | grep -c '"id"')
+chmod 555 "$ro"
+if ! command -v as_reader >/dev/null 2>&1 ||
+    ! as_reader "$RANKLINE" --version >/dev/null 2>&1 ||
+    as_reader sh -c ": > '$ro/probe'" 2>/dev/null; then
+	skip "no user here for whom $ro is read only"
+	skip "no user here for whom $ro is read only"
+	skip "no user here for whom $ro is read only"
+else
+	as_reader "$RANKLINE" --db "$ro/a.db" history --json > "$tmp/h" 2>"$tmp/err"
+	[ $? -eq 0 ] && [ "$(grep -c '"id"' "$tmp/h")" -eq "$n" ]
+	ok $? "history of a database in a read-only folder: $n incidents $(cat "$tmp/err")"
+	as_reader "$RANKLINE" --db "$ro/a.db" show 1 > "$tmp/s" 2>"$tmp/err" &&
+	grep -q "resolution *num_workers" "$tmp/s" &&
+	as_reader "$RANKLINE" --db "$ro/a.db" history --export "$ro/out/e.json" \
+	    2>>"$tmp/err" && cmp -s "$ro/out/e.json" "$tmp/e1.json"
+	ok $? "show and --export read it too $(cat "$tmp/err")"
+	as_reader "$RANKLINE" --db "$ro/a.db" note 1 "x" >/dev/null 2>"$tmp/err"
+	[ $? -eq 1 ] && grep -q "$ro/a.db" "$tmp/err" &&
+	    [ -z "$(find "$ro" -newer "$ro/a.db" ! -path "$ro/out*")" ]
+	ok $? "a note there fails and says why: $(cat "$tmp/err")"
+fi
+chmod 755 "$ro"
+
+# Dates are text to the store, and an import brings whatever another
+# machine's file says: history, show and --hosts print them made safe.
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+esc = "\u001b]0;pwned\u0007\u001b[2J"
+for i in d["incidents"]:
+    i["uid"] += "e"
+    i["created"] = i["occurred"] = esc
+    for e in i["events"]:
+        e["time"] = esc
+    for n in i["notes"]:
+        n["uid"] += "e"
+        n["created"] = esc
+json.dump(d, open(sys.argv[2], "w"))' "$tmp/t1.json" "$tmp/esc.json" &&
+"$RANKLINE" --db "$tmp/t3.db" history --import "$tmp/esc.json" >/dev/null &&
+"$RANKLINE" --db "$tmp/t3.db" note 1 "seen" >/dev/null &&
+{ "$RANKLINE" --db "$tmp/t3.db" history; "$RANKLINE" --db "$tmp/t3.db" show 1;
+  "$RANKLINE" --db "$tmp/t3.db" history --hosts; } > "$tmp/esc.out" 2>&1 &&
+[ -s "$tmp/esc.out" ] && ! grep -q "$(printf '\033')" "$tmp/esc.out" &&
+! grep -q "$(printf '\007')" "$tmp/esc.out"
+ok $? "an imported date's escape sequences reach no terminal (history, show, --hosts)"
 tap_done

@@ -189,6 +189,8 @@ input_key(struct tui *t, int key)
 	struct view	*v = t->views[t->nviews - 1];
 	enum tui_action	 act;
 
+	if (crash_test_key(key))
+		return;
 	if (t->message != NULL) {
 		free(t->message);
 		t->message = NULL;

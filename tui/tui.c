@@ -67,6 +67,7 @@ static void
 tui_fatal_hook(void)
 {
 	if (tui_current != NULL && tui_current->curses) {
+		crash_disarm();
 		endwin();
 		tui_current->curses = false;
 	}
@@ -255,6 +256,7 @@ tui_curses_start(struct tui *t, char **cause)
 	}
 	set_term(t->screen);
 	t->curses = true;
+	crash_arm(t->out_fd);
 	cup = tigetstr("cup");
 	if (cup == NULL || cup == (char *)-1) {
 		xasprintf(cause, "TERM=%s cannot move the cursor: the console "
@@ -359,6 +361,7 @@ tui_start(struct tui *t, char **cause)
 	if (tui_tty_open(t, cause) != 0)
 		return (-1);
 	tui_locale(t);
+	crash_save_tty(t->in_fd);
 	tui_saved_hook = fatal_hook;
 	fatal_hook = tui_fatal_hook;
 	if (tui_curses_start(t, cause) != 0)
@@ -386,8 +389,10 @@ tui_stop(struct tui *t)
 
 	while (t->nviews > 0)
 		tui_pop(t);
-	if (t->curses)
+	if (t->curses) {
+		crash_disarm();
 		endwin();
+	}
 	t->curses = false;
 	if (t->screen != NULL)
 		delscreen(t->screen);

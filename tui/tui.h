@@ -308,6 +308,12 @@ void		 tui_set_message(struct tui *, bool, const char *, ...)
 void		 tui_select_event(struct tui *, int);
 void		 tui_select_row(struct tui *, int);
 
+/* crash.c */
+void		 crash_save_tty(int);
+void		 crash_arm(int);
+void		 crash_disarm(void);
+bool		 crash_test_key(int);
+
 /* live.c */
 void		 live_start(struct tui *);
 void		 live_changed(struct tui *);

@@ -297,6 +297,26 @@ diag_build_checklist(struct diag *d, const struct rl_incident *inc)
 	}
 }
 
+/*
+ * Rules that gave lines up at pcre2's match limit: what they would have
+ * matched is missing from every answer above.
+ */
+static void
+diag_build_limits(struct diag *d, const struct rl_incident *inc)
+{
+	char	**notes;
+	size_t	  n, i;
+
+	if ((n = ruleset_limit_notes(inc->rules, &notes)) == 0)
+		return;
+	diag_section(d, "Match limits (rankline rules check names the cause)");
+	for (i = 0; i < n; i++) {
+		diag_text(d, 2, TR_UNSAFE, notes[i]);
+		free(notes[i]);
+	}
+	free(notes);
+}
+
 /* Build every line for the current model and width. */
 static void
 diag_build(struct diag *d, const struct rl_incident *inc)
@@ -307,6 +327,7 @@ diag_build(struct diag *d, const struct rl_incident *inc)
 	diag_build_ckpt(d, inc);
 	diag_build_skew(d, inc);
 	diag_build_capacity(d, inc);
+	diag_build_limits(d, inc);
 	diag_build_checklist(d, inc);
 }
 

@@ -171,6 +171,23 @@ quit_checks
 history_has 'torch\.cuda\.oom rank 1'
 ok $? "the piped incident is stored"
 
+# An error, then, while followed, a save completed after it: the console
+# once died here (an unsafe step read that was not there) and left the
+# terminal raw.  It shows the failure and an unsafe checkpoint, and quits.
+late=$TMPD/late
+mkdir -p "$late"
+printf 'RuntimeError: boom\n' >"$late/rank0.log"
+start 80 24
+run_rankline --no-store "$late"
+wait_for '^ *FIRST FAILURE .*python\.exception'
+ok $? "late save: the error is the first failure"
+printf '12/02/2026 13:20:20 - INFO - train - [rank0] successfully saved checkpoint from iteration 10 to checkpoints\n' \
+    >>"$late/rank0.log"
+wait_for 'checkpoint UNSAFE'
+ok $? "a save logged after it, while followed: the checkpoint reads unsafe"
+send q
+quit_checks
+
 # A command's copy of its lines at its cap (RANKLINE_SPILL_MAX) is said in
 # the status line while it is followed.
 cat >"$TMPD/big.sh" <<'SH'

@@ -181,11 +181,41 @@ test_buf(void)
 	buf_free(&b);
 }
 
+/* For the terminal: what could reorder or hide text is shown, not obeyed. */
+static void
+test_terminal(void)
+{
+	static const struct {
+		const char	*in, *out, *what;
+	} t[] = {
+		{ "a\xe2\x80\xaegpj.exe", "a\\u202egpj.exe", "right-to-left override" },
+		{ "x\xe2\x81\xa6y\xe2\x81\xa9", "x\\u2066y\\u2069", "isolates" },
+		{ "to\xe2\x80\x8bken", "to\\u200bken", "zero-width space" },
+		{ "\xef\xbb\xbfline", "\\ufeffline", "byte-order mark" },
+		{ "a\xd8\x9c" "b", "a\\u061cb", "Arabic letter mark" },
+		{ "caf\xc3\xa9 e\xcc\x81", "caf\xc3\xa9 e\xcc\x81", "accents stay" },
+		{ "\xe2\x96\x88 \xe2\x80\x94", "\xe2\x96\x88 \xe2\x80\x94", "a block and a dash stay" },
+		{ "\x1b]0;pwned\x07ok\x1b[2J", "ok", "escape sequences dropped" },
+		{ "a\x01" "b\xff" "c", "a^Ab\\xffc", "controls and bad bytes shown" },
+	};
+	struct buf	b = { 0 };
+	size_t		i;
+
+	for (i = 0; i < sizeof t / sizeof t[0]; i++) {
+		b.len = 0;
+		sanitize_terminal(&b, t[i].in, strlen(t[i].in));
+		ok(b.len == strlen(t[i].out) && memcmp(b.p, t[i].out, b.len) == 0,
+		    "terminal: %s (%.*s)", t[i].what, (int)b.len, b.p);
+	}
+	buf_free(&b);
+}
+
 int
 main(void)
 {
 	test_every_offset();
 	test_round_trip();
 	test_buf();
+	test_terminal();
 	return tap_done();
 }

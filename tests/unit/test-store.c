@@ -825,6 +825,48 @@ write_file(const char *path, const char *mode, const char *text)
 	}
 }
 
+/*
+ * A "schema" this rankline does not know is refused, naming the file and
+ * the versions it reads, and nothing is imported.
+ */
+static void
+test_import_schema(struct store *st, const char *file)
+{
+	static const char *const bad[] = { "99", "1", "0", "-2", "\"2\"",
+	    "2.0", NULL };
+	struct store_import_stats	 stats;
+	struct store_list		 before, after;
+	char				*cause = NULL, known[32];
+	size_t				 i;
+
+	snprintf(known, sizeof known, "reads schema 2 to %d", STORE_VERSION);
+	store_list(st, NULL, 1000, &before, &cause);
+	for (i = 0; i < sizeof bad / sizeof *bad; i++) {
+		/* One new incident, which must not be kept. */
+		write_file(file, "w", "{\"rankline_history\": 1, ");
+		if (bad[i] != NULL) {
+			write_file(file, "a", "\"schema\": ");
+			write_file(file, "a", bad[i]);
+			write_file(file, "a", ", ");
+		}
+		write_file(file, "a", "\"incidents\": [{\"uid\": \"cc\","
+		    " \"key\": \"kc\", \"created\": \"2026\","
+		    " \"updated\": \"2026\"}]}\n");
+		cause = NULL;
+		ok(store_import(st, file, &stats, &cause) == -1 &&
+		    cause != NULL && strstr(cause, file) != NULL &&
+		    strstr(cause, known + 6) != NULL && stats.added == 0,
+		    "schema %s refused", bad[i] != NULL ? bad[i] : "absent");
+		printf("#   %s\n", cause != NULL ? cause : "(no cause)");
+		free(cause);
+	}
+	cause = NULL;
+	store_list(st, NULL, 1000, &after, &cause);
+	is_int((int)after.n, (int)before.n, "no refused import added anything");
+	store_list_free(&before);
+	store_list_free(&after);
+}
+
 /* Read, ingest and diagnose paths with the shipped rules. */
 static struct rl_incident *
 analyze(struct ruleset *rs, const char *const *paths, size_t n)
@@ -1068,8 +1110,8 @@ test_roundtrip(void)
 	free(cause);
 	cause = NULL;
 	/* A good incident then a bad one: the good one is not kept either. */
-	write_file(bad, "w", "{\"rankline_history\": 1, \"incidents\": ["
-	    "{\"uid\": \"aa\", \"key\": \"ka\", \"created\": \"2026\","
+	write_file(bad, "w", "{\"rankline_history\": 1, \"schema\": 2, "
+	    "\"incidents\": [{\"uid\": \"aa\", \"key\": \"ka\", \"created\": \"2026\","
 	    " \"updated\": \"2026\"},"
 	    "{\"uid\": \"bb\", \"key\": \"kb\", \"created\": 5}]}\n");
 	ok(store_import(b, bad, &stats, &cause) == -1 && cause != NULL &&
@@ -1087,6 +1129,7 @@ test_roundtrip(void)
 	    cause != NULL && strstr(cause, "/no/such/file.json") != NULL,
 	    "a missing file is named: %s", cause);
 	free(cause);
+	test_import_schema(b, bad);
 	free(x1);
 	free(x2);
 	free(x3);

@@ -203,26 +203,20 @@ rc=$?
 [ $rc -eq 3 ] && grep -q "^rankline: -: cannot be read again: its lines from byte 0 on are left out" "$tmp/lost.err"
 ok $? "cat names a source whose lines it left out and exits 3 (status $rc)"
 
-# Distinct writers in one file: each new one was sought among all the
-# streams before it (ingestion) and all the processes (cat), so that 100,000
-# ranks took 7 s to analyze and 80,000 took 24 s to cat.  Ten times the
-# writers of a first run may take 20 times as long (and a second) before the
-# run is stopped: linear is 10 times, the square 100.
-writers() {
-	awk -v n="$1" 'BEGIN { for (r = 0; r < n; r++)
-	    printf "[rank%d]: step 100 loss 0.25\n", r }' > "$2"
-}
-ms() { echo $(($(date +%s%N) / 1000000)); }
-writers 10000 "$tmp/w10k.log"
-writers 100000 "$tmp/w100k.log"
-for how in "analyze --no-store --json" cat; do
-	t=$(ms)
-	"$RANKLINE" $how "$tmp/w10k.log" > /dev/null
-	t=$(($(ms) - t))
-	limit=$(awk -v t="$t" 'BEGIN { printf "%.1f", (20 * t + 1000) / 1000 }')
-	timeout "$limit" "$RANKLINE" $how "$tmp/w100k.log" > "$tmp/w.out"
-	rc=$?
-	[ $rc -eq 0 ] && grep -q 99999 "$tmp/w.out"
-	ok $? "$how: 100,000 writers within 20 times 10,000's $t ms and a second (status $rc)"
-done
+# Distinct writers in one file, each its own rank: all 100,000 are told
+# apart by analyze and by cat.  How the time grows with them (it grew with
+# their square) is bench/writers' to measure, not a test's.
+awk 'BEGIN { for (r = 0; r < 100000; r++)
+    printf "[rank%d]: step 100 loss 0.25\n", r }' > "$tmp/w100k.log"
+"$RANKLINE" analyze --no-store --json "$tmp/w100k.log" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+r = sorted(x["rank"] for x in d["ranks"])
+assert r == list(range(100000)), (len(r), r[:3], r[-3:])'
+ok $? "analyze: 100,000 writers in one file are 100,000 ranks"
+"$RANKLINE" cat --json "$tmp/w100k.log" | python3 -c '
+import json, sys
+r = [json.loads(l)["rank"] for l in sys.stdin]
+assert r == list(range(100000)), (len(r), r[:3])'
+ok $? "cat: each of their lines carries its own rank"
 tap_done

@@ -212,7 +212,8 @@ struct store_save {
 	struct rl_signature sig;	/* the root's, owned */
 	struct rl_job	 job;		/* the job's identity, owned */
 	char		 occurred[64];	/* the root's time, else now */
-	int		*fd;		/* each source opened again, or -1 */
+	int		 fd;		/* source fd_of opened again, or -1 */
+	size_t		 fd_of;		/* which source fd is (when not -1) */
 	size_t		 ncontext;	/* events given context so far */
 };
 
@@ -845,6 +846,23 @@ store_source_open(const struct rl_source *src, const char *path)
 	return source_reopen(src);
 }
 
+/*
+ * Source i opened again, or -1.  One is open at a time: 10,000 rank logs
+ * under a limit of 256 descriptors are each read in turn, where holding
+ * them all open left most without their job scan or context, unsaid.
+ */
+static int
+store_save_fd(struct store_save *s, size_t i)
+{
+	if (s->fd != -1 && s->fd_of == i)
+		return s->fd;
+	if (s->fd != -1)
+		close(s->fd);
+	s->fd = store_source_open(s->inc->sources[i], s->paths[i]);
+	s->fd_of = i;
+	return s->fd;
+}
+
 /* The job's identity: paths, matched lines, and the head of each log. */
 static void
 store_save_job(struct store_save *s)
@@ -852,13 +870,14 @@ store_save_job(struct store_save *s)
 	char		*head;
 	ssize_t		 n;
 	size_t		 i;
+	int		 fd;
 
 	job_identity(s->inc, &s->job);
 	head = xmalloc(JOB_HEAD);
 	for (i = 0; i < s->inc->nsources; i++) {
-		if (s->fd[i] == -1)
+		if ((fd = store_save_fd(s, i)) == -1)
 			continue;
-		if ((n = pread(s->fd[i], head, JOB_HEAD, 0)) > 0)
+		if ((n = pread(fd, head, JOB_HEAD, 0)) > 0)
 			job_scan(&s->job, head, (size_t)n);
 	}
 	free(head);
@@ -897,14 +916,10 @@ store_paths_free(char **paths, size_t n)
 static void
 store_save_init(struct store_save *s, const struct rl_incident *inc)
 {
-	size_t	i;
-
 	memset(s, 0, sizeof *s);
 	s->inc = inc;
 	s->paths = store_paths(inc);
-	s->fd = xcalloc(inc->nsources + 1, sizeof *s->fd);
-	for (i = 0; i < inc->nsources; i++)
-		s->fd[i] = store_source_open(inc->sources[i], s->paths[i]);
+	s->fd = -1;
 	store_key(s->paths, inc->nsources, s->key, sizeof s->key);
 	store_now(s->now, sizeof s->now);
 	snprintf(s->occurred, sizeof s->occurred, "%s", s->now);
@@ -924,14 +939,9 @@ store_save_init(struct store_save *s, const struct rl_incident *inc)
 static void
 store_save_clear(struct store_save *s)
 {
-	size_t	i;
-
-	for (i = 0; i < s->inc->nsources; i++) {
-		if (s->fd[i] != -1)
-			close(s->fd[i]);
-	}
+	if (s->fd != -1)
+		close(s->fd);
 	store_paths_free(s->paths, s->inc->nsources);
-	free(s->fd);
 	free(s->old_fp);
 	fingerprint_signature_free(&s->sig);
 	job_free(&s->job);
@@ -1117,14 +1127,15 @@ store_context(struct store_save *s, const struct rl_event *ev,
 	size_t		 before, n, lines, cmp;
 	ssize_t		 got;
 	uint64_t	 from;
+	int		 fd;
 
-	if (ev->source >= s->inc->nsources || s->fd[ev->source] == -1 ||
-	    ev->text == NULL)
+	if (ev->source >= s->inc->nsources || ev->text == NULL ||
+	    (fd = store_save_fd(s, ev->source)) == -1)
 		return NULL;
 	before = ev->offset < CONTEXT_BYTES ? (size_t)ev->offset :
 	    CONTEXT_BYTES;
 	from = ev->offset - before;
-	if ((got = pread(s->fd[ev->source], buf, sizeof buf - 1,
+	if ((got = pread(fd, buf, sizeof buf - 1,
 	    (off_t)from)) <= (ssize_t)before)
 		return NULL;
 	n = (size_t)got;

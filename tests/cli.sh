@@ -191,6 +191,16 @@ d = json.load(open(sys.argv[1]))
 assert len(d["ranks"]) == 1000 and d["errors"] == [], d["errors"][:3]
 assert sum(s["lines"] for s in d["sources"]) == 2000' "$tmp/many.json" && [ $rc -eq 0 ]
 ok $? "analyze under ulimit -n 256 reads all 1,000 files (status $rc)"
+# And stores the failure with the lines around it: the store read every
+# log again at once, and past the limit kept no context, unsaid.
+cp -r "$tmp/many" "$tmp/many2"
+printf '2026-12-02 13:20:03,000 INFO [rank999] before\nTraceback (most recent call last):\nIndexError: list index out of range\n2026-12-02 13:20:04,000 INFO [rank999] after the end\n' \
+    >> "$tmp/many2/rank999.log"
+(ulimit -n 256 && "$RANKLINE" analyze --db "$tmp/many.db" "$tmp/many2") > /dev/null
+rc=$?
+"$RANKLINE" show --db "$tmp/many.db" 1 > "$tmp/many.show"
+[ $rc -eq 0 ] && grep -q '| 2026-12-02 13:20:04,000 INFO \[rank999\] after the end' "$tmp/many.show"
+ok $? "under ulimit -n 256 the last of 1,000 files is stored with its context (status $rc)"
 (ulimit -n 256 && timeout 30 "$RANKLINE" analyze --follow --until-idle 1 --json \
     --no-store "$tmp/many") > "$tmp/many.json" 2> "$tmp/many.err"
 rc=$?

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <uv.h>
 
 #include "rankline.h"
@@ -314,6 +315,59 @@ free_at_exit(void)
 static struct rl_history	analyze_left_h;
 static void *volatile		analyze_left[4];
 
+/*
+ * Where a batch analysis is, for a signal that ends it: an engineer who
+ * stops a long run, or a scheduler's SIGTERM, is told whether the incident
+ * was stored.  SQLite's journal keeps the database whole either way.
+ */
+static volatile sig_atomic_t	analyze_phase;	/* 0 reading, 1 storing, 2 stored */
+
+/* Say what a terminating signal interrupted, then die of it. */
+static void
+analyze_stop_cb(int sig)
+{
+	static const char *const what[] = {
+		" while reading the logs: nothing was stored\n",
+		" while storing the incident: the database keeps what it "
+		    "held before\n",
+		" after the incident was stored\n"
+	};
+	const char	*name = sig == SIGTERM ? "SIGTERM" : sig == SIGHUP ?
+			    "SIGHUP" : "SIGINT";
+	const char	*w = what[analyze_phase > 2 ? 2 : analyze_phase];
+	ssize_t		 n;
+
+	n = write(STDERR_FILENO, "rankline: stopped by ", 21);
+	n = write(STDERR_FILENO, name, strlen(name));
+	n = write(STDERR_FILENO, w, strlen(w));
+	(void)n;
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/*
+ * Tell the user what a SIGTERM, SIGHUP or SIGINT cut short; a follow's own
+ * watchers take SIGINT and SIGTERM over while it runs.
+ */
+static void
+analyze_trap_signals(void)
+{
+	static const int	 sigs[] = { SIGTERM, SIGHUP, SIGINT };
+	struct sigaction	 sa, old;
+	size_t			 i;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = analyze_stop_cb;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+		/* A signal ignored by the caller (nohup) stays ignored. */
+		if (sigaction(sigs[i], NULL, &old) == 0 &&
+		    old.sa_handler == SIG_IGN)
+			continue;
+		sigaction(sigs[i], &sa, NULL);
+	}
+}
+
 int
 cmd_analyze(const struct options *o, int argc, char **argv)
 {
@@ -327,12 +381,17 @@ cmd_analyze(const struct options *o, int argc, char **argv)
 		fprintf(stderr, "usage: rankline %s\n", commands[0].usage);
 		return EXIT_USAGE;
 	}
+	analyze_trap_signals();
 	rs = rules_load_or_warn();
 	inc = analyze_paths(o, rs, argc, argv, NULL, NULL, &bad);
+	/* A follow's watchers gave their signals back to the default. */
+	analyze_trap_signals();
 	analyze_warn(inc);
 	/* The report still comes: the failure to keep it was said. */
+	analyze_phase = 1;
 	if (analyze_store(o, inc, &h) != 0)
 		rv = 1;
+	analyze_phase = 2;
 	if (o->json)
 		report_json(inc, &b, stdout);
 	else

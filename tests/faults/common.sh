@@ -160,6 +160,10 @@ round() {
 	# Killed: the exit says so.  Finished: it succeeded.
 	if [ "$phase" = "done" ]; then [ "$rc" -eq 0 ] || good=0
 	else [ "$rc" -ne 0 ] || good=0; fi
+	# An analysis stopped by a signal it can catch says what it cut short.
+	if [ "$kind" = analyze ] && [ "$sig" != KILL ] && [ "$phase" != done ]; then
+		grep -q "^rankline: stopped by SIG$sig " "$ftmp/err" || good=0
+	fi
 	tally="$tally $kind-$sig-$phase-$good"
 	[ $good -eq 1 ] || bad="$bad
 #   $kind SIG$sig at ${ms} ms ($phase, exit $rc): $state: $(head -c 300 "$ftmp/err")"

@@ -186,9 +186,9 @@ process_room(struct rl_incident *inc)
 		    sizeof *inc->procs);
 }
 
-/* The process with this key, or NULL. */
-struct rl_process *
-incident_process_find(struct rl_incident *inc, const char *key)
+/* The slot of the process with this key, or of the empty one it would take. */
+static size_t
+process_slot(struct rl_incident *inc, const char *key)
 {
 	struct rl_process	*p;
 	size_t			 slot, mask;
@@ -198,9 +198,16 @@ incident_process_find(struct rl_incident *inc, const char *key)
 	for (slot = str_hash(STR_HASH_SEED, key) & mask;
 	    (p = inc->phash[slot]) != NULL; slot = (slot + 1) & mask) {
 		if (strcmp(p->key, key) == 0)
-			return p;
+			break;
 	}
-	return NULL;
+	return slot;
+}
+
+/* The process with this key, or NULL. */
+struct rl_process *
+incident_process_find(struct rl_incident *inc, const char *key)
+{
+	return inc->phash[process_slot(inc, key)];
 }
 
 /*
@@ -213,15 +220,11 @@ incident_process(struct rl_incident *inc, const char *key, const char *host,
     int rank, int local_rank)
 {
 	struct rl_process	*p;
-	size_t			 slot, mask;
+	size_t			 slot;
 
-	process_index(inc);
-	mask = inc->phsize - 1;
-	for (slot = str_hash(STR_HASH_SEED, key) & mask;
-	    (p = inc->phash[slot]) != NULL; slot = (slot + 1) & mask) {
-		if (strcmp(p->key, key) == 0)
-			goto found;
-	}
+	slot = process_slot(inc, key);
+	if ((p = inc->phash[slot]) != NULL)
+		goto found;
 	p = xcalloc(1, sizeof *p);
 	p->key = xstrdup(key);
 	p->rank = p->local_rank = p->pid = p->exitcode = RL_NONE;

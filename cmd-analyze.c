@@ -3,6 +3,7 @@
  * every path, diagnose, and store the incident; analyze prints the answer,
  * the console shows it while it follows the sources for new lines.
  */
+#include <assert.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -316,27 +317,26 @@ static struct rl_history	analyze_left_h;
 static void *volatile		analyze_left[4];
 
 /*
- * Where a batch analysis is, for a signal that ends it: an engineer who
- * stops a long run, or a scheduler's SIGTERM, is told whether the incident
- * was stored.  SQLite's journal keeps the database whole either way.
+ * What a batch command is doing, for a signal that ends it: an engineer
+ * who stops a long run, or a scheduler's SIGTERM, is told what was cut
+ * short and whether anything was stored.  SQLite's journal keeps the
+ * database whole either way; this is only the telling.
  */
-static volatile sig_atomic_t	analyze_phase;	/* 0 reading, 1 storing, 2 stored */
+static const char *const *stop_words;	/* a sentence per phase */
+static size_t		  stop_nwords;
+static volatile sig_atomic_t stop_at;	/* the phase now */
 
 /* Say what a terminating signal interrupted, then die of it. */
 static void
-analyze_stop_cb(int sig)
+stop_cb(int sig)
 {
-	static const char *const what[] = {
-		" while reading the logs: nothing was stored\n",
-		" while storing the incident: the database keeps what it "
-		    "held before\n",
-		" after the incident was stored\n"
-	};
 	const char	*name = sig == SIGTERM ? "SIGTERM" : sig == SIGHUP ?
 			    "SIGHUP" : "SIGINT";
-	const char	*w = what[analyze_phase > 2 ? 2 : analyze_phase];
+	const char	*w;
 	ssize_t		 n;
 
+	w = stop_words[(size_t)stop_at < stop_nwords ? (size_t)stop_at :
+	    stop_nwords - 1];
 	n = write(STDERR_FILENO, "rankline: stopped by ", 21);
 	n = write(STDERR_FILENO, name, strlen(name));
 	n = write(STDERR_FILENO, w, strlen(w));
@@ -346,18 +346,23 @@ analyze_stop_cb(int sig)
 }
 
 /*
- * Tell the user what a SIGTERM, SIGHUP or SIGINT cut short; a follow's own
- * watchers take SIGINT and SIGTERM over while it runs.
+ * From now on a SIGTERM, SIGHUP or SIGINT says words[phase] (each starts
+ * with a blank and ends with a newline) before it ends the process; a
+ * follow's own watchers take SIGINT and SIGTERM over while it runs, so it
+ * is called again after one.
  */
-static void
-analyze_trap_signals(void)
+void
+stop_trap(const char *const *words, size_t nwords)
 {
 	static const int	 sigs[] = { SIGTERM, SIGHUP, SIGINT };
 	struct sigaction	 sa, old;
 	size_t			 i;
 
+	assert(nwords > 0);
+	stop_words = words;
+	stop_nwords = nwords;
 	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = analyze_stop_cb;
+	sa.sa_handler = stop_cb;
 	sigemptyset(&sa.sa_mask);
 	for (i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
 		/* A signal ignored by the caller (nohup) stays ignored. */
@@ -367,6 +372,21 @@ analyze_trap_signals(void)
 		sigaction(sigs[i], &sa, NULL);
 	}
 }
+
+/* The phase whose words a signal would say now. */
+void
+stop_phase(int phase)
+{
+	stop_at = phase;
+}
+
+/* What analyze says when stopped: reading, storing, stored. */
+static const char *const analyze_stop_words[] = {
+	" while reading the logs: nothing was stored\n",
+	" while storing the incident: the database keeps what it held "
+	    "before\n",
+	" after the incident was stored\n"
+};
 
 int
 cmd_analyze(const struct options *o, int argc, char **argv)
@@ -381,17 +401,19 @@ cmd_analyze(const struct options *o, int argc, char **argv)
 		fprintf(stderr, "usage: rankline %s\n", commands[0].usage);
 		return EXIT_USAGE;
 	}
-	analyze_trap_signals();
+	stop_trap(analyze_stop_words, sizeof analyze_stop_words /
+	    sizeof analyze_stop_words[0]);
 	rs = rules_load_or_warn();
 	inc = analyze_paths(o, rs, argc, argv, NULL, NULL, &bad);
 	/* A follow's watchers gave their signals back to the default. */
-	analyze_trap_signals();
+	stop_trap(analyze_stop_words, sizeof analyze_stop_words /
+	    sizeof analyze_stop_words[0]);
 	analyze_warn(inc);
 	/* The report still comes: the failure to keep it was said. */
-	analyze_phase = 1;
+	stop_phase(1);
 	if (analyze_store(o, inc, &h) != 0)
 		rv = 1;
-	analyze_phase = 2;
+	stop_phase(2);
 	if (o->json)
 		report_json(inc, &b, stdout);
 	else

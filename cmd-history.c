@@ -230,6 +230,13 @@ history_hosts(const struct options *o, struct store *st)
 	return 0;
 }
 
+/* What an import says when a signal stops it: one transaction, or none. */
+static const char *const import_stop_words[] = {
+	" while importing: the database keeps what it held before (an "
+	    "import is all or nothing)\n",
+	" after the import was stored\n"
+};
+
 /* `history --export FILE` and `--import FILE`. */
 static int
 history_share(const struct options *o, struct store *st)
@@ -245,6 +252,7 @@ history_share(const struct options *o, struct store *st)
 	}
 	if (store_import(st, o->import_file, &stats, &cause) != 0)
 		return history_fail(st, cause);
+	stop_phase(1);
 	printf("imported %zu new incident%s, %zu already known, %zu note%s\n",
 	    stats.added, stats.added == 1 ? "" : "s", stats.known, stats.notes,
 	    stats.notes == 1 ? "" : "s");
@@ -269,6 +277,9 @@ cmd_history(const struct options *o, int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	flags = o->import_file != NULL ? 0 : STORE_EXISTING|STORE_READ;
+	if (o->import_file != NULL)
+		stop_trap(import_stop_words, sizeof import_stop_words /
+		    sizeof import_stop_words[0]);
 	st = history_open(o, flags, o->export_file == NULL ? &fresh : NULL);
 	if (st == NULL && (o->export_file != NULL || !fresh))
 		return 1;
@@ -276,7 +287,8 @@ cmd_history(const struct options *o, int argc, char **argv)
 		return history_hosts(o, st);
 	if (modes == 1)
 		return history_share(o, st);
-	if (st != NULL && store_list(st, argc == 1 ? argv[0] : NULL, 200, &l, &cause) != 0)
+	if (st != NULL && store_list(st, argc == 1 ? argv[0] : NULL, 200, &l,
+	    &cause) != 0)
 		return history_fail(st, cause);
 	if (o->json)
 		buf_adds(&b, "[");

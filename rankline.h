@@ -48,6 +48,8 @@ int	analyze_store(const struct options *, struct rl_incident *,
 	    struct rl_history *);
 bool	analyze_partial(const struct rl_incident *);
 void	analyze_warn(const struct rl_incident *);
+void	stop_trap(const char *const *, size_t);
+void	stop_phase(int);
 
 /* cmd-cat.c */
 int	cmd_cat(const struct options *, int, char **);

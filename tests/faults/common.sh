@@ -160,8 +160,10 @@ round() {
 	# Killed: the exit says so.  Finished: it succeeded.
 	if [ "$phase" = "done" ]; then [ "$rc" -eq 0 ] || good=0
 	else [ "$rc" -ne 0 ] || good=0; fi
-	# An analysis stopped by a signal it can catch says what it cut short.
-	if [ "$kind" = analyze ] && [ "$sig" != KILL ] && [ "$phase" != done ]; then
+	# An analysis or an import stopped by a signal it can catch says what
+	# it cut short.
+	case $kind in analyze|import) said=1 ;; *) said=0 ;; esac
+	if [ $said -eq 1 ] && [ "$sig" != KILL ] && [ "$phase" != done ]; then
 		grep -q "^rankline: stopped by SIG$sig " "$ftmp/err" || good=0
 	fi
 	tally="$tally $kind-$sig-$phase-$good"

@@ -112,7 +112,8 @@ PY
 # signal_at SIGNAL MS DB ERRFILE COMMAND...: run a command, send it a
 # signal MS milliseconds in, and print where it was (ingesting: not
 # holding the database; writing: holding it; done: already exited) and
-# its exit status as the shell gives it (128 + the signal if killed).
+# its exit status as the shell gives it (128 + the signal if killed), and
+# 1 if the process had a handler for the signal when it was sent (else 0).
 # Before the save is ingestion for the most part; after it, the report.
 signal_at() {
 	"$PY" - "$@" <<'PY'
@@ -122,20 +123,28 @@ with open(err, "wb") as e:
     p = subprocess.Popen(sys.argv[5:], stdout=subprocess.DEVNULL, stderr=e)
     time.sleep(int(ms) / 1000)
     phase = "done"
+    caught = 0
     if p.poll() is None:
         phase = "ingesting"
+        signum = getattr(signal, "SIG" + sig)
         try:
             for fd in os.listdir("/proc/%d/fd" % p.pid):
                 if os.readlink("/proc/%d/fd/%s" % (p.pid, fd)).startswith(db):
                     phase = "writing"
+            # Whether the program had its handler in place yet: a signal
+            # that lands before main() can be told of by nobody.
+            with open("/proc/%d/status" % p.pid) as st:
+                for line in st:
+                    if line.startswith("SigCgt:"):
+                        caught = (int(line.split()[1], 16) >> (signum - 1)) & 1
         except OSError:
             pass
-        p.send_signal(getattr(signal, "SIG" + sig))
+        p.send_signal(signum)
     rc = p.wait()
     # It finished between the look and the signal.
     if rc == 0:
         phase = "done"
-print(phase, 128 - rc if rc < 0 else rc)
+print(phase, 128 - rc if rc < 0 else rc, caught)
 PY
 }
 
@@ -146,11 +155,12 @@ PY
 # and what went wrong is added to $bad.
 bad=""
 tally=""
+told=0
 round() {
 	sig=$1 ms=$2 kind=$3
 	shift 3
 	set -- $(signal_at "$sig" "$ms" "$db" "$ftmp/err" "$@")
-	phase=$1 rc=$2
+	phase=$1 rc=$2 caught=$3
 	set -- $(db_state "$db")
 	state="$*"
 	good=1
@@ -160,11 +170,12 @@ round() {
 	# Killed: the exit says so.  Finished: it succeeded.
 	if [ "$phase" = "done" ]; then [ "$rc" -eq 0 ] || good=0
 	else [ "$rc" -ne 0 ] || good=0; fi
-	# An analysis or an import stopped by a signal it can catch says what
-	# it cut short.
+	# An analysis or an import stopped by a signal it had its handler for
+	# (past its first steps) says what it cut short.
 	case $kind in analyze|import) said=1 ;; *) said=0 ;; esac
-	if [ $said -eq 1 ] && [ "$sig" != KILL ] && [ "$phase" != done ]; then
+	if [ $said -eq 1 ] && [ "$caught" = 1 ] && [ "$phase" != done ]; then
 		grep -q "^rankline: stopped by SIG$sig " "$ftmp/err" || good=0
+		told=$((told + 1))
 	fi
 	tally="$tally $kind-$sig-$phase-$good"
 	[ $good -eq 1 ] || bad="$bad

@@ -56,4 +56,6 @@ done
 for sig in KILL TERM HUP; do report import $sig; done
 [ -z "$bad" ]
 ok $? "every round kept the database whole$bad"
+[ "$told" -gt 0 ]
+ok $? "an import: each of the $told rounds stopped by a signal it had a handler for said what it cut short"
 tap_done

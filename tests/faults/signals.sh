@@ -35,6 +35,8 @@ done
 for sig in KILL TERM HUP; do report analyze $sig; done
 [ -z "$bad" ]
 ok $? "every round kept the database whole$bad"
+[ "$told" -gt 0 ]
+ok $? "analyze: each of the $told rounds stopped by a signal it had a handler for said what it cut short"
 set -- $(db_state "$db")
 "$RANKLINE" --db "$db" history > "$ftmp/h" 2>"$ftmp/err" &&
     [ ! -s "$ftmp/err" ] && [ "$1" = ok ]

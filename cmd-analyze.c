@@ -401,13 +401,11 @@ cmd_analyze(const struct options *o, int argc, char **argv)
 		fprintf(stderr, "usage: rankline %s\n", commands[0].usage);
 		return EXIT_USAGE;
 	}
-	stop_trap(analyze_stop_words, sizeof analyze_stop_words /
-	    sizeof analyze_stop_words[0]);
+	stop_trap(analyze_stop_words, nitems(analyze_stop_words));
 	rs = rules_load_or_warn();
 	inc = analyze_paths(o, rs, argc, argv, NULL, NULL, &bad);
 	/* A follow's watchers gave their signals back to the default. */
-	stop_trap(analyze_stop_words, sizeof analyze_stop_words /
-	    sizeof analyze_stop_words[0]);
+	stop_trap(analyze_stop_words, nitems(analyze_stop_words));
 	analyze_warn(inc);
 	/* The report still comes: the failure to keep it was said. */
 	stop_phase(1);

@@ -278,8 +278,7 @@ cmd_history(const struct options *o, int argc, char **argv)
 	}
 	flags = o->import_file != NULL ? 0 : STORE_EXISTING|STORE_READ;
 	if (o->import_file != NULL)
-		stop_trap(import_stop_words, sizeof import_stop_words /
-		    sizeof import_stop_words[0]);
+		stop_trap(import_stop_words, nitems(import_stop_words));
 	st = history_open(o, flags, o->export_file == NULL ? &fresh : NULL);
 	if (st == NULL && (o->export_file != NULL || !fresh))
 		return 1;

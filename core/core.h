@@ -29,6 +29,11 @@
 
 #include "clock.h"
 
+/* The elements of an array (BSD's <sys/param.h> name). */
+#ifndef nitems
+#define nitems(a)	(sizeof (a) / sizeof (a)[0])
+#endif
+
 #define RL_NONE		(-1)		/* an unknown rank, pid or index */
 #define RL_CAP_UNSET	INT64_MIN	/* a capture the line did not have */
 #define RL_REF_NONE	INT32_MIN	/* a context key naming nothing known */

@@ -47,7 +47,6 @@
 #define JOB_HEAD	65536		/* bytes of each log searched for the job */
 #define FNV_OFFSET	0xcbf29ce484222325ULL
 #define FNV_PRIME	0x100000001b3ULL
-#define STORE_NITEMS(v)	(sizeof (v) / sizeof *(v))
 
 /* The latest note of a kind ("?" for any) of incident i. */
 #define STORE_NOTE_SQL(kind)						\
@@ -539,8 +538,8 @@ store_setup(struct store *st, bool readonly, char **cause)
 {
 	const char *const	*v = readonly ? store_setup_read_sql :
 				    store_setup_sql;
-	size_t			 n = readonly ? STORE_NITEMS(store_setup_read_sql) :
-				    STORE_NITEMS(store_setup_sql), i;
+	size_t			 n = readonly ? nitems(store_setup_read_sql) :
+				    nitems(store_setup_sql), i;
 	char			*error = NULL;
 
 	for (i = 0; i < n; i++) {

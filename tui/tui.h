@@ -62,10 +62,6 @@ int		 tui_signal(void);	/* signal that ended the last run, or 0 */
  * timeout, lines...) leaking into the rest of the program.
  */
 
-#ifndef nitems
-#define nitems(a)	(sizeof (a) / sizeof (a)[0])
-#endif
-
 /* Semantic colour roles; themes name these, never the views' colours. */
 enum tui_role {
 	TR_NORMAL = 0,	/* plain text */

@@ -1095,12 +1095,28 @@ void		 fingerprint_incident(struct rl_incident *);
 void		 history_free(struct rl_history *);
 const char	*offender_kind_name(enum rl_offender_kind);
 
-/* job.c: which job an incident belongs to. */
-struct rl_job {
-	char		*scheduler;	/* the scheduler's job id (Slurm), or NULL */
-	char		*run;		/* the launcher's run id, or NULL */
-	char		*command;	/* the launch command or its arguments, or NULL */
+/*
+ * job.c: which job an incident belongs to.  Each fact keeps where it was
+ * read, for `analyze --json` and the console: "PATH:LINE" for a log line,
+ * "PATH (its name)" for a path, "ranks seen" for what the ranks imply.
+ */
+enum job_fact {
+	JOB_NAME,		/* the job's name (SLURM_JOB_NAME, --job-name) */
+	JOB_ID,			/* the scheduler's job id (Slurm) */
+	JOB_RUN,		/* the launcher's run id */
+	JOB_COMMAND,		/* the launch command or its arguments */
+	JOB_HOSTS,		/* the hosts, comma-separated, sorted */
+	JOB_WORLD,		/* the world size, in decimal */
+	JOB_NFACTS
 };
+
+struct rl_job {
+	struct rl_job_fact {
+		char	*value;		/* or NULL: not found */
+		char	*from;		/* where it was read, or NULL */
+	}		 fact[JOB_NFACTS];
+};
+const char	*job_fact_name(enum job_fact);	/* "name", "id", ... "world_size" */
 void		 job_scan(struct rl_job *, const char *, size_t);
 void		 job_path(struct rl_job *, const char *);
 void		 job_identity(const struct rl_incident *, struct rl_job *);

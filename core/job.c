@@ -99,8 +99,8 @@ job_line(struct rl_job *job, const char *p, size_t n)
 				continue;
 			v = job_value(at + k, (size_t)(end - at - k),
 			    job_keys[i].digits);
-			job_set(job_keys[i].field == 0 ? &job->scheduler :
-			    &job->run, at + k, v);
+			job_set(&job->fact[job_keys[i].field == 0 ? JOB_ID :
+			    JOB_RUN].value, at + k, v);
 			break;
 		}
 	}
@@ -114,7 +114,7 @@ job_line(struct rl_job *job, const char *p, size_t n)
 				p += k;
 			else if (p[0] == '+')
 				p += 2;
-			job_set(&job->command, p, (size_t)(end - p));
+			job_set(&job->fact[JOB_COMMAND].value, p, (size_t)(end - p));
 			break;
 		}
 	}
@@ -147,7 +147,7 @@ job_path(struct rl_job *job, const char *path)
 	base = strrchr(path, '/') != NULL ? strrchr(path, '/') + 1 : path;
 	if (strncmp(base, "slurm-", 6) == 0 && (n = job_value(base + 6,
 	    strlen(base + 6), true)) > 0)
-		job_set(&job->scheduler, base + 6, n);
+		job_set(&job->fact[JOB_ID].value, base + 6, n);
 	for (at = path; (at = strstr(at, "/attempt_")) != NULL; at++) {
 		for (prev = at; prev > path && prev[-1] != '/'; prev--)
 			;
@@ -158,7 +158,7 @@ job_path(struct rl_job *job, const char *path)
 			    char)*p) || *p == '_'); p++)
 				;
 			if (p == at)
-				job_set(&job->run, prev, n - 9);
+				job_set(&job->fact[JOB_RUN].value, prev, n - 9);
 		}
 		break;
 	}
@@ -179,12 +179,26 @@ job_identity(const struct rl_incident *inc, struct rl_job *job)
 	}
 }
 
+static const char *const job_fact_names[JOB_NFACTS] = {
+	"name", "id", "run", "command", "hosts", "world_size"
+};
+
+/* A fact's name in JSON and the console. */
+const char *
+job_fact_name(enum job_fact f)
+{
+	return (unsigned)f < JOB_NFACTS ? job_fact_names[f] : "?";
+}
+
 /* Free a job's fields. */
 void
 job_free(struct rl_job *job)
 {
-	free(job->scheduler);
-	free(job->run);
-	free(job->command);
+	int	i;
+
+	for (i = 0; i < JOB_NFACTS; i++) {
+		free(job->fact[i].value);
+		free(job->fact[i].from);
+	}
 	memset(job, 0, sizeof *job);
 }

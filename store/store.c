@@ -1038,9 +1038,9 @@ store_save_answer(struct store *st, struct store_save *s, char **cause)
 	store_q_count(&q, inc->nevents);
 	store_q_count(&q, inc->lines);
 	store_q_count(&q, inc->bytes);
-	store_q_text(&q, s->job.scheduler);
-	store_q_text(&q, s->job.run);
-	store_q_text(&q, s->job.command);
+	store_q_text(&q, s->job.fact[JOB_ID].value);
+	store_q_text(&q, s->job.fact[JOB_RUN].value);
+	store_q_text(&q, s->job.fact[JOB_COMMAND].value);
 	store_q_int(&q, s->id);
 	return store_q_run(st, &q, cause);
 }

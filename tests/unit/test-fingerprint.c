@@ -259,22 +259,22 @@ test_job(void)
 	    "SLURM_JOB_ID=99999\n";
 
 	job_path(&job, "/logs/job301_pgi76c4f/attempt_0/1/stderr.log");
-	is_str(job.run, "job301", "torchrun's log folder names the run");
+	is_str(job.fact[JOB_RUN].value, "job301", "torchrun's log folder names the run");
 	job_path(&job, "/scratch/slurm-7788_3.out");
-	is_str(job.scheduler, "7788", "slurm-N.out names the job");
+	is_str(job.fact[JOB_ID].value, "7788", "slurm-N.out names the job");
 	job_free(&job);
 
 	job_scan(&job, log, strlen(log));
-	is_str(job.scheduler, "48213", "SLURM_JOB_ID, the first one");
-	is_str(job.run, "bert-large", "TORCHELASTIC_RUN_ID");
-	is_str(job.command, "srun -l --ntasks=64 python train.py --lr 3e-4",
+	is_str(job.fact[JOB_ID].value, "48213", "SLURM_JOB_ID, the first one");
+	is_str(job.fact[JOB_RUN].value, "bert-large", "TORCHELASTIC_RUN_ID");
+	is_str(job.fact[JOB_COMMAND].value, "srun -l --ntasks=64 python train.py --lr 3e-4",
 	    "the shell trace's launch command");
 	job_free(&job);
 
 	job_scan(&job, "slurmstepd: error: *** STEP 1234.0 ON node07 "
 	    "CANCELLED AT 2025-05-12T10:31:02 ***", 70);
-	is_str(job.scheduler, "1234", "slurmstepd's STEP line");
-	ok(job.run == NULL && job.command == NULL, "nothing else invented");
+	is_str(job.fact[JOB_ID].value, "1234", "slurmstepd's STEP line");
+	ok(job.fact[JOB_RUN].value == NULL && job.fact[JOB_COMMAND].value == NULL, "nothing else invented");
 	job_free(&job);
 }
 

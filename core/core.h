@@ -55,6 +55,10 @@ extern void	(*fatal_hook)(void);	/* run before exit: the console ends curses */
 size_t		 mem_count_nl(const char *, size_t);
 #define STR_HASH_SEED	1469598103934665603ULL
 uint64_t	 str_hash(uint64_t, const char *);
+#define HASH_FNV_OFFSET	0xcbf29ce484222325ULL
+#define HASH_FNV_PRIME	0x100000001b3ULL
+uint64_t	 hash_bytes(uint64_t, const void *, size_t);
+void		*array_grow(void *, size_t, size_t *, size_t);
 
 /*
  * A table of 64-bit ids, open addressing: a set, or with idhash_put a map

@@ -254,8 +254,37 @@ uint64_t
 str_hash(uint64_t h, const char *s)
 {
 	for (; *s != '\0'; s++)
-		h = (h ^ (uint8_t)*s) * 1099511628211ULL;
+		h = (h ^ (uint8_t)*s) * HASH_FNV_PRIME;
 	return h;
+}
+
+/*
+ * FNV-1a of n bytes, on from h (HASH_FNV_OFFSET to begin with).  The one
+ * hash of rankline: fingerprints and incident keys are stored, so what it
+ * gives for given bytes never changes.
+ */
+uint64_t
+hash_bytes(uint64_t h, const void *p, size_t n)
+{
+	const uint8_t	*b = p;
+
+	while (n-- > 0)
+		h = (h ^ *b++) * HASH_FNV_PRIME;
+	return h;
+}
+
+/*
+ * Room for one more in an array of n elements of size bytes with room for
+ * *cap, grown by doubling: one realloc an element is quadratic where
+ * realloc copies, as AddressSanitizer's does.
+ */
+void *
+array_grow(void *v, size_t n, size_t *cap, size_t size)
+{
+	if (n < *cap)
+		return v;
+	*cap = *cap == 0 ? 8 : 2 * *cap;
+	return xreallocarray(v, *cap, size);
 }
 
 /* The first slot to look at for a key. */

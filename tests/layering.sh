@@ -17,7 +17,7 @@ ok "$([ -z "$bad" ]; echo $?)" "the commands leave curses to tui/ ${bad}"
 # the check does catch one: a json_string, as jansson's, in a small archive.
 bld=$(dirname "$RANKLINE")
 check "no name of ours is a linked library's" sh tools/symbols.sh \
-    "$RANKLINE" "$bld/librlcore.a" "$bld/librlstore.a" "$bld/librltui.a"
+    "$RANKLINE" "$bld/librlcore.a" "$bld/librlstore.a" "$bld/librltui.a" "$bld/librlbase.a"
 if command -v cc >/dev/null 2>&1 && command -v ar >/dev/null 2>&1; then
 	t=${TMPDIR:-/tmp}/rl-clash.$$
 	mkdir -p "$t"

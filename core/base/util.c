@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core.h"
+#include "base.h"
 
 void	(*fatal_hook)(void);
 

@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core.h"
+#include "base.h"
 
 #ifndef RL_PKGDATADIR
 #define RL_PKGDATADIR "/usr/local/share/rankline"

@@ -10,7 +10,7 @@
 #include <emmintrin.h>
 #endif
 
-#include "core.h"
+#include "base.h"
 
 /*
  * Where plain ASCII that JSON takes as it is (no control byte, DEL, quote,

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core.h"
+#include "base.h"
 
 /* One pending key = value, held until we know no continuation follows. */
 struct ini_pending {

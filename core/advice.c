@@ -27,28 +27,27 @@
 #define CHECK_EVIDENCE	3	/* lines kept per checklist item */
 #define CHECK_RANKS	8	/* failing ranks named in the traceback item */
 
-/* Each checklist item: its key in rule packs, its name, how to get it. */
+/* Each checklist item: its name and how to get it (rules.c has its key). */
 static const struct {
-	const char	*key;
 	const char	*name;
 	const char	*how;
 } check_items[CHECK_NITEMS] = {
-	[CHECK_VERSIONS] = { "versions", "framework versions",
+	[CHECK_VERSIONS] = { "framework versions",
 	    "pip list | grep -i -E 'torch|vllm|nccl|deepspeed|megatron'" },
-	[CHECK_GPU] = { "gpu", "GPU model", "nvidia-smi -L on each host" },
-	[CHECK_DRIVER] = { "driver", "driver version",
+	[CHECK_GPU] = { "GPU model", "nvidia-smi -L on each host" },
+	[CHECK_DRIVER] = { "driver version",
 	    "nvidia-smi | head -4 on each host" },
-	[CHECK_ARGS] = { "args", "launch command or non-default arguments",
+	[CHECK_ARGS] = { "launch command or non-default arguments",
 	    "the exact command line and environment of the launch" },
-	[CHECK_MODEL] = { "model", "model and quantization",
+	[CHECK_MODEL] = { "model and quantization",
 	    "the model path or name, its dtype and quantization" },
-	[CHECK_MEMORY] = { "memory", "memory profile",
+	[CHECK_MEMORY] = { "memory profile",
 	    "the engine's start-up memory lines, or nvidia-smi "
 	    "--query-gpu=memory.used,memory.total --format=csv" },
-	[CHECK_KERNEL] = { "kernel", "host kernel lines",
+	[CHECK_KERNEL] = { "host kernel lines",
 	    "dmesg -T (or journalctl -k) from every host, around the "
 	    "failure" },
-	[CHECK_TRACEBACK] = { "traceback", "first traceback of every failing "
+	[CHECK_TRACEBACK] = { "first traceback of every failing "
 	    "rank", "each failing rank's stderr from its start" },
 };
 
@@ -58,28 +57,9 @@ static const char *advice_kinds[ADVICE_NKINDS] = {
 };
 
 const char *
-check_key(enum rl_check c)
-{
-	return c < CHECK_NITEMS ? check_items[c].key : "?";
-}
-
-const char *
 check_name(enum rl_check c)
 {
 	return c < CHECK_NITEMS ? check_items[c].name : "?";
-}
-
-/* The item a checklist key names, or -1. */
-int
-check_lookup(const char *key)
-{
-	int	i;
-
-	for (i = 0; i < CHECK_NITEMS; i++) {
-		if (strcmp(check_items[i].key, key) == 0)
-			return i;
-	}
-	return -1;
 }
 
 const char *

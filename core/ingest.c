@@ -44,6 +44,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core.h"
 #include "rules-int.h"
 
 #define LINE_MAX_BYTES	(1024 * 1024)	/* longer lines are cut */

@@ -148,11 +148,11 @@ rule_key(struct rl_rule *r, const char *k, const char *v, char **cause)
 	if (strcmp(k, "pattern") == 0) {
 		if (pattern_add(&r->pat, &r->npat, v, cause) != 0)
 			return -1;
-		if (r->pat[r->npat - 1].ncapv > EVENT_CAPS) {
+		if (r->pat[r->npat - 1].ncapv > RULE_NCAPS) {
 			/* An event keeps that many; more would be lost. */
 			xasprintf(cause, "pattern names %d numeric captures; "
 			    "a rule's events keep at most %d",
-			    r->pat[r->npat - 1].ncapv, EVENT_CAPS);
+			    r->pat[r->npat - 1].ncapv, RULE_NCAPS);
 			pattern_free(&r->pat[--r->npat]);
 			return -1;
 		}

@@ -9,7 +9,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "../../core/rules-int.h"
+#include "core.h"
+#include "rules-int.h"
 #include "tap.h"
 
 /* Load a pack from a string; returns the number of errors. */

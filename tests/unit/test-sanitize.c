@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core.h"
+#include "base.h"
 #include "tap.h"
 
 /* The escaping, one byte at a time, as the JSON report promises it. */

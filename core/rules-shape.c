@@ -1,5 +1,5 @@
 /*
- * shape.c: name a line by its shape, the way the line before it was named.
+ * rules-shape.c: name a line by its shape, as the line before it was named.
  *
  * A training log is a few line shapes written millions of times: the
  * iteration line, the timers line, vLLM's throughput line, each with new

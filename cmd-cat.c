@@ -104,10 +104,7 @@ cat_line_cb(void *arg, const struct rl_source *s, uint64_t lineno,
 	if (s->index >= cs->nsrc)
 		cat_grow(cs, s->index + 1);
 	q = &cs->src[s->index];
-	if (q->n == q->cap) {
-		q->cap = q->cap ? q->cap * 2 : 256;
-		q->v = xreallocarray(q->v, q->cap, sizeof *q->v);
-	}
+	q->v = array_grow(q->v, q->n, &q->cap, sizeof *q->v);
 	l = &q->v[q->n++];
 	l->time = *t;
 	l->utc = (t->flags & RL_TIME_VALID) ? clock_utc_ms(t) : INT64_MIN;

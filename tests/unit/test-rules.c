@@ -1,7 +1,7 @@
 /*
  * test-rules.c: the pack parser, the literal prefilter and the matcher.
  * Packs here are written inline, so the tests say exactly what they rely
- * on; the shipped packs are tested by `rankline rules test` (tests/rules.sh).
+ * on; the shipped packs are tested by `rankline rules test` (tests/cli/rules.sh).
  */
 #include <pthread.h>
 #include <stdio.h>

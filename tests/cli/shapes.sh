@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/shapes.sh: naming lines by their shape gives the same answers as
+# tests/cli/shapes.sh: naming lines by their shape gives the same answers as
 # scanning each line for its literals and matching it.
 #
 # Where most lines of a block hold a literal, analyze names each line by

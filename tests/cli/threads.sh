@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/threads.sh: reading the files on several threads gives the very
+# tests/cli/threads.sh: reading the files on several threads gives the very
 # report one thread gives.
 #
 # batch.c cuts the sources into runs, reads each on a thread into an

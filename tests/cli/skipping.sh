@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/skipping.sh: reading only the lines a literal names gives the same
+# tests/cli/skipping.sh: reading only the lines a literal names gives the same
 # answers as reading every line.
 #
 # analyze skips the lines of a one-writer source that no rule's literal

@@ -275,7 +275,7 @@ analyze_warn(const struct rl_incident *inc)
 		fprintf(stderr, "rankline: %s\n", b.p);
 	}
 	analyze_said = inc->errors.n;
-	buf_free(&b);
+	buf_clear(&b);
 }
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -429,7 +429,7 @@ cmd_analyze(const struct options *o, int argc, char **argv)
 		analyze_left[3] = &analyze_left_h;
 		return rv;
 	}
-	buf_free(&b);
+	buf_clear(&b);
 	incident_free(inc);
 	history_free(&h);
 	ruleset_free(rs);

@@ -205,7 +205,7 @@ cat_lost(struct cat_src *q, const char *why)
 	sanitize_terminal(&b, q->src->path, strlen(q->src->path));
 	fprintf(stderr, "rankline: %s: %s: its lines from byte %llu on are "
 	    "left out\n", b.p, why, (unsigned long long)q->off);
-	buf_free(&b);
+	buf_clear(&b);
 }
 
 /* Close the descriptor of a source other than q, if one is open. */
@@ -464,11 +464,11 @@ cmd_cat(const struct options *o, int argc, char **argv)
 		if (cs.src[i].fd != -1)
 			close(cs.src[i].fd);
 		free(cs.src[i].v);
-		buf_free(&cs.src[i].text);
+		buf_clear(&cs.src[i].text);
 	}
 	free(cs.src);
 	free(cs.procs);
-	buf_free(&cs.out);
+	buf_clear(&cs.out);
 	incident_free(cs.re);
 	incident_free(cs.inc);
 	ruleset_free(rs);

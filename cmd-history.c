@@ -224,7 +224,7 @@ history_hosts(const struct options *o, struct store *st)
 		buf_adds(&b, "no host, GPU or rank is in the root of two "
 		    "incidents\n");
 	fwrite(b.p, 1, b.len, stdout);
-	buf_free(&b);
+	buf_clear(&b);
 	store_offenders_free(&v);
 	store_close(st);
 	return 0;
@@ -303,7 +303,7 @@ cmd_history(const struct options *o, int argc, char **argv)
 	else if (l.n == 0)
 		buf_adds(&b, "no incidents\n");
 	fwrite(b.p, 1, b.len, stdout);
-	buf_free(&b);
+	buf_clear(&b);
 	store_list_free(&l);
 	store_close(st);
 	return 0;
@@ -463,7 +463,7 @@ cmd_show(const struct options *o, int argc, char **argv)
 			    "checkpoints)\n", sh.progress);
 	}
 	fwrite(b->p, 1, b->len, stdout);
-	buf_free(b);
+	buf_clear(b);
 	store_row_free(&r);
 	store_close(st);
 	return rv;

@@ -185,7 +185,7 @@ checklist_tracebacks(struct rl_incident *inc)
 	if (without > 0)
 		xasprintf(&c->missing, "%s: %s", check_items[CHECK_TRACEBACK].name,
 		    b.p);
-	buf_free(&b);
+	buf_clear(&b);
 }
 
 /* Fill the checklist and say what is missing. */

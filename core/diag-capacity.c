@@ -291,7 +291,7 @@ cap_budget_lines(struct rl_capacity *c, double per_token)
 	if (b.len > 0)
 		cap_line(&c->lines, &c->nlines, "minus %s%s", b.p, all ? "" :
 		    " (the rest not logged)");
-	buf_free(&b);
+	buf_clear(&b);
 	if (known(c->kv_gib))
 		cap_line(&c->lines, &c->nlines, "= KV cache %.2f GiB%s",
 		    c->kv_gib, c->kv_gib <= 0 ? ": nothing left for it" : "");

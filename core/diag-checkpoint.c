@@ -178,7 +178,7 @@ ckpt_collect(struct rl_incident *inc, struct ckpt_step **steps, size_t *nsteps,
 			st->suspect = *hw != RL_NONE;
 		}
 	}
-	idhash_free(&h);
+	idhash_clear(&h);
 }
 
 /* Is a step complete: ended by every saver and by every rank that began it? */

@@ -931,5 +931,5 @@ evidence_verdict(struct rl_incident *inc)
 	c -= fmin(CONF_MALUS * against, CONF_MALUS_MAX);
 	a->confidence = fmax(0.05, fmin(0.95, c));
 	ev_verdict_words(inc, f, from, &x);
-	buf_free(&x);
+	buf_clear(&x);
 }

@@ -113,7 +113,7 @@ incident_free(struct rl_incident *inc)
 	free(inc->copies);
 	answer_clear(&inc->answer);
 	free(inc->fingerprint);
-	errlist_free(&inc->errors);
+	errlist_clear(&inc->errors);
 	free(inc);
 }
 

@@ -269,15 +269,15 @@ ingest_free(struct ingest *in)
 		free(in->streams[i]);
 	}
 	free(in->streams);
-	idhash_free(&in->streams_of);
+	idhash_clear(&in->streams_of);
 	for (i = 0; i < in->nwriters; i++) {
 		free(in->writers[i]->host);
 		free(in->writers[i]);
 	}
 	free(in->writers);
 	free(in->whash);
-	buf_free(&in->partial);
-	buf_free(&in->work);
+	buf_clear(&in->partial);
+	buf_clear(&in->work);
 	free(in->seen);
 	free(in->keep);
 	free(in->dirty);
@@ -703,7 +703,7 @@ ingest_source_process(struct ingest *in)
 		    RL_NONE, src->index);
 	p = incident_process(in->inc, key.p, src->host, src->rank,
 	    src->local_rank);
-	buf_free(&key);
+	buf_clear(&key);
 	return p;
 }
 
@@ -771,7 +771,7 @@ ingest_writer_process(struct ingest *in, const struct peeled *pl)
 		    src->index);
 		p = incident_process(in->inc, key.p, host, pl->rank,
 		    pl->local_rank);
-		buf_free(&key);
+		buf_clear(&key);
 	}
 	if (pl->pid != RL_NONE && p->pid == RL_NONE)
 		p->pid = pl->pid;
@@ -893,7 +893,7 @@ ingest_named_process(struct ingest *in, struct stream *st, int local_rank,
 		return NULL;
 	process_key(&key, host, local_rank, rank, RL_NONE, in->src->index);
 	p = incident_process(in->inc, key.p, host, rank, local_rank);
-	buf_free(&key);
+	buf_clear(&key);
 	return p;
 }
 

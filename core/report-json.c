@@ -561,7 +561,7 @@ json_events(struct buf *b, const struct rl_incident *inc, FILE *out)
 		}
 	}
 	buf_adds(b, n ? "\n  ]" : "]");
-	buf_free(&m.paths);
+	buf_clear(&m.paths);
 	free(m.at);
 }
 

@@ -153,7 +153,7 @@ struct ruleset {
 
 /* rules.c: compiling */
 int		 pattern_compile(struct rl_pattern *, const char *, char **);
-void		 pattern_free(struct rl_pattern *);
+void		 pattern_clear(struct rl_pattern *);
 size_t		 pattern_literals(const char *, char ***);
 void		 rule_free(struct rl_rule *);
 void		 attrib_free(struct rl_attrib *);
@@ -190,11 +190,11 @@ uint64_t	 ruleset_shape_hits(const struct ruleset *);
 bool		 pattern_digit_blind(const char *);
 void		 prefilter_build(struct prefilter *, char **, uint32_t *,
 		     size_t);
-void		 prefilter_free(struct prefilter *);
+void		 prefilter_clear(struct prefilter *);
 void		 prefilter_learn(struct prefilter *, const uint8_t *, size_t);
 void		 prefilter_learnt(struct prefilter *);
 void		 prefilter_scan(const struct prefilter *, const uint8_t *,
 		     size_t, struct pf_hits *);
-void		 pf_hits_free(struct pf_hits *);
+void		 pf_hits_clear(struct pf_hits *);
 
 #endif

@@ -105,7 +105,7 @@ enum_set(int *dst, const char *const *names, int n, const char *key,
 			buf_printf(&b, "%s%s", b.len ? ", " : "", names[i]);
 	}
 	xasprintf(cause, "%s '%s' is not one of: %s", key, value, b.p);
-	buf_free(&b);
+	buf_clear(&b);
 	return -1;
 }
 
@@ -129,7 +129,7 @@ checklist_set(unsigned *dst, const char *value, char **cause)
 				    check_key(i));
 			xasprintf(cause, "checklist '%s' is not one of: %s",
 			    tok, b.p);
-			buf_free(&b);
+			buf_clear(&b);
 			free(dup);
 			return -1;
 		}
@@ -153,7 +153,7 @@ rule_key(struct rl_rule *r, const char *k, const char *v, char **cause)
 			xasprintf(cause, "pattern names %d numeric captures; "
 			    "a rule's events keep at most %d",
 			    r->pat[r->npat - 1].ncapv, RULE_NCAPS);
-			pattern_free(&r->pat[--r->npat]);
+			pattern_clear(&r->pat[--r->npat]);
 			return -1;
 		}
 		return 0;
@@ -244,7 +244,7 @@ attrib_key(struct rl_attrib *a, const char *k, const char *v, char **cause)
 	if (strcmp(k, "pattern") == 0)
 		return pattern_add(&a->pat, &a->npat, v, cause);
 	if (strcmp(k, "end") == 0) {
-		pattern_free(&a->end);
+		pattern_clear(&a->end);
 		return pattern_compile(&a->end, v, cause);
 	}
 	if (strcmp(k, "kind") == 0) {

@@ -223,7 +223,7 @@ pattern_compile(struct rl_pattern *p, const char *src, char **cause)
 }
 
 void
-pattern_free(struct rl_pattern *p)
+pattern_clear(struct rl_pattern *p)
 {
 	pcre2_code_free(p->code);
 	free(p->source);
@@ -237,7 +237,7 @@ rule_free(struct rl_rule *r)
 	size_t	i;
 
 	for (i = 0; i < r->npat; i++)
-		pattern_free(&r->pat[i]);
+		pattern_clear(&r->pat[i]);
 	free(r->pat);
 	strv_free(r->literal, r->nliteral);
 	strv_free(r->example, r->nexample);
@@ -261,9 +261,9 @@ attrib_free(struct rl_attrib *a)
 	size_t	i;
 
 	for (i = 0; i < a->npat; i++)
-		pattern_free(&a->pat[i]);
+		pattern_clear(&a->pat[i]);
 	free(a->pat);
-	pattern_free(&a->end);
+	pattern_clear(&a->end);
 	strv_free(a->literal, a->nliteral);
 	strv_free(a->example, a->nexample);
 	strv_free(a->counter, a->ncounter);
@@ -350,7 +350,7 @@ ruleset_free(struct ruleset *rs)
 
 	if (rs == NULL)
 		return;
-	errlist_free(&rs->warns);
+	errlist_clear(&rs->warns);
 	if (rs->borrowed)
 		goto scratch;
 	for (i = 0; i < rs->nrules; i++)
@@ -368,15 +368,15 @@ ruleset_free(struct ruleset *rs)
 	}
 	free(rs->knobs);
 	free(rs->always);
-	prefilter_free(&rs->pf);
+	prefilter_clear(&rs->pf);
 	ruleset_free_dlit(rs);
 scratch:
 	free(rs->limit_by);
 	shape_free(rs);
 	free(rs->stamp);
 	free(rs->cand_buf);
-	pf_hits_free(&rs->line_hits);
-	pf_hits_free(&rs->block_hits);
+	pf_hits_clear(&rs->line_hits);
+	pf_hits_clear(&rs->block_hits);
 	free(rs->memo);
 	pcre2_match_data_free(rs->md);
 	pcre2_match_context_free(rs->mctx);
@@ -444,7 +444,7 @@ pattern_literals(const char *p, char ***out)
 
 		if (depth == 0 && c == '|') {
 			free(best);
-			buf_free(&run);
+			buf_clear(&run);
 			return 0;
 		}
 		if (c == '\\' && p[i + 1] != '\0') {
@@ -506,7 +506,7 @@ cut:
 		free(best);
 		best = xstrndup(run.p, run.len);
 	}
-	buf_free(&run);
+	buf_clear(&run);
 	if (best == NULL)
 		return 0;
 	if (strlen(best) < 3) {

@@ -117,7 +117,7 @@ store_like(const char *query, char **exact)
 	buf_addc(&b, '%');
 	buf_addc(&e, '%');
 	*exact = escaped ? buf_steal(&e) : NULL;
-	buf_free(&e);
+	buf_clear(&e);
 	return buf_steal(&b);
 }
 

@@ -318,7 +318,7 @@ detail_build_who(struct detail *d, struct tui *t, const struct rl_event *e)
 	if (p != NULL && p->signal != 0)
 		buf_printf(&b, "  signal %d", p->signal);
 	detail_field(d, "who", TR_NORMAL, b.p);
-	buf_free(&b);
+	buf_clear(&b);
 }
 
 /*

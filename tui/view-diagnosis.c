@@ -159,7 +159,7 @@ diag_evidence(struct diag *d, const struct rl_incident *inc,
 		if (v->text != NULL && *v->text != '\0')
 			diag_add(d, 6, TR_DIM, v->text, strlen(v->text));
 	}
-	buf_free(&b);
+	buf_clear(&b);
 	if (l->n + l->dropped > DIAG_EVIDENCE)
 		diag_textf(d, 4, TR_DIM, "(%zu more: rankline analyze --json)",
 		    l->n + l->dropped - DIAG_EVIDENCE);
@@ -231,7 +231,7 @@ diag_build_ckpt(struct diag *d, const struct rl_incident *inc)
 		buf_printf(&b, "%s%d", i ? "," : ", suspect ",
 		    a->suspect_steps[i]);
 	diag_section(d, b.p);
-	buf_free(&b);
+	buf_clear(&b);
 	diag_text(d, 2, TR_NORMAL, a->ckpt_explanation);
 	diag_evidence(d, inc, &a->ckpt_evidence);
 }

@@ -445,7 +445,7 @@ timeline_draw_history(struct tui *t, int y, int sx)
 	/* screen_cut makes the log's and the notes' text safe to draw. */
 	if (b.p != NULL)
 		screen_cut(y, x, sx - x - 1, TR_VERDICT, b.p);
-	buf_free(&b);
+	buf_clear(&b);
 }
 
 /* Pick a tick interval that leaves room for labels of width lw. */

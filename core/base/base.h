@@ -50,8 +50,8 @@ void		*array_grow(void *, size_t, size_t *, size_t);
 
 /*
  * A table of 64-bit ids, open addressing: a set, or with idhash_put a map
- * of each id to a value (0 until set).  Zeroed it is empty; idhash_free
- * frees it.
+ * of each id to a value (0 until set).  Zeroed it is empty; idhash_clear
+ * frees what it holds and leaves it empty.
  */
 struct idhash {
 	uint64_t	*v;		/* key + 1, 0 empty */
@@ -62,7 +62,7 @@ struct idhash {
 };
 bool		 idhash_add(struct idhash *, uint64_t);
 uint64_t	*idhash_put(struct idhash *, uint64_t);
-void		 idhash_free(struct idhash *);
+void		 idhash_clear(struct idhash *);
 
 /* A growable byte buffer; text is kept NUL-terminated for convenience. */
 struct buf {
@@ -106,8 +106,9 @@ buf_adds(struct buf *b, const char *s)
 void		 buf_printf(struct buf *, const char *, ...)
 		     __attribute__((format(printf, 2, 3)));
 void		 buf_add_int(struct buf *, long long);
+/* _reset empties it and keeps its memory; _clear frees that memory. */
 void		 buf_reset(struct buf *);
-void		 buf_free(struct buf *);
+void		 buf_clear(struct buf *);
 char		*buf_steal(struct buf *);
 
 /* A list of error messages, each naming file:line, collected not printed. */
@@ -117,7 +118,7 @@ struct errlist {
 };
 void		 errlist_add(struct errlist *, const char *, ...)
 		     __attribute__((format(printf, 2, 3)));
-void		 errlist_free(struct errlist *);
+void		 errlist_clear(struct errlist *);
 
 /* sanitize.c: log text is hostile; these make it safe for each destination. */
 void		 sanitize_terminal(struct buf *, const char *, size_t);

@@ -152,8 +152,8 @@ ini_parse(const char *file, const char *data, size_t len, ini_cb cb,
 		s = nl + 1;
 	}
 	ini_emit(&p, file, section.p, cb, arg, errs);
-	buf_free(&p.key);
-	buf_free(&p.value);
-	buf_free(&section);
+	buf_clear(&p.key);
+	buf_clear(&p.value);
+	buf_clear(&section);
 	return (int)(errs->n - before);
 }

@@ -251,7 +251,7 @@ sanitize_html(struct buf *b, const char *s, size_t n)
 			buf_addc(b, t.p[i]);
 		}
 	}
-	buf_free(&t);
+	buf_clear(&t);
 }
 
 /* A JSON string literal with its quotes, or null for NULL. */

@@ -203,7 +203,7 @@ buf_reset(struct buf *b)
 }
 
 void
-buf_free(struct buf *b)
+buf_clear(struct buf *b)
 {
 	free(b->p);
 	b->p = NULL;
@@ -235,7 +235,7 @@ errlist_add(struct errlist *e, const char *fmt, ...)
 }
 
 void
-errlist_free(struct errlist *e)
+errlist_clear(struct errlist *e)
 {
 	size_t	i;
 
@@ -370,7 +370,7 @@ idhash_put(struct idhash *h, uint64_t key)
 }
 
 void
-idhash_free(struct idhash *h)
+idhash_clear(struct idhash *h)
 {
 	free(h->v);
 	free(h->val);

@@ -222,7 +222,7 @@ fuzz_reports(const struct rl_incident *inc)
 	/* RL_FUZZ_SHOW=1: what an input came to, to read a finding by. */
 	if (getenv("RL_FUZZ_SHOW") != NULL)
 		fwrite(b.p, 1, b.len, stderr);
-	buf_free(&b);
+	buf_clear(&b);
 }
 
 int
@@ -319,6 +319,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ruleset_free(rs);
 	for (i = 0; i < ns; i++)
 		free(v[i].path);
-	buf_free(&line);
+	buf_clear(&line);
 	return 0;
 }

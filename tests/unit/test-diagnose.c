@@ -378,9 +378,9 @@ test_samples(void)
 		n += inc->events[i]->rule != NULL &&
 		    strcmp(inc->events[i]->rule->id, "step") == 0;
 	ok(n > 8 && n <= 32 + 1, "one source: up to 32 and the last (%zu)", n);
-	buf_free(&b);
+	buf_clear(&b);
 	incident_free(inc);
-	errlist_free(&e);
+	errlist_clear(&e);
 	ruleset_free(rs);
 }
 
@@ -446,7 +446,7 @@ test_many(struct ruleset *rs)
 	}
 	ok(failed == 1 && collateral == 1999,
 	    "one failed, 1,999 collateral (%d, %d)", failed, collateral);
-	buf_free(&b);
+	buf_clear(&b);
 	incident_free(inc);
 
 	/*
@@ -478,7 +478,7 @@ test_many(struct ruleset *rs)
 	    "and the rank that did not complete it is named: %s",
 	    inc->answer.ckpt_evidence.n > 0 ?
 	    inc->answer.ckpt_evidence.v[0].shows : "(none)");
-	buf_free(&b);
+	buf_clear(&b);
 	incident_free(inc);
 }
 
@@ -541,7 +541,7 @@ test_sorted(struct ruleset *rs)
 		    "%s: %zu events, all timed", how[mode], inc->nevents);
 		ok(events_ordered(inc), "%s: the events are in time order",
 		    how[mode]);
-		buf_free(&b);
+		buf_clear(&b);
 		incident_free(inc);
 	}
 
@@ -558,7 +558,7 @@ test_sorted(struct ruleset *rs)
 	inc = run(rs, b.p);
 	ok(inc->nevents >= 40 && events_ordered(inc), "at one time, the %zu "
 	    "events are in the order they came", inc->nevents);
-	buf_free(&b);
+	buf_clear(&b);
 	incident_free(inc);
 }
 
@@ -606,7 +606,7 @@ test_sorted_wide(struct ruleset *rs)
 	    inc->nevents, old, tied);
 	ok(events_ordered(inc), "across two centuries, the events are in time "
 	    "order, and the ties in arrival order");
-	buf_free(&b);
+	buf_clear(&b);
 	incident_free(inc);
 }
 
@@ -672,7 +672,7 @@ test_report_events(struct ruleset *rs)
 	    strstr(b.p, "\"domain\": \"code\"") != NULL,
 	    "roles and domains are quoted words");
 	json_decref(root);
-	buf_free(&b);
+	buf_clear(&b);
 	incident_free(inc);
 }
 
@@ -698,7 +698,7 @@ main(void)
 	test_sorted(rs);
 	test_sorted_wide(rs);
 	test_report_events(rs);
-	errlist_free(&e);
+	errlist_clear(&e);
 	ruleset_free(rs);
 	return tap_done();
 }

@@ -267,7 +267,7 @@ test_edges(void)
 	fingerprint_template(line, NULL, 0, &b);
 	ok(b.len <= FP_TEMPLATE_MAX, "long line: template of %zu bytes",
 	    b.len);
-	buf_free(&b);
+	buf_clear(&b);
 	free(line);
 }
 

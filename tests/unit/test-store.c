@@ -1274,7 +1274,7 @@ main(void)
 	if (ruleset_load_defaults(rs, &errs) != 0)
 		printf("# rules: %s\n", errs.n ? errs.v[0] : "?");
 	ruleset_finish(rs);
-	errlist_free(&errs);
+	errlist_clear(&errs);
 	test_reopen(rs);
 	test_corpus(rs);
 	ruleset_free(rs);

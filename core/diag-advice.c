@@ -1,5 +1,5 @@
 /*
- * advice.c: what to keep before restarting, and what to do next.
+ * diag-advice.c: what to keep before restarting, and what to do next.
  *
  * The checklist is the evidence an engineer (or a bug report upstream)
  * will want and that a restart destroys: framework versions, the GPU and

@@ -1,5 +1,5 @@
 /*
- * capacity.c: vLLM's memory budget, and what one change would give.
+ * diag-capacity.c: vLLM's memory budget, and what one change would give.
  *
  * vLLM sizes its KV cache at start-up: the GPU's memory times
  * --gpu-memory-utilization is the budget; the weights, the activation peak

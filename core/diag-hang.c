@@ -1,5 +1,5 @@
 /*
- * hang.c: what the collective timeouts of a hung job say.
+ * diag-hang.c: what the collective timeouts of a hung job say.
  *
  * When ranks report collective timeouts the reporters are usually victims:
  * they entered a collective a peer never reached.  Three kinds of lines

@@ -1,5 +1,5 @@
 /*
- * join.c: kernel and driver lines joined to the ranks they are about.
+ * diag-join.c: kernel and driver lines joined to the ranks they are about.
  *
  * dmesg and nvidia-smi know nothing of ranks.  An Xid names a GPU by its
  * PCI address, an OOM kill names a pid; the job's own lines tie both to

@@ -1,5 +1,5 @@
 /*
- * skew.c: how far each host's clock is off, and ordering across hosts.
+ * diag-skew.c: how far each host's clock is off, and ordering across hosts.
  *
  * Every rank of a data-parallel job ends a training step at the same
  * collective (the gradient all-reduce), so the step lines the ranks print

@@ -53,8 +53,8 @@ const char *cap_name(enum rl_cap c) { return c < CAP_NCAPS ? cap_names[c] : "?";
 
 /*
  * The checklist items as packs name them (checklist = gpu, driver): the
- * parser checks a pack against these, and the diagnosis keys its
- * checklist by them (advice.c holds what each item is and how to get it).
+ * parser checks a pack against these, and the diagnosis keys its checklist
+ * by them (diag-advice.c holds what each item is and how to get it).
  */
 static const char *check_keys[CHECK_NITEMS] = {
 	[CHECK_VERSIONS] = "versions", [CHECK_GPU] = "gpu",

@@ -202,6 +202,7 @@ buf_reset(struct buf *b)
 		b->p[0] = '\0';
 }
 
+/* Free the bytes; the buffer stays, empty and ready for use. */
 void
 buf_clear(struct buf *b)
 {
@@ -234,6 +235,7 @@ errlist_add(struct errlist *e, const char *fmt, ...)
 	e->n++;
 }
 
+/* Free the messages; the list stays, empty. */
 void
 errlist_clear(struct errlist *e)
 {
@@ -369,6 +371,7 @@ idhash_put(struct idhash *h, uint64_t key)
 	return &h->val[k];
 }
 
+/* Free the slots; the table stays, empty. */
 void
 idhash_clear(struct idhash *h)
 {

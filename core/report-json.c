@@ -66,8 +66,8 @@ json_num(struct buf *b, double v)
  * The rule id of an event; for a hang's culprit the diagnosis's own, named
  * for what found it: a lagging collective, a dump signal, or silence.
  */
-static const char *
-event_signature(const struct rl_incident *inc, const struct rl_event *e)
+const char *
+report_event_signature(const struct rl_incident *inc, const struct rl_event *e)
 {
 	const char	*basis = inc->answer.hang.basis;
 
@@ -166,7 +166,7 @@ json_first(struct buf *b, const struct rl_incident *inc)
 	buf_printf(b, ", \"line\": %llu, \"time\": ", (unsigned long long)e->line);
 	json_time(b, &e->time);
 	buf_adds(b, ", \"signature\": ");
-	sanitize_json_string(b, event_signature(inc, e));
+	sanitize_json_string(b, report_event_signature(inc, e));
 	buf_adds(b, ", \"role\": ");
 	sanitize_json_string(b, role_name(e->role));
 	buf_adds(b, ", \"text\": ");
@@ -543,7 +543,7 @@ json_events(struct buf *b, const struct rl_incident *inc, FILE *out)
 		buf_adds(b, ", \"time\": ");
 		json_memo_time(b, &m, &e->time);
 		buf_adds(b, ", \"signature\": ");
-		sanitize_json_string(b, event_signature(inc, e));
+		sanitize_json_string(b, report_event_signature(inc, e));
 		buf_adds(b, ", \"role\": ");
 		json_word(b, role_name(e->role));
 		buf_adds(b, ", \"domain\": ");
@@ -594,17 +594,11 @@ json_sources(struct buf *b, const struct rl_incident *inc)
 	buf_adds(b, inc->nsources ? "\n  ]" : "]");
 }
 
-/* How often one signature was seen, for counts and rates. */
-struct tally {
-	const struct rl_rule *rule;
-	const struct rl_tally *t;	/* borrowed from the incident */
-};
-
 /* Tallies in the order their signatures were first seen. */
 static int
 tally_cmp(const void *a, const void *b)
 {
-	const struct tally	*x = a, *y = b;
+	const struct report_tally	*x = a, *y = b;
 
 	if (x->t->first != y->t->first)
 		return x->t->first < y->t->first ? -1 : 1;
@@ -618,10 +612,10 @@ tally_cmp(const void *a, const void *b)
  * preemption amounts to.  Counted as the lines were read, so a signature
  * counts every line even where only some of its events are kept.
  */
-static struct tally *
+struct report_tally *
 report_tally(const struct rl_incident *inc, size_t *np)
 {
-	struct tally		*v;
+	struct report_tally		*v;
 	const struct rl_rule	*r;
 	size_t			 n = 0, i;
 
@@ -641,8 +635,8 @@ report_tally(const struct rl_incident *inc, size_t *np)
 }
 
 /* What a tally amounts to: reported counts beat counted lines. */
-static int64_t
-tally_amount(const struct rl_tally *t)
+int64_t
+report_tally_amount(const struct rl_tally *t)
 {
 	if (t->count > 0)
 		return t->count;
@@ -652,8 +646,8 @@ tally_amount(const struct rl_tally *t)
 }
 
 /* Occurrences per minute over the span they were seen in, or -1. */
-static double
-tally_rate(const struct rl_tally *t)
+double
+report_tally_rate(const struct rl_tally *t)
 {
 	/*
 	 * Over less than a minute a rate says nothing.  Either end may be
@@ -663,13 +657,13 @@ tally_rate(const struct rl_tally *t)
 	if (t->first == INT64_MAX || t->last == INT64_MIN ||
 	    t->last <= t->first || t->last - t->first < 60000)
 		return -1;
-	return (double)tally_amount(t) * 60000.0 / (double)(t->last - t->first);
+	return (double)report_tally_amount(t) * 60000.0 / (double)(t->last - t->first);
 }
 
 static void
 json_signatures(struct buf *b, const struct rl_incident *inc)
 {
-	struct tally	*v;
+	struct report_tally	*v;
 	size_t		 n, i;
 	double		 r;
 
@@ -681,8 +675,8 @@ json_signatures(struct buf *b, const struct rl_incident *inc)
 		buf_adds(b, ", \"role\": ");
 		sanitize_json_string(b, role_name(v[i].rule->role));
 		buf_printf(b, ", \"lines\": %llu, \"count\": %lld",
-		    (unsigned long long)v[i].t->lines, (long long)tally_amount(v[i].t));
-		if ((r = tally_rate(v[i].t)) >= 0)
+		    (unsigned long long)v[i].t->lines, (long long)report_tally_amount(v[i].t));
+		if ((r = report_tally_rate(v[i].t)) >= 0)
 			buf_printf(b, ", \"per_minute\": %.2f", r);
 		buf_adds(b, ", \"title\": ");
 		sanitize_json_string(b, v[i].rule->title);
@@ -787,389 +781,4 @@ report_json(const struct rl_incident *inc, struct buf *b, FILE *out)
 		sanitize_json_string(b, inc->errors.v[i]);
 	}
 	buf_adds(b, "]\n}\n");
-}
-
-/* Append log text made safe for a terminal. */
-static void
-text_safe(struct buf *b, const char *s)
-{
-	sanitize_terminal(b, s, strlen(s));
-}
-
-/* The signatures seen, most frequent first, with their first actions. */
-static void
-report_text_tally(const struct rl_incident *inc, struct buf *b)
-{
-	struct tally	*v, t;
-	size_t		 n, i, k;
-	double		 r;
-
-	v = report_tally(inc, &n);
-	for (i = 1; i < n; i++) {
-		t = v[i];
-		for (k = i; k > 0 && tally_amount(v[k - 1].t) < tally_amount(t.t);
-		    k--)
-			v[k] = v[k - 1];
-		v[k] = t;
-	}
-	for (i = 0, k = 0; i < n && k < 12; i++) {
-		if (v[i].rule->role == ROLE_PROGRESS ||
-		    v[i].rule->role == ROLE_EVIDENCE)
-			continue;
-		if (k++ == 0)
-			buf_adds(b, "Signatures seen:\n");
-		buf_printf(b, "  %6lld  %-40s %s", (long long)tally_amount(v[i].t),
-		    v[i].rule->id, role_name(v[i].rule->role));
-		if ((r = tally_rate(v[i].t)) >= 0 && tally_amount(v[i].t) > 1)
-			buf_printf(b, ", %.1f/min", r);
-		buf_adds(b, "\n");
-	}
-	free(v);
-}
-
-#define TEXT_EVIDENCE	8	/* evidence lines the text report shows */
-#define TEXT_MEANINGS	6	/* failure signatures explained */
-
-/* A paragraph of our own words (with log text in it), indented. */
-static void
-text_para(struct buf *b, const char *label, const char *s)
-{
-	if (s == NULL || *s == '\0')
-		return;
-	buf_printf(b, "  %s", label);
-	text_safe(b, s);
-	buf_adds(b, "\n");
-}
-
-/* An evidence list, a few lines of it: + supports, - argues against. */
-static void
-text_evidence(struct buf *b, const struct rl_incident *inc,
-    const struct rl_evlist *l)
-{
-	const struct rl_evidence	*v;
-	size_t				 i;
-
-	for (i = 0; i < l->n && i < TEXT_EVIDENCE; i++) {
-		v = &l->v[i];
-		buf_printf(b, "    %c ", v->stance == STANCE_AGAINST ? '-' : '+');
-		if (v->source != RL_NONE && (size_t)v->source < inc->nsources) {
-			text_safe(b, inc->sources[v->source]->path);
-			if (v->line > 0)
-				buf_printf(b, ":%llu", (unsigned long long)v->line);
-			buf_adds(b, ": ");
-		}
-		text_safe(b, v->shows);
-		buf_adds(b, "\n");
-	}
-	if (l->n + l->dropped > TEXT_EVIDENCE)
-		buf_printf(b, "    (%zu more in analyze --json)\n",
-		    l->n + l->dropped - TEXT_EVIDENCE);
-}
-
-/* What each failure signature found means and what to do first. */
-static void
-report_text_meanings(const struct rl_incident *inc, struct buf *b)
-{
-	struct tally	*v;
-	size_t		 n, i, k = 0;
-
-	/* Causes first, then what they cause, then what carries them. */
-	static const enum rl_role order[] = {
-		ROLE_ROOT, ROLE_SYMPTOM, ROLE_COLLATERAL, ROLE_WRAPPER
-	};
-	size_t		 o;
-
-	v = report_tally(inc, &n);
-	for (o = 0; o < sizeof order / sizeof *order; o++) {
-		for (i = 0; i < n && k < TEXT_MEANINGS; i++) {
-			if (v[i].rule->role != order[o] ||
-			    (v[i].rule->explain == NULL &&
-			    v[i].rule->action == NULL))
-				continue;
-			if (k++ == 0)
-				buf_adds(b, "What the signatures mean, and what "
-				    "to do first:\n");
-			buf_printf(b, "  %s", v[i].rule->id);
-			if (v[i].rule->title != NULL) {
-				buf_adds(b, ": ");
-				text_safe(b, v[i].rule->title);
-			}
-			buf_adds(b, "\n");
-			text_para(b, "  means: ", v[i].rule->explain);
-			text_para(b, "  do:    ", v[i].rule->action);
-		}
-	}
-	free(v);
-}
-
-/* The skew of each host's clock, when there is more than one host. */
-static void
-report_text_skew(const struct rl_incident *inc, struct buf *b)
-{
-	const struct rl_answer	*a = &inc->answer;
-	size_t			 i;
-
-	if (a->nskew == 0)
-		return;
-	buf_adds(b, "Clocks (from step lines every rank printed):\n");
-	for (i = 0; i < a->nskew; i++) {
-		buf_adds(b, "  ");
-		text_safe(b, a->skew[i].host);
-		if (a->skew[i].reference)
-			buf_adds(b, ": reference\n");
-		else
-			buf_printf(b, ": %+.3f s (%zu samples, spread %.3f s)\n",
-			    (double)a->skew[i].offset_ms / 1000,
-			    a->skew[i].samples,
-			    (double)a->skew[i].spread_ms / 1000);
-	}
-}
-
-/* The memory budget and the what-ifs. */
-static void
-report_text_capacity(const struct rl_incident *inc, struct buf *b)
-{
-	const struct rl_capacity	*c = &inc->answer.capacity;
-	size_t				 i;
-
-	if (!c->present)
-		return;
-	buf_adds(b, "Memory budget (vLLM):\n");
-	for (i = 0; i < c->nlines; i++)
-		text_para(b, "", c->lines[i]);
-	if (c->nwhatif > 0)
-		buf_adds(b, "  One change at a time:\n");
-	for (i = 0; i < c->nwhatif; i++)
-		text_para(b, "  ", c->whatif[i]);
-}
-
-/* The next steps and what to collect before taking them. */
-static void
-report_text_advice(const struct rl_incident *inc, struct buf *b)
-{
-	const struct rl_answer	*a = &inc->answer;
-	size_t			 i;
-	int			 k;
-	bool			 any = false;
-
-	for (i = 0; i < a->nadvice; i++) {
-		if (i == 0)
-			buf_adds(b, "Next steps (advice, not actions):\n");
-		buf_printf(b, "  %zu. ", i + 1);
-		text_safe(b, a->advice[i].text);
-		buf_adds(b, " (");
-		text_safe(b, a->advice[i].why);
-		buf_adds(b, ")\n");
-	}
-	for (k = 0; k < CHECK_NITEMS && a->first != RL_NONE; k++) {
-		if (a->checklist[k].missing == NULL)
-			continue;
-		if (!any)
-			buf_adds(b, "Collect before restarting (not in the "
-			    "logs):\n");
-		any = true;
-		text_para(b, "- ", a->checklist[k].missing);
-	}
-}
-
-/* The date part of an ISO 8601 time, for a sentence. */
-static void
-text_date(struct buf *b, const char *t)
-{
-	/* From the store, which imports whatever another machine wrote. */
-	if (t == NULL)
-		buf_adds(b, "an unknown date");
-	else
-		sanitize_terminal(b, t, strnlen(t, 10));
-}
-
-/* A note written then, quoted, for a terminal. */
-static void
-text_note(struct buf *b, const char *label, const char *note)
-{
-	if (note == NULL)
-		return;
-	buf_printf(b, "    %s: ", label);
-	text_safe(b, note);
-	buf_adds(b, "\n");
-}
-
-/* The root's hosts, GPUs and ranks that failed before. */
-static void
-report_text_offenders(const struct rl_incident *inc, struct buf *b)
-{
-	const struct rl_history		*h = inc->history;
-	const struct rl_offender	*o;
-	size_t				 i;
-
-	for (i = 0; i < h->noffenders; i++) {
-		o = &h->offenders[i];
-		buf_printf(b, "Repeat offender: %s ", offender_kind_name(o->kind));
-		text_safe(b, o->name);
-		buf_printf(b, " was in the root of %zu earlier incident%s (",
-		    o->count, o->count == 1 ? "" : "s");
-		text_date(b, o->first);
-		if (o->count > 1) {
-			buf_adds(b, " to ");
-			text_date(b, o->last);
-		}
-		buf_printf(b, ", last #%lld)\n", (long long)o->last_incident);
-		if (o->kind == OFFENDER_HOST &&
-		    inc->answer.domain == DOMAIN_HARDWARE)
-			buf_adds(b, "  A hardware fault on a host that has "
-			    "failed before: consider draining it.\n");
-	}
-}
-
-/* Whether any exact match carries a note. */
-static bool
-history_noted(const struct rl_history *h)
-{
-	size_t	i;
-
-	for (i = 0; i < h->nmatches; i++) {
-		if (h->matches[i].exact && (h->matches[i].diagnosis != NULL ||
-		    h->matches[i].resolution != NULL))
-			return true;
-	}
-	return false;
-}
-
-/* What the store knew of this failure: seen before, near ones, offenders. */
-static void
-report_text_history(const struct rl_incident *inc, struct buf *b)
-{
-	const struct rl_history		*h = inc->history;
-	const struct rl_history_match	*m;
-	size_t				 i;
-
-	if (h == NULL || !h->looked || inc->answer.first == RL_NONE)
-		return;
-	if (h->seen_before == 0)
-		buf_adds(b, "Seen before: never (a new fingerprint)\n");
-	for (i = 0; i < h->nmatches; i++) {
-		m = &h->matches[i];
-		if (m->exact && i == 0) {
-			buf_printf(b, "Seen before: %zu time%s, last on ",
-			    h->seen_before, h->seen_before == 1 ? "" : "s");
-			text_date(b, m->time);
-			buf_printf(b, " in incident #%lld\n",
-			    (long long)m->incident);
-		}
-		if (m->exact && (m->diagnosis != NULL ||
-		    m->resolution != NULL)) {
-			buf_printf(b, "  In incident #%lld (", (long long)
-			    m->incident);
-			text_date(b, m->time);
-			buf_adds(b, "):\n");
-			text_note(b, "Diagnosis", m->diagnosis);
-			text_note(b, "Resolution", m->resolution);
-		} else if (!m->exact) {
-			buf_printf(b, "Similar: incident #%lld (score %.2f) "
-			    "on ", (long long)m->incident, m->score);
-			text_date(b, m->time);
-			buf_adds(b, ": ");
-			text_safe(b, m->summary != NULL ? m->summary : "");
-			buf_adds(b, "\n");
-			text_note(b, "Diagnosis", m->diagnosis);
-		}
-	}
-	if (h->seen_before > 0 && !history_noted(h))
-		buf_printf(b, "  No diagnosis was written then (rankline note "
-		    "%lld TEXT)\n", (long long)h->matches[0].incident);
-	report_text_offenders(inc, b);
-}
-
-/* Rules that gave lines up at pcre2's match limit, one warning each. */
-static void
-report_text_limits(const struct rl_incident *inc, struct buf *b)
-{
-	char	**notes;
-	size_t	  n, i;
-
-	n = ruleset_limit_notes(inc->rules, &notes);
-	for (i = 0; i < n; i++) {
-		buf_adds(b, "warning: ");
-		text_safe(b, notes[i]);
-		buf_adds(b, "\n");
-		free(notes[i]);
-	}
-	free(notes);
-}
-
-/* The analysis for a person at a terminal. */
-void
-report_text(const struct rl_incident *inc, struct buf *b)
-{
-	const struct rl_answer	*a = &inc->answer;
-	const struct rl_event	*e;
-	char			 t[64];
-	size_t			 i;
-
-	if (a->first == RL_NONE) {
-		buf_printf(b, "No failure found in %zu sources (%llu lines).\n",
-		    inc->nsources, (unsigned long long)inc->lines);
-	} else {
-		e = inc->events[a->first];
-		buf_adds(b, "First failure: ");
-		if (e->rank != RL_NONE)
-			buf_printf(b, "rank %d", e->rank);
-		else
-			buf_adds(b, "the launcher");
-		if (event_host(inc, e) != NULL) {
-			buf_adds(b, " on ");
-			text_safe(b, event_host(inc, e));
-		}
-		if (e->time.flags & RL_TIME_VALID) {
-			clock_format(&e->time, t, sizeof t);
-			buf_printf(b, " at %s", t);
-		}
-		buf_printf(b, "\n  %s (%s)\n  ", event_signature(inc, e),
-		    role_name(e->role));
-		text_safe(b, inc->sources[e->source]->path);
-		buf_printf(b, ":%llu: ", (unsigned long long)e->line);
-		text_safe(b, e->text);
-		buf_adds(b, "\n");
-		text_para(b, "why: ", a->explanation);
-		text_evidence(b, inc, &a->first_evidence);
-		buf_printf(b, "Verdict: %s", domain_name(a->domain));
-		if (group_name(a->group) != NULL)
-			buf_printf(b, ", %s", group_name(a->group));
-		if (scope_name(a->scope) != NULL)
-			buf_printf(b, ", scope %s", scope_name(a->scope));
-		buf_printf(b, " (confidence %s, %.2f)\n  ",
-		    confidence_level(a->confidence), a->confidence);
-		text_safe(b, a->summary);
-		buf_adds(b, "\n");
-		text_para(b, "why: ", a->verdict_explanation);
-		text_evidence(b, inc, &a->verdict_evidence);
-		if (e->rule != NULL && e->rule->action != NULL) {
-			buf_adds(b, "First action: ");
-			text_safe(b, e->rule->action);
-			buf_adds(b, "\n");
-		}
-	}
-	report_text_history(inc, b);
-	report_text_tally(inc, b);
-	report_text_meanings(inc, b);
-	buf_printf(b, "Checkpoint: %s", ckpt_status_name(a->ckpt));
-	if (a->last_safe_step != RL_NONE)
-		buf_printf(b, ", last safe step %d", a->last_safe_step);
-	for (i = 0; i < a->nunsafe; i++)
-		buf_printf(b, "%s%d", i ? ", " : ", unsafe: ", a->unsafe_steps[i]);
-	for (i = 0; i < a->nsuspect; i++)
-		buf_printf(b, "%s%d", i ? ", " : ", suspect: ",
-		    a->suspect_steps[i]);
-	buf_adds(b, "\n");
-	text_para(b, "why: ", a->ckpt_explanation);
-	text_evidence(b, inc, &a->ckpt_evidence);
-	report_text_skew(inc, b);
-	report_text_capacity(inc, b);
-	report_text_advice(inc, b);
-	for (i = 0; i < inc->errors.n; i++) {
-		buf_adds(b, "warning: ");
-		text_safe(b, inc->errors.v[i]);
-		buf_adds(b, "\n");
-	}
-	report_text_limits(inc, b);
 }

@@ -1142,6 +1142,31 @@ struct report_tally {			/* how often one signature was seen */
 	const struct rl_tally *t;	/* borrowed from the incident */
 };
 void		 report_json(const struct rl_incident *, struct buf *, FILE *);
+struct json_t		*report_json_tree(const struct rl_incident *);
+struct json_t		*report_json_job(const struct rl_job *);
+struct json_t		*report_json_str(const char *);	/* raw bytes, or null */
+struct json_t		*report_json_int(int);		/* null for RL_NONE */
+
+/*
+ * The one JSON printer: a jansson tree, laid out by a table of rules,
+ * each at a path ("" the value, "a.b" key b of a, "a[]" an element of a).
+ */
+enum report_json_kind {
+	JL_ROWS,		/* one key or element a line, at indent */
+	JL_BREAK,		/* a line break before this key, at indent */
+	JL_REAL,		/* print this real with the format real */
+	JL_TIGHT		/* this array's elements joined by ',' alone */
+};
+struct report_json_layout {
+	const char	*path;
+	enum report_json_kind kind;
+	int		 indent;	/* of a row or the key after a break */
+	int		 close;		/* rows: the closing line's indent, or
+					   -1 to close on the last row's line */
+	const char	*real;		/* printf format of a JL_REAL */
+};
+void		 report_json_print(struct buf *, const struct json_t *,
+		     const struct report_json_layout *, size_t, FILE *);
 struct report_tally *report_tally(const struct rl_incident *, size_t *);
 int64_t		 report_tally_amount(const struct rl_tally *);
 double		 report_tally_rate(const struct rl_tally *);

@@ -58,8 +58,12 @@ json_rule(const struct json_printer *p, enum report_json_kind kind)
 static size_t
 json_path_push(struct json_printer *p, const char *key)
 {
-	size_t	old = p->plen, n = key != NULL ? strlen(key) : 2;
+	size_t	old = p->plen, n;
 
+	/* No rules: no path to keep (cat --json prints millions of rows). */
+	if (p->nlay == 0)
+		return old;
+	n = key != NULL ? strlen(key) : 2;
 	if (p->lost > 0 || p->plen + n + 2 > sizeof p->path) {
 		p->lost++;
 		return old;
@@ -76,6 +80,8 @@ json_path_push(struct json_printer *p, const char *key)
 static void
 json_path_pop(struct json_printer *p, size_t old)
 {
+	if (p->nlay == 0)
+		return;
 	if (p->lost > 0) {
 		p->lost--;
 		return;

@@ -961,6 +961,7 @@ report_json_tree(const struct rl_incident *inc)
 	jset(o, "capacity", json_capacity(inc));
 	jset(o, "checklist", json_checklist(inc));
 	jset(o, "sources", json_sources(inc));
+	jset(o, "job", report_json_job(&inc->job));
 	stats = json_object();
 	jset(stats, "lines", json_integer((json_int_t)inc->lines));
 	jset(stats, "bytes", json_integer((json_int_t)inc->bytes));

@@ -13,6 +13,7 @@
 #include <jansson.h>
 
 #include "rankline.h"
+#include "wording.h"
 #include "store/store.h"
 
 /*
@@ -413,13 +414,17 @@ show_note(void *arg, const char *created, const char *kind, const char *text)
 static void
 show_header(struct buf *b, const struct store_row *r)
 {
+	struct buf	words = { 0 };
+
 	row_text(b, r);
 	buf_adds(b, "       ");
 	put_safe(b, r->summary);
+	/* The report's checkpoint sentence, from what the store kept. */
 	buf_adds(b, "\n       checkpoint ");
-	put_safe(b, r->ckpt);
-	if (r->last_safe_step != RL_NONE)
-		buf_printf(b, ", last safe step %d", r->last_safe_step);
+	wording_checkpoint(&words, r->ckpt != NULL ? r->ckpt : "-",
+	    r->last_safe_step, NULL, 0, NULL, 0);
+	put_safe(b, words.p);
+	buf_free(&words);
 	if (r->job_scheduler != NULL || r->job_run != NULL ||
 	    r->job_command != NULL) {
 		buf_adds(b, "\nJob: ");

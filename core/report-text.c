@@ -3,7 +3,8 @@
  *
  * It renders wording.c's sections and adds only what plain text needs:
  * the indent, a '+' or '-' before evidence, a '-' before what to collect,
- * a ':' after a list's title, and every text made safe for a terminal.
+ * "path:line: " where an item points into the logs, a ':' after a list's
+ * title, and every text made safe for a terminal.
  * The job, the checklist and the lines behind the evidence are the
  * console's: the text stays short enough to paste into a ticket.
  */
@@ -20,9 +21,11 @@ static const enum wd_part text_parts[] = {
 
 /* One item as a line of text. */
 static void
-text_item(struct buf *b, const struct wd_item *it)
+text_item(struct buf *b, const struct rl_incident *inc,
+    const struct wd_item *it)
 {
-	int	i;
+	const char	*path;
+	int		 i;
 
 	if (it->role == WD_DETAIL)
 		return;
@@ -32,6 +35,13 @@ text_item(struct buf *b, const struct wd_item *it)
 		buf_adds(b, "+ ");
 	else if (it->role == WD_AGAINST || it->role == WD_MISSING)
 		buf_adds(b, "- ");
+	if (it->source != RL_NONE && (size_t)it->source < inc->nsources) {
+		path = inc->sources[it->source]->path;
+		sanitize_terminal(b, path, strlen(path));
+		if (it->line > 0)
+			buf_printf(b, ":%llu", (unsigned long long)it->line);
+		buf_adds(b, ": ");
+	}
 	sanitize_terminal(b, it->text, strlen(it->text));
 	if (it->role == WD_TITLE)
 		buf_addc(b, ':');
@@ -40,7 +50,8 @@ text_item(struct buf *b, const struct wd_item *it)
 
 /* The sections of w that plain text prints. */
 void
-report_text_render(const struct wording *w, struct buf *b)
+report_text_render(const struct wording *w, const struct rl_incident *inc,
+    struct buf *b)
 {
 	const struct wd_section	*s;
 	size_t			 k, i;
@@ -48,7 +59,7 @@ report_text_render(const struct wording *w, struct buf *b)
 	for (k = 0; k < nitems(text_parts); k++) {
 		s = &w->part[text_parts[k]];
 		for (i = 0; i < s->n; i++)
-			text_item(b, &s->items[i]);
+			text_item(b, inc, &s->items[i]);
 	}
 }
 
@@ -59,6 +70,6 @@ report_text(const struct rl_incident *inc, struct buf *b)
 	struct wording	w = { 0 };
 
 	wording_build(&w, inc);
-	report_text_render(&w, b);
+	report_text_render(&w, inc, b);
 	wording_clear(&w);
 }

@@ -43,6 +43,18 @@ wording_add(struct wd_section *s, enum wd_role role, int indent,
 	it->role = role;
 	it->indent = indent;
 	it->text = xstrdup(text != NULL ? text : "");
+	it->source = RL_NONE;
+	it->line = 0;
+}
+
+/* Append an item that points at a line of a source. */
+static void
+wd_add_at(struct wd_section *s, enum wd_role role, int indent,
+    const char *text, int source, uint64_t line)
+{
+	wording_add(s, role, indent, text);
+	s->items[s->n - 1].source = source;
+	s->items[s->n - 1].line = line;
 }
 
 /* Append a formatted item. */
@@ -115,25 +127,16 @@ wd_evidence(struct wd_section *s, const struct rl_incident *inc,
     const struct rl_evlist *l)
 {
 	const struct rl_evidence	*v;
-	struct buf			 b = { 0 };
 	size_t				 i;
 
 	for (i = 0; i < l->n && i < WD_EVIDENCE; i++) {
 		v = &l->v[i];
-		buf_reset(&b);
-		if (v->source != RL_NONE && (size_t)v->source < inc->nsources) {
-			buf_adds(&b, inc->sources[v->source]->path);
-			if (v->line > 0)
-				buf_printf(&b, ":%llu", (unsigned long long)v->line);
-			buf_adds(&b, ": ");
-		}
-		buf_adds(&b, v->shows != NULL ? v->shows : "");
-		wording_add(s, v->stance == STANCE_AGAINST ? WD_AGAINST : WD_FOR,
-		    4, b.p);
+		wd_add_at(s, v->stance == STANCE_AGAINST ? WD_AGAINST : WD_FOR,
+		    4, v->shows, v->source != RL_NONE && (size_t)v->source <
+		    inc->nsources ? v->source : RL_NONE, v->line);
 		if (v->text != NULL && *v->text != '\0')
 			wording_add(s, WD_DETAIL, 6, v->text);
 	}
-	buf_free(&b);
 	if (l->n + l->dropped > WD_EVIDENCE)
 		wd_addf(s, WD_DIM, 4, "(%zu more in analyze --json)",
 		    l->n + l->dropped - WD_EVIDENCE);
@@ -171,12 +174,8 @@ wd_first(struct wd_section *s, const struct rl_incident *inc)
 	wording_add(s, WD_FIRST, 0, b.p);
 	wd_addf(s, WD_BODY, 2, "%s (%s)", report_event_signature(inc, e),
 	    role_name(e->role));
-	buf_reset(&b);
-	buf_printf(&b, "%s:%llu: ", inc->sources[e->source]->path,
-	    (unsigned long long)e->line);
-	buf_adds(&b, e->text != NULL ? e->text : "");
-	wording_add(s, WD_LOG, 2, b.p);
 	buf_free(&b);
+	wd_add_at(s, WD_LOG, 2, e->text, (int)e->source, e->line);
 	wd_para(s, WD_BODY, 2, "why: ", a->explanation);
 	wd_evidence(s, inc, &a->first_evidence);
 }

@@ -48,10 +48,17 @@ enum wd_part {
 	WD_NPARTS
 };
 
+/*
+ * An item that points into the logs says where as a source and a line,
+ * not as words: the text report writes "path:line: " before the text, the
+ * console a shorter name, and an HTML report may make it a link.
+ */
 struct wd_item {
 	enum wd_role	 role;
 	int		 indent;	/* columns before the text */
 	char		*text;		/* owned, raw: escape per destination */
+	int		 source;	/* the source it points at, or RL_NONE */
+	uint64_t	 line;		/* its line there, or 0: the whole file */
 };
 
 struct wd_section {
@@ -76,6 +83,7 @@ void	 wording_checkpoint_steps(struct buf *, int, const int *, size_t,
 const char *wording_role_name(enum wd_role);
 
 /* report-text.c */
-void	 report_text_render(const struct wording *, struct buf *);
+void	 report_text_render(const struct wording *, const struct rl_incident *,
+	     struct buf *);
 
 #endif

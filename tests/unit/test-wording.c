@@ -83,10 +83,11 @@ text_of(const struct rl_incident *inc)
 
 /*
  * Every item the text report prints is a line of it, in order, written
- * as indent, mark and the item's words.
+ * as indent, mark, where it points and the item's words.
  */
 static bool
-text_renders(const struct wording *w, const char *text)
+text_renders(const struct wording *w, const struct rl_incident *inc,
+    const char *text)
 {
 	static const enum wd_part parts[] = {
 		WD_PART_FIRST, WD_PART_VERDICT, WD_PART_HISTORY,
@@ -109,6 +110,10 @@ text_renders(const struct wording *w, const char *text)
 			buf_printf(&line, "%*s%s", it->indent, "",
 			    it->role == WD_FOR ? "+ " : it->role == WD_AGAINST ||
 			    it->role == WD_MISSING ? "- " : "");
+			if (it->source != RL_NONE)
+				buf_printf(&line, it->line > 0 ? "%s:%llu: " :
+				    "%s: ", inc->sources[it->source]->path,
+				    (unsigned long long)it->line);
 			sanitize_terminal(&line, it->text, strlen(it->text));
 			buf_adds(&line, it->role == WD_TITLE ? ":\n" : "\n");
 			if (strncmp(at, line.p, line.len) != 0) {
@@ -144,10 +149,11 @@ test_failure(struct ruleset *rs)
 	ok(item_is(s, 0, WD_FIRST, 0, "First failure: rank 1 at "
 	    "2026-12-02T13:20:02"), "the first failure leads, as a heading");
 	ok(item_is(s, 1, WD_BODY, 2, "py.exc (root)"), "then its signature");
-	ok(item_is(s, 2, WD_LOG, 2, "/tmp/rl-test-wording-") &&
-	    strstr(s->items[2].text, ":8: [default1]:OSError: [Errno 28] No space \xff "
-	    "left") != NULL, "then its line, where it is and as written: the "
-	    "invalid byte raw, for each renderer to escape");
+	ok(item_is(s, 2, WD_LOG, 2, "[default1]:OSError: [Errno 28] No space "
+	    "\xff left"), "then its line as written: the invalid byte raw, for "
+	    "each renderer to escape");
+	ok(s->n > 2 && s->items[2].source == 0 && s->items[2].line == 8,
+	    "pointing at its source and line, for each renderer to write");
 	ok(find(s, WD_FOR) != NULL && find(s, WD_FOR)->indent == 4,
 	    "evidence for it, at 4");
 	s = &w.part[WD_PART_VERDICT];
@@ -186,7 +192,7 @@ test_failure(struct ruleset *rs)
 	    CHECK_NITEMS + 1, "the checklist: a title and every item");
 
 	text = text_of(inc);
-	ok(text_renders(&w, text), "the text report is these words, line "
+	ok(text_renders(&w, inc, text), "the text report is these words, line "
 	    "for line, and nothing else");
 	ok(strstr(text, "No space \\xff left") != NULL, "escaped there for a "
 	    "terminal");
@@ -215,7 +221,7 @@ test_failure(struct ruleset *rs)
 	text = text_of(inc);
 	ok(strstr(text, "Clocks (from step lines every rank printed):\n"
 	    "  node0: reference\n  node1: -3.250 s") != NULL &&
-	    text_renders(&w, text), "the text report says the same");
+	    text_renders(&w, inc, text), "the text report says the same");
 	free(text);
 
 	/* The job, for the console; the text report leaves it out. */
@@ -259,10 +265,10 @@ test_hang(struct ruleset *rs)
 	ok(item_is(s, 1, WD_BODY, 2, "rankline.hang.") && strstr(s->n > 1 ?
 	    s->items[1].text : "", " (hang)") != NULL, "named by what found "
 	    "it, role hang");
-	ok(item_is(s, 2, WD_LOG, 2, "/tmp/rl-test-wording-") &&
-	    strstr(s->items[2].text, "step 1") != NULL, "its last line");
+	ok(item_is(s, 2, WD_LOG, 2, "[default2]:") && strstr(s->items[2].text,
+	    "step 1") != NULL && s->items[2].line == 3, "its last line");
 	text = text_of(inc);
-	ok(text_renders(&w, text), "the text report is these words");
+	ok(text_renders(&w, inc, text), "the text report is these words");
 	free(text);
 	wording_clear(&w);
 	incident_free(inc);
@@ -289,7 +295,7 @@ test_none(struct ruleset *rs)
 	    "Checkpoint: none, last safe step 5", "the checkpoint still "
 	    "says the last safe step");
 	text = text_of(inc);
-	ok(text_renders(&w, text), "the text report is these words");
+	ok(text_renders(&w, inc, text), "the text report is these words");
 	free(text);
 	wording_clear(&w);
 	ok(w.part[WD_PART_FIRST].n == 0 && w.part[WD_PART_FIRST].items == NULL,

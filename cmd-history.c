@@ -256,7 +256,7 @@ history_hosts(const struct options *o, struct store *st)
 		    "incidents\n");
 	fwrite(b.p, 1, b.len, stdout);
 	buf_free(&b);
-	store_offenders_free(&v);
+	store_offenders_clear(&v);
 	store_close(st);
 	return 0;
 }
@@ -333,7 +333,7 @@ cmd_history(const struct options *o, int argc, char **argv)
 		buf_adds(&b, "no incidents\n");
 	fwrite(b.p, 1, b.len, stdout);
 	buf_free(&b);
-	store_list_free(&l);
+	store_list_clear(&l);
 	store_close(st);
 	return 0;
 }
@@ -500,7 +500,7 @@ cmd_show(const struct options *o, int argc, char **argv)
 	}
 	fwrite(b->p, 1, b->len, stdout);
 	buf_free(b);
-	store_row_free(&r);
+	store_row_clear(&r);
 	store_close(st);
 	return rv;
 }

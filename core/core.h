@@ -1165,8 +1165,16 @@ struct report_json_layout {
 					   -1 to close on the last row's line */
 	const char	*real;		/* printf format of a JL_REAL */
 };
+struct report_json_stream {		/* an array made as it is printed */
+	const char	*path;		/* where, as in a layout */
+	struct json_t	*(*next)(void *);/* its next element, or NULL: no more */
+	void		*arg;
+};
 void		 report_json_print(struct buf *, const struct json_t *,
 		     const struct report_json_layout *, size_t, FILE *);
+void		 report_json_print_stream(struct buf *, const struct json_t *,
+		     const struct report_json_layout *, size_t, FILE *,
+		     const struct report_json_stream *);
 struct report_tally *report_tally(const struct rl_incident *, size_t *);
 int64_t		 report_tally_amount(const struct rl_tally *);
 double		 report_tally_rate(const struct rl_tally *);

@@ -1,17 +1,10 @@
 /*
- * report-json.c: `analyze --json`, the one JSON printer, and the tallies
- * the reports share.
+ * report-json.c: `analyze --json`, and the tallies the reports share.
  *
  * The JSON shape is a promise (issue #2): later versions add fields and
- * never change or remove one.  Every JSON output (analyze, cat, history,
- * show) builds a jansson tree and prints it with report_json_print, whose
- * layout table says where lines break and how a real prints.  jansson's own
- * json_dumps cannot keep the bytes these outputs have always had: it
- * escapes \r, \b and \f short, writes \u001B in capitals, leaves DEL bare
- * and prints reals with %.17g.  So the tree keeps each log's bytes as they
- * are (json_stringn_nocheck: invalid UTF-8 and NUL included) and the printer
- * escapes every string with sanitize_json, as each JSON output always did:
- * a tree made for this printer is printed only by it.
+ * never change or remove one.  The analysis is built as a jansson tree and
+ * printed by report-json-print.c, laid out by report_layout below; strings
+ * are kept as the logs wrote them and escaped there.
  */
 #include <math.h>
 #include <stddef.h>
@@ -24,235 +17,6 @@
 #include "core.h"
 
 #define JSON_EVENTS_MAX	20000	/* events listed; the count says if more */
-#define JSON_FLUSH	(64 * 1024)	/* bytes held before writing them out */
-#define JSON_PATH_MAX	128	/* bytes of a value's path the layout sees */
-
-/* Where the printer is: the output and the path of the value it is at. */
-struct json_printer {
-	struct buf			*b;
-	FILE				*out;	/* flushed to at rows, or NULL */
-	const struct report_json_layout	*lay;
-	size_t				 nlay;
-	char				 path[JSON_PATH_MAX];
-	size_t				 plen;
-	int				 lost;	/* steps in past a path that did
-						   not fit: no rule applies */
-};
-
-/* The layout rule of this kind at the printer's path, or NULL. */
-static const struct report_json_layout *
-json_rule(const struct json_printer *p, enum report_json_kind kind)
-{
-	size_t	i;
-
-	if (p->lost > 0)
-		return NULL;
-	for (i = 0; i < p->nlay; i++) {
-		if (p->lay[i].kind == kind && strcmp(p->lay[i].path, p->path) == 0)
-			return &p->lay[i];
-	}
-	return NULL;
-}
-
-/* Step into a key ("a.b") or an element ("a[]"); returns the old length. */
-static size_t
-json_path_push(struct json_printer *p, const char *key)
-{
-	size_t	old = p->plen, n;
-
-	/* No rules: no path to keep (cat --json prints millions of rows). */
-	if (p->nlay == 0)
-		return old;
-	n = key != NULL ? strlen(key) : 2;
-	if (p->lost > 0 || p->plen + n + 2 > sizeof p->path) {
-		p->lost++;
-		return old;
-	}
-	if (key != NULL && p->plen > 0)
-		p->path[p->plen++] = '.';
-	memcpy(p->path + p->plen, key != NULL ? key : "[]", n);
-	p->plen += n;
-	p->path[p->plen] = '\0';
-	return old;
-}
-
-/* Step back out. */
-static void
-json_path_pop(struct json_printer *p, size_t old)
-{
-	if (p->nlay == 0)
-		return;
-	if (p->lost > 0) {
-		p->lost--;
-		return;
-	}
-	p->plen = old;
-	p->path[old] = '\0';
-}
-
-/* A newline and so many spaces. */
-static void
-json_newline(struct buf *b, int indent)
-{
-	buf_addc(b, '\n');
-	while (indent-- > 0)
-		buf_addc(b, ' ');
-}
-
-/* Pass what is held on to the output once there is enough of it. */
-static void
-json_flush(struct json_printer *p)
-{
-	if (p->out != NULL && p->b->len >= JSON_FLUSH) {
-		fwrite(p->b->p, 1, p->b->len, p->out);
-		buf_reset(p->b);
-	}
-}
-
-/* A string, escaped as every rankline JSON output escapes log text. */
-static void
-json_print_string(struct buf *b, const char *s, size_t n)
-{
-	buf_addc(b, '"');
-	sanitize_json(b, s, n);
-	buf_addc(b, '"');
-}
-
-static void json_print_value(struct json_printer *, const json_t *);
-
-/* An object: one line, or one key a line where the layout says rows. */
-static void
-json_print_object(struct json_printer *p, const json_t *v)
-{
-	const struct report_json_layout	*rows, *brk;
-	const char			*key;
-	const json_t			*x;
-	size_t				 old, i = 0;
-
-	rows = json_rule(p, JL_ROWS);
-	buf_addc(p->b, '{');
-	json_object_foreach((json_t *)v, key, x) {
-		old = json_path_push(p, key);
-		if (rows != NULL) {
-			buf_adds(p->b, i ? "," : "");
-			json_newline(p->b, rows->indent);
-		} else if ((brk = json_rule(p, JL_BREAK)) != NULL && i > 0) {
-			buf_addc(p->b, ',');
-			json_newline(p->b, brk->indent);
-		} else if (i > 0)
-			buf_adds(p->b, ", ");
-		json_print_string(p->b, key, strlen(key));
-		buf_adds(p->b, ": ");
-		json_print_value(p, x);
-		json_path_pop(p, old);
-		i++;
-		if (rows != NULL)
-			json_flush(p);
-	}
-	if (rows != NULL && i > 0 && rows->close >= 0)
-		json_newline(p->b, rows->close);
-	buf_addc(p->b, '}');
-}
-
-/* An array: one line, or one element a line where the layout says rows. */
-static void
-json_print_array(struct json_printer *p, const json_t *v)
-{
-	const struct report_json_layout	*rows;
-	const char			*sep = ", ";
-	size_t				 old, i, n = json_array_size(v);
-
-	rows = json_rule(p, JL_ROWS);
-	if (json_rule(p, JL_TIGHT) != NULL)
-		sep = ",";
-	buf_addc(p->b, '[');
-	old = json_path_push(p, NULL);
-	for (i = 0; i < n; i++) {
-		if (rows != NULL) {
-			buf_adds(p->b, i ? "," : "");
-			json_newline(p->b, rows->indent);
-		} else if (i > 0)
-			buf_adds(p->b, sep);
-		json_print_value(p, json_array_get(v, i));
-		if (rows != NULL)
-			json_flush(p);
-	}
-	json_path_pop(p, old);
-	if (rows != NULL && n > 0 && rows->close >= 0)
-		json_newline(p->b, rows->close);
-	buf_addc(p->b, ']');
-}
-
-static void
-json_print_value(struct json_printer *p, const json_t *v)
-{
-	const struct report_json_layout	*r;
-
-	switch (json_typeof(v)) {
-	case JSON_OBJECT:
-		json_print_object(p, v);
-		break;
-	case JSON_ARRAY:
-		json_print_array(p, v);
-		break;
-	case JSON_STRING:
-		json_print_string(p->b, json_string_value(v),
-		    json_string_length(v));
-		break;
-	case JSON_INTEGER:
-		buf_add_int(p->b, (long long)json_integer_value(v));
-		break;
-	case JSON_REAL:
-		r = json_rule(p, JL_REAL);
-		buf_printf(p->b, r != NULL ? r->real : "%.6g",
-		    json_real_value(v));
-		break;
-	case JSON_TRUE:
-		buf_adds(p->b, "true");
-		break;
-	case JSON_FALSE:
-		buf_adds(p->b, "false");
-		break;
-	default:
-		buf_adds(p->b, "null");
-		break;
-	}
-}
-
-/*
- * Print v into b as laid out by lay[0, n): a break before a key, rows of
- * an object or array, a real's format, each at a path such as
- * "verdict.explanation" or "events" ("" is the value itself, "a[]" an
- * element of a).  With out, rows are written to out as they are made
- * and b holds what is left.
- */
-void
-report_json_print(struct buf *b, const json_t *v,
-    const struct report_json_layout *lay, size_t n, FILE *out)
-{
-	struct json_printer	p;
-
-	memset(&p, 0, sizeof p);
-	p.b = b;
-	p.out = out;
-	p.lay = lay;
-	p.nlay = n;
-	json_print_value(&p, v);
-}
-
-/* A string of log text or of our words, or null: kept as it is. */
-json_t *
-report_json_str(const char *s)
-{
-	return s != NULL ? json_stringn_nocheck(s, strlen(s)) : json_null();
-}
-
-/* An int, or null for RL_NONE. */
-json_t *
-report_json_int(int v)
-{
-	return v != RL_NONE ? json_integer(v) : json_null();
-}
 
 /* Set a key, the value's reference taken. */
 static void
@@ -649,53 +413,88 @@ event_listed(const struct rl_event *e)
 }
 
 /*
- * The listed events are most of the report, and most of their fields
- * repeat: each source's path is one string, shared by its events, and a
- * time is made once for the events that share it (two in three do, at
- * 1,024 ranks).
+ * The listed events are most of the report: they are made one at a time
+ * as they are printed (report_json_print_stream), and most of their
+ * fields repeat: each source's path is one string, shared by its events,
+ * and a time is made once for the events that share it (two in three do,
+ * at 1,024 ranks).
  */
+struct json_events {
+	const struct rl_incident *inc;
+	size_t		 i;		/* the next event to look at */
+	size_t		 n;		/* events listed so far */
+	json_t		**paths;	/* by source, made when first wanted */
+	json_t		*tj;		/* the last time made, */
+	struct rl_time	 t;		/* of this */
+};
+
+/* The next listed event as an object, or NULL after the last. */
+static json_t *
+json_events_next(void *arg)
+{
+	struct json_events	*ev = arg;
+	const struct rl_incident *inc = ev->inc;
+	const struct rl_event	*e;
+	json_t			*x;
+
+	for (; ev->i < inc->nevents && ev->n < JSON_EVENTS_MAX; ev->i++) {
+		e = event_ahead(inc->events, inc->nevents, ev->i);
+		if (event_listed(e))
+			break;
+	}
+	if (ev->i >= inc->nevents || ev->n >= JSON_EVENTS_MAX)
+		return NULL;
+	ev->i++;
+	ev->n++;
+	x = json_object();
+	jset(x, "rank", report_json_int(e->rank));
+	if (ev->paths[e->source] == NULL)
+		ev->paths[e->source] = report_json_str(
+		    inc->sources[e->source]->path);
+	json_object_set_nocheck(x, "source", ev->paths[e->source]);
+	jset(x, "line", json_integer((json_int_t)e->line));
+	if (ev->tj == NULL || e->time.ms != ev->t.ms || e->time.flags !=
+	    ev->t.flags || e->time.tz_min != ev->t.tz_min) {
+		json_decref(ev->tj);
+		ev->tj = json_time(&e->time);
+		ev->t = e->time;
+	}
+	json_object_set_nocheck(x, "time", ev->tj);
+	jset(x, "signature", report_json_str(report_event_signature(inc, e)));
+	jset(x, "role", json_string_nocheck(role_name(e->role)));
+	jset(x, "domain", json_string_nocheck(e->rule != NULL ?
+	    domain_name(e->rule->domain) : "unknown"));
+	if (e->harmless)
+		jset(x, "harmless", json_true());
+	jset(x, "text", report_json_str(e->text));
+	return x;
+}
+
+/* Free what the events' stream holds. */
+static void
+json_events_clear(struct json_events *ev)
+{
+	size_t	i;
+
+	json_decref(ev->tj);
+	for (i = 0; i < ev->inc->nsources; i++)
+		json_decref(ev->paths[i]);
+	free(ev->paths);
+	memset(ev, 0, sizeof *ev);
+}
+
+/* Every listed event, made at once: for a tree that is not printed. */
 static json_t *
 json_events(const struct rl_incident *inc)
 {
-	const struct rl_event	*e;
-	json_t			*a = json_array(), *x, **paths, *tj = NULL;
-	struct rl_time		 t = { 0 };
-	size_t			 i, n = 0;
+	struct json_events	 ev = { 0 };
+	json_t			*a = json_array(), *x;
 
-	paths = xcalloc(inc->nsources + 1, sizeof *paths);
-	for (i = 0; i < inc->nevents && n < JSON_EVENTS_MAX; i++) {
-		e = event_ahead(inc->events, inc->nevents, i);
-		if (!event_listed(e))
-			continue;
-		n++;
-		x = json_object();
-		jset(x, "rank", report_json_int(e->rank));
-		if (paths[e->source] == NULL)
-			paths[e->source] = report_json_str(
-			    inc->sources[e->source]->path);
-		json_object_set_nocheck(x, "source", paths[e->source]);
-		jset(x, "line", json_integer((json_int_t)e->line));
-		if (tj == NULL || e->time.ms != t.ms || e->time.flags !=
-		    t.flags || e->time.tz_min != t.tz_min) {
-			json_decref(tj);
-			tj = json_time(&e->time);
-			t = e->time;
-		}
-		json_object_set_nocheck(x, "time", tj);
-		jset(x, "signature", report_json_str(report_event_signature(inc,
-		    e)));
-		jset(x, "role", json_string_nocheck(role_name(e->role)));
-		jset(x, "domain", json_string_nocheck(e->rule != NULL ?
-		    domain_name(e->rule->domain) : "unknown"));
-		if (e->harmless)
-			jset(x, "harmless", json_true());
-		jset(x, "text", report_json_str(e->text));
+	ev.inc = inc;
+	ev.paths = xcalloc(inc->nsources + 1, sizeof *ev.paths);
+	while ((x = json_events_next(&ev)) != NULL)
 		json_array_append_new(a, x);
-	}
-	json_decref(tj);
-	for (i = 0; i < inc->nsources; i++)
-		json_decref(paths[i]);
-	free(paths);
+	json_events_clear(&ev);
 	return a;
 }
 
@@ -944,9 +743,18 @@ static const struct report_json_layout report_layout[] = {
 	{ "sources", JL_ROWS, 4, 2, NULL },
 };
 
+static json_t	*report_json_make(const struct rl_incident *, bool);
+
 /* The whole analysis as a jansson tree, in the order of the promise. */
 json_t *
 report_json_tree(const struct rl_incident *inc)
+{
+	return report_json_make(inc, true);
+}
+
+/* The tree, with the events or with an empty list for a stream to fill. */
+static json_t *
+report_json_make(const struct rl_incident *inc, bool events)
 {
 	json_t	*o = json_object(), *stats;
 
@@ -954,7 +762,7 @@ report_json_tree(const struct rl_incident *inc)
 	jset(o, "verdict", json_verdict(inc));
 	jset(o, "checkpoint", json_checkpoint(inc));
 	jset(o, "ranks", json_ranks(inc));
-	jset(o, "events", json_events(inc));
+	jset(o, "events", events ? json_events(inc) : json_array());
 	jset(o, "history", json_history(inc));
 	jset(o, "signatures", json_signatures(inc));
 	jset(o, "skew", json_skew(inc));
@@ -980,9 +788,17 @@ report_json_tree(const struct rl_incident *inc)
 void
 report_json(const struct rl_incident *inc, struct buf *b, FILE *out)
 {
-	json_t	*o = report_json_tree(inc);
+	struct json_events		 ev = { 0 };
+	struct report_json_stream	 stream = {
+		"events", json_events_next, &ev
+	};
+	json_t				*o = report_json_make(inc, false);
 
-	report_json_print(b, o, report_layout, nitems(report_layout), out);
+	ev.inc = inc;
+	ev.paths = xcalloc(inc->nsources + 1, sizeof *ev.paths);
+	report_json_print_stream(b, o, report_layout, nitems(report_layout),
+	    out, &stream);
 	buf_addc(b, '\n');
+	json_events_clear(&ev);
 	json_decref(o);
 }

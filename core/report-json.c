@@ -437,14 +437,11 @@ json_events_next(void *arg)
 	const struct rl_event	*e;
 	json_t			*x;
 
-	for (; ev->i < inc->nevents && ev->n < JSON_EVENTS_MAX; ev->i++) {
-		e = event_ahead(inc->events, inc->nevents, ev->i);
-		if (event_listed(e))
-			break;
-	}
-	if (ev->i >= inc->nevents || ev->n >= JSON_EVENTS_MAX)
-		return NULL;
-	ev->i++;
+	do {
+		if (ev->i >= inc->nevents || ev->n >= JSON_EVENTS_MAX)
+			return NULL;
+		e = event_ahead(inc->events, inc->nevents, ev->i++);
+	} while (!event_listed(e));
 	ev->n++;
 	x = json_object();
 	jset(x, "rank", report_json_int(e->rank));

@@ -535,7 +535,7 @@ console_history_list(void *arg, const char *query, struct tui_past **out,
 	}
 	*out = v;
 	*n = l.n;
-	store_list_free(&l);
+	store_list_clear(&l);
 	return 0;
 }
 

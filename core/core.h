@@ -33,6 +33,28 @@
 #define RL_NONE		(-1)		/* an unknown rank, pid or index */
 
 /*
+ * job.c: which job an incident belongs to.  Each fact keeps where it was
+ * read, for `analyze --json` and the console: "PATH:LINE" for a log line,
+ * "PATH (its name)" for a path, "ranks seen" for what the ranks imply.
+ */
+enum job_fact {
+	JOB_NAME,		/* the job's name (SLURM_JOB_NAME, --job-name) */
+	JOB_ID,			/* the scheduler's job id (Slurm) */
+	JOB_RUN,		/* the launcher's run id */
+	JOB_COMMAND,		/* the launch command or its arguments */
+	JOB_HOSTS,		/* the hosts, comma-separated, sorted */
+	JOB_WORLD,		/* the world size, in decimal */
+	JOB_NFACTS
+};
+
+struct rl_job {
+	struct rl_job_fact {
+		char	*value;		/* or NULL: not found */
+		char	*from;		/* where it was read, or NULL */
+	}		 fact[JOB_NFACTS];
+};
+
+/*
  * The model.  A source is one input (a file, a command, stdin).  A process is
  * one rank's process, which may write to several sources (stdout.log and
  * stderr.log of torchrun's --log-dir, and the tee'd console).  A rank
@@ -437,6 +459,7 @@ struct rl_incident {
 	const struct rl_history *history;/* borrowed: its past, or NULL */
 	char		*readbuf;	/* what its sources are read into, kept
 					   from one source to the next */
+	struct rl_job	 job;		/* which job, from its logs (job.c) */
 };
 
 /* incident.c */
@@ -691,27 +714,6 @@ void		 fingerprint_incident(struct rl_incident *);
 void		 history_free(struct rl_history *);
 const char	*offender_kind_name(enum rl_offender_kind);
 
-/*
- * job.c: which job an incident belongs to.  Each fact keeps where it was
- * read, for `analyze --json` and the console: "PATH:LINE" for a log line,
- * "PATH (its name)" for a path, "ranks seen" for what the ranks imply.
- */
-enum job_fact {
-	JOB_NAME,		/* the job's name (SLURM_JOB_NAME, --job-name) */
-	JOB_ID,			/* the scheduler's job id (Slurm) */
-	JOB_RUN,		/* the launcher's run id */
-	JOB_COMMAND,		/* the launch command or its arguments */
-	JOB_HOSTS,		/* the hosts, comma-separated, sorted */
-	JOB_WORLD,		/* the world size, in decimal */
-	JOB_NFACTS
-};
-
-struct rl_job {
-	struct rl_job_fact {
-		char	*value;		/* or NULL: not found */
-		char	*from;		/* where it was read, or NULL */
-	}		 fact[JOB_NFACTS];
-};
 const char	*job_fact_name(enum job_fact);	/* "name", "id", ... "world_size" */
 void		 job_scan(struct rl_job *, const char *, size_t);
 void		 job_path(struct rl_job *, const char *);
@@ -726,8 +728,52 @@ struct journal_entry {
 bool		 journal_unwrap(const char *, size_t, struct buf *,
 		     struct journal_entry *);
 
-/* report-json.c */
+/* report-json.c: analyze --json, and what the reports share. */
+struct report_tally {			/* how often one signature was seen */
+	const struct rl_rule *rule;
+	const struct rl_tally *t;	/* borrowed from the incident */
+};
 void		 report_json(const struct rl_incident *, struct buf *, FILE *);
+struct json_t		*report_json_tree(const struct rl_incident *);
+struct json_t		*report_json_job(const struct rl_job *);
+struct json_t		*report_json_str(const char *);	/* raw bytes, or null */
+struct json_t		*report_json_int(int);		/* null for RL_NONE */
+
+/*
+ * The one JSON printer: a jansson tree, laid out by a table of rules,
+ * each at a path ("" the value, "a.b" key b of a, "a[]" an element of a).
+ */
+enum report_json_kind {
+	JL_ROWS,		/* one key or element a line, at indent */
+	JL_BREAK,		/* a line break before this key, at indent */
+	JL_REAL,		/* print this real with the format real */
+	JL_TIGHT		/* this array's elements joined by ',' alone */
+};
+struct report_json_layout {
+	const char	*path;
+	enum report_json_kind kind;
+	int		 indent;	/* of a row or the key after a break */
+	int		 close;		/* rows: the closing line's indent, or
+					   -1 to close on the last row's line */
+	const char	*real;		/* printf format of a JL_REAL */
+};
+struct report_json_stream {		/* an array made as it is printed */
+	const char	*path;		/* where, as in a layout */
+	struct json_t	*(*next)(void *);/* its next element, or NULL: no more */
+	void		*arg;
+};
+void		 report_json_print(struct buf *, const struct json_t *,
+		     const struct report_json_layout *, size_t, FILE *);
+void		 report_json_print_stream(struct buf *, const struct json_t *,
+		     const struct report_json_layout *, size_t, FILE *,
+		     const struct report_json_stream *);
+struct report_tally *report_tally(const struct rl_incident *, size_t *);
+int64_t		 report_tally_amount(const struct rl_tally *);
+double		 report_tally_rate(const struct rl_tally *);
+const char	*report_event_signature(const struct rl_incident *,
+		     const struct rl_event *);
+
+/* report-text.c */
 void		 report_text(const struct rl_incident *, struct buf *);
 
 #endif

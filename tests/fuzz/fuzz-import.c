@@ -322,10 +322,10 @@ history_read(struct store *st)
 		    &cause) != 0)
 			fuzz_fail("show %lld after an import: %s",
 			    (long long)l.rows[i].id, cause);
-		store_row_free(&row);
-		store_offenders_free(&off);
+		store_row_clear(&row);
+		store_offenders_clear(&off);
 	}
-	store_list_free(&l);
+	store_list_clear(&l);
 }
 
 /* PRAGMA integrity_check of a closed database. */

@@ -129,7 +129,7 @@ analyze_follow(const struct options *o, struct rl_incident *inc, int argc,
 	uv_run(&loop, UV_RUN_DEFAULT);
 	if (uv_loop_close(&loop) != 0)
 		fatal("handles left open on the loop");
-	diagnose(inc);
+	pipeline_diagnose(inc);
 	return inc;
 }
 
@@ -159,7 +159,6 @@ analyze_paths(const struct options *o, struct ruleset *rs, int argc,
     char **argv, ingest_line_cb cb, void *arg, int *bad)
 {
 	struct rl_incident	*inc;
-	int			 k;
 
 	inc = incident_create(rs);
 	*bad = 0;
@@ -169,16 +168,12 @@ analyze_paths(const struct options *o, struct ruleset *rs, int argc,
 			*bad = 1;
 		return inc;
 	}
-	for (k = 0; k < argc; k++) {
-		if (source_add_path(inc, argv[k]) != 0)
-			*bad = 1;
-	}
-	if (batch_read(inc, cb, arg, o->jobs) != 0)
+	if (pipeline_read(inc, argc, argv, cb, arg, o->jobs) != 0)
 		*bad = 1;
 	if (o->ncmds > 0)
 		analyze_follow(o, inc, 0, NULL, cb, arg, bad);
 	else
-		diagnose(inc);
+		pipeline_diagnose(inc);
 	if (analyze_partial(inc))
 		*bad = 1;
 	return inc;
@@ -463,7 +458,7 @@ console_follow(const struct options *o, uv_loop_t *loop,
 	cfg.data_cb = console_data_cb;
 	f = follow_start(loop, inc, &cfg, argc, argv, &bad);
 	analyze_warn(inc);
-	diagnose(inc);
+	pipeline_diagnose(inc);
 	return f;
 }
 
@@ -607,7 +602,7 @@ cmd_console(const struct options *o, int argc, char **argv)
 		/* A last read of every file, then the commands are stopped. */
 		follow_stop(f);
 		uv_run(&loop, UV_RUN_DEFAULT);
-		diagnose(inc);
+		pipeline_diagnose(inc);
 		if (analyze_store(o, inc, &last) != 0)
 			rv = -1;
 	}

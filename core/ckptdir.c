@@ -18,10 +18,8 @@
 #include <sys/stat.h>
 
 #include <ctype.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "core.h"
 
@@ -139,24 +137,17 @@ ckd_tracker(const char *path, char **root)
 	return false;
 }
 
-/* The step a tracker names (its first number), or -1. */
+/*
+ * The step a tracker names (its first number), or -1: from its first bytes,
+ * which ingestion kept as it read the file.
+ */
 static int
-ckd_tracker_step(const char *path)
+ckd_tracker_step(const struct rl_source *src)
 {
-	char	 buf[64];
-	ssize_t	 n;
-	int	 fd;
-	long	 v = 0;
-	char	*p;
+	long		 v = 0;
+	const char	*p;
 
-	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) == -1)
-		return -1;
-	n = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
-	for (p = buf; *p != '\0' && !isdigit((unsigned char)*p); p++)
+	for (p = src->lead; *p != '\0' && !isdigit((unsigned char)*p); p++)
 		;
 	if (*p == '\0')
 		return -1;
@@ -392,7 +383,7 @@ ckd_trackers_read(const struct rl_incident *inc, struct ckpt_disk *d)
 		    !ckd_tracker(inc->sources[i]->path, &root))
 			continue;
 		free(root);
-		if ((step = ckd_tracker_step(inc->sources[i]->path)) < 0)
+		if ((step = ckd_tracker_step(inc->sources[i])) < 0)
 			continue;
 		d->present = true;
 		if (d->tracker == RL_NONE || step > d->tracker) {

@@ -426,6 +426,66 @@ char		*paths_user_data(const char *);
 char		**paths_list(const char *, const char *, size_t *);
 
 /*
+ * job.c: which job an incident belongs to.  Each fact keeps where it was
+ * read, for `analyze --json` and the console: "PATH:LINE" for a log line,
+ * "PATH (its name)" for a path, "ranks seen" for what the ranks imply.
+ */
+enum job_fact {
+	JOB_NAME,		/* the job's name (SLURM_JOB_NAME, --job-name) */
+	JOB_ID,			/* the scheduler's job id (Slurm) */
+	JOB_RUN,		/* the launcher's run id */
+	JOB_COMMAND,		/* the launch command or its arguments */
+	JOB_HOSTS,		/* the hosts, comma-separated, sorted */
+	JOB_WORLD,		/* the world size, in decimal */
+	JOB_NFACTS
+};
+
+struct rl_job {
+	struct rl_job_fact {
+		char	*value;		/* or NULL: not found */
+		char	*from;		/* where it was read, or NULL */
+	}		 fact[JOB_NFACTS];
+};
+
+/* A log's first JOB_HEAD bytes, scanned for the job as they are read. */
+#define JOB_HEAD	65536
+struct job_head {
+	struct buf	 line;		/* the unfinished line of the head */
+	uint64_t	 fed;		/* head bytes seen */
+	uint64_t	 lines;		/* whole lines of it scanned */
+};
+/* The root of an incident, as recurrence sees it. */
+struct rl_signature {
+	int		 scheme;	/* FP_SCHEME when made */
+	char		*rule;		/* root rule id, or NULL: nothing failed */
+	char		*template;	/* the root line, masked */
+	char		*host;		/* the root's host, or NULL */
+	char		*pci;		/* a GPU in the root line, normalised, or NULL */
+	int		 rank;		/* the root's rank, or RL_NONE */
+	bool		 hardware;	/* the verdict is hardware: host is in the hash */
+	char		*fingerprint;	/* "<scheme>:<hex>", or NULL */
+};
+
+/*
+ * The lines around a failure, as ingestion read them: up to CONTEXT_LINES
+ * whole lines before and after its line, within CONTEXT_BYTES each way, a
+ * first line cut by that limit dropped.  Hostile text: sanitize per
+ * destination.
+ */
+#define CONTEXT_LINES	3
+#define CONTEXT_BYTES	2048
+struct rl_context {
+	uint64_t	 offset;	/* the failure's line's byte offset */
+	int64_t		 first;		/* the number of text's first line */
+	char		*text;		/* the lines, the last newline trimmed;
+					   NULL: dropped (a replaced tail's) */
+	uint8_t		 nhead;		/* bytes of head */
+	bool		 dropped;	/* no event is this line any more */
+	char		 head[64];	/* the line's first bytes as read, to
+					   tell that an event is this line */
+};
+
+/*
  * The model.  A source is one input (a file, a command, stdin).  A process is
  * one rank's process, which may write to several sources (stdout.log and
  * stderr.log of torchrun's --log-dir, and the tee'd console).  A rank
@@ -464,10 +524,19 @@ struct rl_source {
 					   incident's errors): the analysis
 					   exits non-zero */
 	struct ingest	*ingest;	/* owned: line state kept between reads */
+	int		 early_fd;	/* opened by the prefilter's learning,
+					   for the reading to take, or -1 */
 	struct clock_ctx clock;		/* timestamp form detection */
 	struct rl_time	 first;		/* first time seen */
 	struct rl_time	 last;		/* last time seen */
 	unsigned	 index;		/* position in the incident */
+	struct rl_job	 job;		/* what its head says of the job */
+	struct job_head	 head;		/* its head's unfinished line */
+	char		 lead[64];	/* its first bytes, NUL-ended (a
+					   checkpoint tracker's step) */
+	struct rl_context *contexts;	/* around its failures, by offset */
+	size_t		 ncontexts;
+	size_t		 ccontexts;	/* room in contexts */
 };
 
 struct rl_process {
@@ -484,9 +553,12 @@ struct rl_process {
 	int		 last_source;	/* where its last timed line is, or RL_NONE */
 	uint64_t	 last_line;	/* its line number */
 	uint64_t	 last_offset;	/* its byte offset */
-	char		*last_text;	/* for sources that cannot be re-read, or NULL */
+	char		*last_text;	/* its text, copied as it was read, or NULL */
 	size_t		 last_len;	/* its length */
 	unsigned	 index;
+	uint64_t	 last_fed;	/* ingestion's: the chunk that last
+					   moved its last line */
+	struct rl_context *last_context;/* around its last line, or NULL */
 };
 
 /* The state of a rank when the analysis ended. */
@@ -577,6 +649,28 @@ event_ahead(struct rl_event *const *v, size_t n, size_t i)
 	if (i + EVENT_AHEAD < n)
 		fetch_lines(v[i + EVENT_AHEAD], 3);
 	return v[i];
+}
+
+/*
+ * Is a role a failure's: root, symptom, collateral, wrapper, or the
+ * diagnosis's hang?  Progress and evidence are not.
+ */
+static inline bool
+event_failing_role(enum rl_role r)
+{
+	return r == ROLE_ROOT || r == ROLE_SYMPTOM || r == ROLE_COLLATERAL ||
+	    r == ROLE_WRAPPER || r == ROLE_HANG;
+}
+
+/*
+ * Is an event a failure: of a failing role and not made harmless by its
+ * context.  The store gives such events their context lines; the console
+ * draws them as failures; the diagnosis judges those a rule named.
+ */
+static inline bool
+event_failing(const struct rl_event *e)
+{
+	return event_failing_role(e->role) && !e->harmless;
 }
 
 /* An event's numeric capture c, or RL_CAP_UNSET. */
@@ -837,9 +931,13 @@ struct rl_incident {
 	uint64_t	 lines;		/* lines read in all */
 	uint64_t	 bytes;
 	uint64_t	 next_seq;
+	uint64_t	 feeds;		/* chunks fed to its ingests */
+	unsigned	 diagnoses;	/* times diagnose() ran on it */
 	const struct ruleset *rules;	/* borrowed */
 	struct errlist	 errors;	/* unreadable paths and the like */
 	char		*fingerprint;	/* of the root signature, or NULL */
+	struct rl_signature sig;	/* the root as recurrence sees it */
+	struct rl_job	 job;		/* which job it was (job_identity) */
 	const struct rl_history *history;/* borrowed: its past, or NULL */
 	char		*readbuf;	/* what its sources are read into, kept
 					   from one source to the next */
@@ -887,6 +985,7 @@ void		 ingest_set_line_cb(struct ingest *, ingest_line_cb, void *);
 void		 attrib_path(const struct ruleset *, struct rl_source *);
 
 bool		 ingest_pending(const struct ingest *);
+void		 ingest_context(struct ingest *);
 uint64_t	 ingest_warmup(void);
 
 /* source-file.c: reading files and folders named on the command line. */
@@ -952,7 +1051,15 @@ void		 source_cmds_add_stdin(struct source_cmds *, struct rl_source *);
 void		 source_cmds_stop(struct source_cmds *);
 int		 source_cmds_live(const struct source_cmds *, bool *);
 
-/* diagnose.c: the three answers from the events. */
+/*
+ * pipeline.c: read -> diagnose -> fingerprint -> job identity; the one
+ * caller of diagnose().
+ */
+int		 pipeline_read(struct rl_incident *, int, char **,
+		     ingest_line_cb, void *, int);
+void		 pipeline_diagnose(struct rl_incident *);
+
+/* diagnose.c: the three answers from the events (through pipeline.c). */
 void		 diagnose(struct rl_incident *);
 void		 diagnose_reset(struct rl_incident *);
 
@@ -971,6 +1078,14 @@ struct ckpt_disk {
 	struct rl_evlist evidence;	/* what the files show */
 };
 void		 ckptdir_check(struct rl_incident *, struct ckpt_disk *);
+
+/* context.c: the lines around a failure, from the model. */
+const char	*event_context(const struct rl_incident *,
+		     const struct rl_event *, int64_t *);
+int		 context_cut(const char *, size_t, size_t, bool, uint64_t,
+		     char **, int64_t *);
+void		 context_free(struct rl_context *);
+void		 context_list_free(struct rl_source *);
 
 /* capture.c: named values of an event's line, read back on demand. */
 char		*event_capture(const struct rl_event *, const char *);
@@ -1034,18 +1149,6 @@ const char	*advice_kind_name(enum rl_advice_kind);
 #define FP_SCHEME	1	/* the masking and grouping this build does */
 #define FP_TEMPLATE_MAX	512	/* bytes of a template */
 
-/* The root of an incident, as recurrence sees it. */
-struct rl_signature {
-	int		 scheme;	/* FP_SCHEME when made */
-	char		*rule;		/* root rule id, or NULL: nothing failed */
-	char		*template;	/* the root line, masked */
-	char		*host;		/* the root's host, or NULL */
-	char		*pci;		/* a GPU in the root line, normalised, or NULL */
-	int		 rank;		/* the root's rank, or RL_NONE */
-	bool		 hardware;	/* the verdict is hardware: host is in the hash */
-	char		*fingerprint;	/* "<scheme>:<hex>", or NULL */
-};
-
 /*
  * The incident's past, as the store found it before the report was made:
  * filled by store/, read by the reports and the console (which never speak
@@ -1099,29 +1202,12 @@ void		 fingerprint_incident(struct rl_incident *);
 void		 history_free(struct rl_history *);
 const char	*offender_kind_name(enum rl_offender_kind);
 
-/*
- * job.c: which job an incident belongs to.  Each fact keeps where it was
- * read, for `analyze --json` and the console: "PATH:LINE" for a log line,
- * "PATH (its name)" for a path, "ranks seen" for what the ranks imply.
- */
-enum job_fact {
-	JOB_NAME,		/* the job's name (SLURM_JOB_NAME, --job-name) */
-	JOB_ID,			/* the scheduler's job id (Slurm) */
-	JOB_RUN,		/* the launcher's run id */
-	JOB_COMMAND,		/* the launch command or its arguments */
-	JOB_HOSTS,		/* the hosts, comma-separated, sorted */
-	JOB_WORLD,		/* the world size, in decimal */
-	JOB_NFACTS
-};
-
-struct rl_job {
-	struct rl_job_fact {
-		char	*value;		/* or NULL: not found */
-		char	*from;		/* where it was read, or NULL */
-	}		 fact[JOB_NFACTS];
-};
 const char	*job_fact_name(enum job_fact);	/* "name", "id", ... "world_size" */
 void		 job_scan(struct rl_job *, const char *, size_t);
+void		 job_head_feed(struct job_head *, struct rl_job *, const char *,
+		     const char *, size_t);
+void		 job_head_end(struct job_head *, struct rl_job *, const char *);
+void		 job_merge(struct rl_job *, const struct rl_job *);
 void		 job_path(struct rl_job *, const char *);
 void		 job_identity(const struct rl_incident *, struct rl_job *);
 void		 job_free(struct rl_job *);

@@ -355,12 +355,16 @@ event_better(const struct rl_incident *inc, int cur, int cand)
 	return c < 0 || (c == 0 && b->seq < a->seq);
 }
 
-/* Is this an event the judging looks at? */
+/*
+ * Is this an event the judging looks at: a failure a rule named (harmless
+ * or not: a harmless one still says the rank was there), not a wrapper's
+ * copy of one.
+ */
 static bool
 event_failure(const struct rl_event *e)
 {
-	return e->rule != NULL && (e->role == ROLE_ROOT ||
-	    e->role == ROLE_SYMPTOM || e->role == ROLE_COLLATERAL);
+	return e->rule != NULL && e->role != ROLE_WRAPPER &&
+	    event_failing_role(e->role);
 }
 
 /* FNV-1a over an event's rule and text. */
@@ -1163,6 +1167,6 @@ diagnose(struct rl_incident *inc)
 	evidence_verdict(inc);
 	capacity_build(inc);
 	advice_build(inc);
-	fingerprint_incident(inc);
 	free(v);
+	inc->diagnoses++;
 }

@@ -23,8 +23,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <fcntl.h>
-#include <unistd.h>
 
 #include "core.h"
 
@@ -211,30 +209,6 @@ answer_clear(struct rl_answer *a)
 	a->hang.culprit = a->hang.lag_rank = a->hang.dump_origin = RL_NONE;
 	a->hang.lag_event = a->hang.dump_event = a->hang.timeout_event =
 	    RL_NONE;
-}
-
-/* Read a process's last timed line back from its source. */
-char *
-process_last_line(const struct rl_incident *inc, const struct rl_process *p)
-{
-	const struct rl_source	*src;
-	char			*s;
-	ssize_t			 n;
-	int			 fd;
-
-	if (p->last_text != NULL)
-		return xstrdup(p->last_text);
-	if (p->last_source == RL_NONE)
-		return xstrdup("");
-	src = inc->sources[p->last_source];
-	s = xmalloc(p->last_len + 1);
-	if ((fd = source_reopen(src)) == -1 ||
-	    (n = pread(fd, s, p->last_len, (off_t)p->last_offset)) < 0)
-		n = 0;
-	if (fd != -1)
-		close(fd);
-	s[n] = '\0';
-	return s;
 }
 
 /* Milliseconds from a to b, both corrected for their hosts' clocks. */

@@ -73,6 +73,11 @@ source_free(struct rl_source *s)
 	free(s->proc_key);
 	free(s->error);
 	ingest_free(s->ingest);
+	if (s->early_fd != -1)
+		close(s->early_fd);
+	job_free(&s->job);
+	buf_free(&s->head.line);
+	context_list_free(s);
 	if (s->spill != -1)
 		close(s->spill);
 	free(s);
@@ -93,6 +98,7 @@ incident_free(struct rl_incident *inc)
 		free(inc->procs[i]->key);
 		free(inc->procs[i]->host);
 		free(inc->procs[i]->last_text);
+		context_free(inc->procs[i]->last_context);
 		free(inc->procs[i]);
 	}
 	free(inc->procs);
@@ -113,6 +119,8 @@ incident_free(struct rl_incident *inc)
 	free(inc->copies);
 	answer_clear(&inc->answer);
 	free(inc->fingerprint);
+	fingerprint_signature_free(&inc->sig);
+	job_free(&inc->job);
 	errlist_free(&inc->errors);
 	free(inc);
 }
@@ -129,6 +137,7 @@ incident_add_source(struct rl_incident *inc, const char *path,
 	s->kind = kind;
 	s->rank = s->local_rank = RL_NONE;
 	s->spill = -1;
+	s->early_fd = -1;
 	s->index = (unsigned)inc->nsources;
 	inc->sources = xreallocarray(inc->sources, inc->nsources + 1,
 	    sizeof *inc->sources);
@@ -746,6 +755,10 @@ process_merge(struct rl_process *d, struct rl_process *s)
 		free(d->last_text);
 		d->last_text = s->last_text;
 		s->last_text = NULL;
+		context_free(d->last_context);
+		d->last_context = s->last_context;
+		s->last_context = NULL;
+
 	}
 	d->lines += s->lines;
 }
@@ -788,6 +801,7 @@ incident_absorb(struct rl_incident *inc, struct rl_incident *part)
 			free(p->key);
 			free(p->host);
 			free(p->last_text);
+			context_free(p->last_context);
 			free(p);
 			continue;
 		}
@@ -842,4 +856,12 @@ incident_absorb(struct rl_incident *inc, struct rl_incident *part)
 		inc->end = part->end;
 	for (i = 0; i < part->errors.n; i++)
 		errlist_add(&inc->errors, "%s", part->errors.v[i]);
+}
+
+/* A process's last timed line, as ingestion copied it; "" if none. */
+char *
+process_last_line(const struct rl_incident *inc, const struct rl_process *p)
+{
+	(void)inc;
+	return xstrdup(p->last_text != NULL ? p->last_text : "");
 }

@@ -45,6 +45,7 @@
 #include <time.h>
 
 #include "rules-int.h"
+#include "engine.h"
 
 #define LINE_MAX_BYTES	(1024 * 1024)	/* longer lines are cut */
 #define PEEL_MAX	8		/* prefixes peeled from one line */
@@ -163,11 +164,21 @@ struct ingest {
 		int	 rank, local_rank, pid;
 		bool	 guessed;
 	}		 idle_for;
+	const char	*chunk;		/* the bytes being fed, or NULL */
+	uint64_t	 chunk_abs;	/* their offset in the source */
+	uint64_t	 fed;		/* bytes fed so far */
+	uint64_t	 feed_id;	/* this feed's number in the incident */
+	struct context_reader ctx;	/* the lines around failures */
+	struct rl_process **moved;	/* processes whose last line this
+					   feed moved into the chunk */
+	size_t		 nmoved;
+	size_t		 cmoved;	/* room in moved */
 };
 
 struct peeled;
 static void	ingest_settle(struct ingest *, const char *, size_t, int);
 static void	ingest_tails(struct ingest *);
+static void	ingest_feed_lines(struct ingest *, const char *, size_t);
 static bool	ingest_writer_known(const struct ingest *,
 		    const struct peeled *);
 
@@ -281,6 +292,10 @@ ingest_free(struct ingest *in)
 	free(in->keep);
 	free(in->dirty);
 	free(in->idle);
+	free(in->moved);
+	job_head_end(&in->src->head, &in->src->job, in->src->path);
+	context_settle(&in->ctx, in->src, true);
+	context_reader_clear(&in->ctx);
 	free(in);
 }
 
@@ -1141,6 +1156,10 @@ ingest_tail_again(struct ingest *in, const struct stream *st,
 	k->matched++;
 	e->seq = in->inc->next_seq++;
 	e->ord = ord;
+	if (k->policy == KEEP_FIRST && event_failing_role(r->role)) {
+		context_drop(in->src, e->offset);
+		context_event(&in->ctx, in->src, in->offset, lineno);
+	}
 	/* ingest_event's: where the line is, its captures, its wait. */
 	e->line = lineno;
 	e->offset = in->offset;
@@ -1182,6 +1201,7 @@ ingest_event(struct ingest *in, struct stream *st, const struct rl_match *m,
 	int64_t			 cap[CAP_NCAPS];
 	int			 i, rank, local;
 	bool			 harmless = false, first, sample;
+	uint64_t		 old_tail;
 
 	in->inc->matched++;
 	memcpy(cap, cap_unset, sizeof cap);
@@ -1221,8 +1241,16 @@ ingest_event(struct ingest *in, struct stream *st, const struct rl_match *m,
 	first = !harmless && k->lines == 0;
 	if (!harmless)
 		keep_count(k, cap);
+	old_tail = k->tail.rule != NULL ? k->tail.offset : UINT64_MAX;
 	e = keep_add(in->inc, k, cap[CAP_STEP] >= 0 ?
 	    (uint64_t)cap[CAP_STEP] : k->matched);
+	if (e != NULL && event_failing_role(r->role) &&
+	    k->policy == KEEP_FIRST) {
+		if (e == &k->tail && old_tail != UINT64_MAX)
+			context_drop(in->src, old_tail);
+		if (!harmless)
+			context_event(&in->ctx, in->src, in->offset, lineno);
+	}
 	/*
 	 * A sample kept while the stream's time is known waits for the end
 	 * of the block, as the tail does: most samples of a block are thinned
@@ -1330,15 +1358,18 @@ ingest_time(struct ingest *in, struct stream *st, const struct rl_time *t,
 		p->last_line = lineno;
 		p->last_offset = offset;
 		p->last_len = len;
-		if ((src->kind != SOURCE_FILE || src->transient ||
-		    src->compressed) && !source_spilled(src, offset + len)) {
-			/* Nothing to read it back from: keep it. */
-			free(p->last_text);
+		free(p->last_text);
+		p->last_text = NULL;
+		if (in->chunk != NULL && offset >= in->chunk_abs) {
+			/* Its bytes are copied once, at the feed's end. */
+			if (p->last_fed != in->feed_id) {
+				p->last_fed = in->feed_id;
+				in->moved = ingest_grow(in->moved, in->nmoved,
+				    &in->cmoved, sizeof *in->moved);
+				in->moved[in->nmoved++] = p;
+			}
+		} else
 			p->last_text = xstrndup(line, len);
-		} else if (p->last_text != NULL) {
-			free(p->last_text);
-			p->last_text = NULL;
-		}
 	}
 	if (!(src->first.flags & RL_TIME_VALID))
 		src->first = *t;
@@ -2106,17 +2137,83 @@ ingest_more(struct ingest *in, bool more)
 	in->more = more;
 }
 
+/*
+ * What the reader keeps of a chunk before it is gone: the last timed line
+ * of each process that moved into it, read nowhere else again.
+ */
+static void
+ingest_fed(struct ingest *in)
+{
+	struct rl_process	*p;
+	size_t			 i;
+
+	for (i = 0; i < in->nmoved; i++) {
+		p = in->moved[i];
+		if (p->last_fed != in->feed_id || p->last_text != NULL ||
+		    p->last_source != (int)in->src->index ||
+		    p->last_offset < in->chunk_abs)
+			continue;
+		p->last_text = xstrndup(in->chunk + (p->last_offset -
+		    in->chunk_abs), p->last_len);
+		context_process(&in->ctx, in->src, p);
+	}
+	in->nmoved = 0;
+	in->chunk = NULL;
+	context_chunk_end(&in->ctx, in->src, ingest_pending(in), in->offset);
+}
+
+/*
+ * The lines around the failures read so far, cut for now: the model is
+ * asked for while the source may still grow.
+ */
+void
+ingest_context(struct ingest *in)
+{
+	context_settle(&in->ctx, in->src, false);
+}
+
+/* The source's first bytes, for the job and a checkpoint tracker. */
+static void
+ingest_lead(struct ingest *in, const char *p, size_t n)
+{
+	struct rl_source	*src = in->src;
+	size_t			 k;
+
+	if (in->fed < sizeof src->lead - 1) {
+		k = sizeof src->lead - 1 - (size_t)in->fed;
+		if (k > n)
+			k = n;
+		memcpy(src->lead + in->fed, p, k);
+	}
+	if (src->head.fed < JOB_HEAD)
+		job_head_feed(&src->head, &src->job, src->path, p, n);
+}
+
 /* Feed a chunk of a source's bytes. */
 void
 ingest_feed(struct ingest *in, const char *p, size_t n)
 {
-	const char	*end = p + n, *nl;
-	size_t		 len, span;
-
 	in->src->bytes += n;
 	in->inc->bytes += n;
 	if (in->src->spill != -1)
 		source_spill_write(in->inc, in->src, p, n);
+	ingest_lead(in, p, n);
+	in->chunk = p;
+	in->chunk_abs = in->fed;
+	in->fed += n;
+	in->feed_id = ++in->inc->feeds;
+	context_chunk(&in->ctx, p, n, in->chunk_abs);
+	ingest_feed_lines(in, p, n);
+	ingest_fed(in);
+}
+
+/* Cut a chunk into lines and blocks of lines. */
+static void
+ingest_feed_lines(struct ingest *in, const char *p, size_t n)
+{
+	const char	*end = p + n, *nl;
+	size_t		 len, span;
+
 	while (p < end) {
 		if (in->partial.len > 0 || in->cut) {
 			/* The rest of a held line comes first. */
@@ -2165,6 +2262,7 @@ ingest_drop_zeros(struct ingest *in, size_t most)
 		n++;
 	in->partial.len -= n;
 	in->partial_raw -= n;
+	in->fed -= n;
 	in->src->bytes -= n;
 	in->inc->bytes -= n;
 }

@@ -10,8 +10,10 @@
  * launched it (a shell trace "+ srun ...", a torchrun line, vLLM's
  * "non-default args").  The first of each found is kept.
  *
- * Pure text work: the store hands in paths, event lines and the first
- * bytes of each log it can read again.
+ * Each fact keeps where it was read: "PATH:LINE" for a log line, "PATH
+ * (its name)" for a path, "ranks seen" for what the ranks imply.  The
+ * first JOB_HEAD bytes of each log are scanned as ingestion reads them
+ * (job_head_feed), so that nothing opens a log again for its job.
  */
 #include <ctype.h>
 #include <stdlib.h>
@@ -24,7 +26,8 @@
 /* A key that precedes a value on a line, and where the value goes. */
 struct job_key {
 	const char	*key;		/* literal text before the value */
-	int		 field;		/* 0 scheduler, 1 run id */
+	int		 field;		/* 0 scheduler, 1 run id, 2 name,
+					   3 world size */
 	bool		 digits;	/* the value is a number */
 };
 
@@ -39,6 +42,12 @@ static const struct job_key job_keys[] = {
 	{ "--rdzv-id=", 1, false },
 	{ "rdzv_id=", 1, false },
 	{ "run_id=", 1, false },
+	{ "SLURM_JOB_NAME=", 2, false },
+	{ "--job-name=", 2, false },
+	{ "--job-name ", 2, false },
+	{ "#SBATCH -J ", 2, false },
+	{ "WORLD_SIZE=", 3, true },
+	{ "world_size=", 3, true },
 };
 
 /* How a line that launches a job begins (after blanks). */
@@ -49,21 +58,35 @@ static const char *const job_commands[] = {
 	"vllm serve ", "non-default args: ",
 };
 
-/* Set a field once, from n bytes; control bytes become spaces. */
+/* Where a fact of a line was read: its path and line number. */
+struct job_at {
+	const char	*path;		/* or NULL: nothing to say */
+	uint64_t	 line;		/* 1-based, or 0: the path itself */
+};
+
+/* Set a fact once, from n bytes; control bytes become spaces. */
 static void
-job_set(char **field, const char *p, size_t n)
+job_set(struct rl_job_fact *f, const struct job_at *at, const char *p,
+    size_t n)
 {
 	size_t	i;
 
-	if (*field != NULL || n == 0)
+	if (f->value != NULL || n == 0)
 		return;
 	if (n > JOB_FIELD_MAX)
 		n = JOB_FIELD_MAX;
-	*field = xstrndup(p, n);
-	for (i = 0; i < n; i++) {
-		if ((unsigned char)(*field)[i] < 0x20)
-			(*field)[i] = ' ';
+	f->value = xstrndup(p, n);
+	for (i = 0; f->value[i] != '\0'; i++) {
+		if ((unsigned char)f->value[i] < 0x20)
+			f->value[i] = ' ';
 	}
+	if (at == NULL || at->path == NULL)
+		return;
+	if (at->line == 0)
+		xasprintf(&f->from, "%s (its name)", at->path);
+	else
+		xasprintf(&f->from, "%s:%llu", at->path,
+		    (unsigned long long)at->line);
 }
 
 /* The value after a key: digits, or a word without quotes or commas. */
@@ -87,7 +110,8 @@ job_value(const char *p, size_t len, bool digits)
 
 /* Look for the keys and commands in one line of n bytes. */
 static void
-job_line(struct rl_job *job, const char *p, size_t n)
+job_line(struct rl_job *job, const struct job_at *from, const char *p,
+    size_t n)
 {
 	const char	*at, *end = p + n;
 	size_t		 i, k, v;
@@ -100,7 +124,8 @@ job_line(struct rl_job *job, const char *p, size_t n)
 			v = job_value(at + k, (size_t)(end - at - k),
 			    job_keys[i].digits);
 			job_set(&job->fact[job_keys[i].field == 0 ? JOB_ID :
-			    JOB_RUN].value, at + k, v);
+			    job_keys[i].field == 1 ? JOB_RUN : job_keys[i].field
+			    == 2 ? JOB_NAME : JOB_WORLD], from, at + k, v);
 			break;
 		}
 	}
@@ -114,13 +139,14 @@ job_line(struct rl_job *job, const char *p, size_t n)
 				p += k;
 			else if (p[0] == '+')
 				p += 2;
-			job_set(&job->fact[JOB_COMMAND].value, p, (size_t)(end - p));
+			job_set(&job->fact[JOB_COMMAND], from, p,
+			    (size_t)(end - p));
 			break;
 		}
 	}
 }
 
-/* Scan a buffer of log text, line by line. */
+/* Scan a buffer of log text, line by line; lines are not numbered. */
 void
 job_scan(struct rl_job *job, const char *buf, size_t len)
 {
@@ -129,8 +155,74 @@ job_scan(struct rl_job *job, const char *buf, size_t len)
 	while (p < end) {
 		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
 			nl = end;
-		job_line(job, p, (size_t)(nl - p));
+		job_line(job, NULL, p, (size_t)(nl - p));
 		p = nl + 1;
+	}
+}
+
+/*
+ * The first JOB_HEAD bytes of a log as ingestion reads them, in chunks of
+ * any size: whole lines are scanned as they complete, the last one of the
+ * head when it ends (job_head_end), so that the facts are those of a scan
+ * of the head in one piece.
+ */
+void
+job_head_feed(struct job_head *h, struct rl_job *job, const char *path,
+    const char *p, size_t n)
+{
+	struct job_at	 at = { path, 0 };
+	const char	*nl, *end;
+
+	if (h->fed >= JOB_HEAD)
+		return;
+	if (n > JOB_HEAD - h->fed)
+		n = (size_t)(JOB_HEAD - h->fed);
+	h->fed += n;
+	end = p + n;
+	while (p < end) {
+		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL) {
+			buf_add(&h->line, p, (size_t)(end - p));
+			break;
+		}
+		at.line = ++h->lines;
+		if (h->line.len > 0) {
+			buf_add(&h->line, p, (size_t)(nl - p));
+			job_line(job, &at, h->line.p, h->line.len);
+			buf_reset(&h->line);
+		} else
+			job_line(job, &at, p, (size_t)(nl - p));
+		p = nl + 1;
+	}
+	if (h->fed == JOB_HEAD)
+		job_head_end(h, job, path);
+}
+
+/* The head's last line, cut where the head or the source ended. */
+void
+job_head_end(struct job_head *h, struct rl_job *job, const char *path)
+{
+	struct job_at	at = { path, h->lines + 1 };
+
+	if (h->line.len > 0)
+		job_line(job, &at, h->line.p, h->line.len);
+	buf_free(&h->line);
+}
+
+/*
+ * Fill what job lacks from another's facts: each fact is the first found,
+ * in the order the jobs are merged.
+ */
+void
+job_merge(struct rl_job *job, const struct rl_job *from)
+{
+	int	i;
+
+	for (i = 0; i < JOB_NFACTS; i++) {
+		if (job->fact[i].value != NULL || from->fact[i].value == NULL)
+			continue;
+		job->fact[i].value = xstrdup(from->fact[i].value);
+		if (from->fact[i].from != NULL)
+			job->fact[i].from = xstrdup(from->fact[i].from);
 	}
 }
 
@@ -141,13 +233,14 @@ job_scan(struct rl_job *job, const char *buf, size_t len)
 void
 job_path(struct rl_job *job, const char *path)
 {
+	struct job_at	 from = { path, 0 };
 	const char	*base, *at, *prev, *p;
 	size_t		 n;
 
 	base = strrchr(path, '/') != NULL ? strrchr(path, '/') + 1 : path;
 	if (strncmp(base, "slurm-", 6) == 0 && (n = job_value(base + 6,
 	    strlen(base + 6), true)) > 0)
-		job_set(&job->fact[JOB_ID].value, base + 6, n);
+		job_set(&job->fact[JOB_ID], &from, base + 6, n);
 	for (at = path; (at = strstr(at, "/attempt_")) != NULL; at++) {
 		for (prev = at; prev > path && prev[-1] != '/'; prev--)
 			;
@@ -158,25 +251,116 @@ job_path(struct rl_job *job, const char *path)
 			    char)*p) || *p == '_'); p++)
 				;
 			if (p == at)
-				job_set(&job->fact[JOB_RUN].value, prev, n - 9);
+				job_set(&job->fact[JOB_RUN], &from, prev,
+				    n - 9);
 		}
 		break;
 	}
 }
 
-/* The job of an incident from its paths and its matched lines. */
+static int
+job_host_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The hosts of the sources and processes, sorted, once each. */
+static void
+job_hosts(const struct rl_incident *inc, struct rl_job *job)
+{
+	const char	**v;
+	struct buf	  b = { 0 };
+	size_t		  n = 0, i;
+
+	v = xcalloc(inc->nsources + inc->nprocs + 1, sizeof *v);
+	for (i = 0; i < inc->nsources; i++) {
+		if (inc->sources[i]->host != NULL)
+			v[n++] = inc->sources[i]->host;
+	}
+	for (i = 0; i < inc->nprocs; i++) {
+		if (inc->procs[i]->host != NULL)
+			v[n++] = inc->procs[i]->host;
+	}
+	if (n > 1)
+		qsort(v, n, sizeof *v, job_host_cmp);
+	for (i = 0; i < n; i++) {
+		if (i > 0 && strcmp(v[i], v[i - 1]) == 0)
+			continue;
+		if (b.len > 0)
+			buf_addc(&b, ',');
+		buf_adds(&b, v[i]);
+	}
+	free(v);
+	if (b.len > 0) {
+		job->fact[JOB_HOSTS].value = buf_steal(&b);
+		job->fact[JOB_HOSTS].from = xstrdup("ranks seen");
+	}
+	buf_free(&b);
+}
+
+/* The world size the ranks imply: the distinct global ranks seen. */
+static void
+job_world(const struct rl_incident *inc, struct rl_job *job)
+{
+	struct idhash	seen = { 0 };
+	size_t		i;
+
+	if (job->fact[JOB_WORLD].value != NULL)
+		return;
+	for (i = 0; i < inc->nprocs; i++) {
+		if (inc->procs[i]->rank != RL_NONE)
+			idhash_add(&seen, (uint64_t)inc->procs[i]->rank);
+	}
+	if (seen.n > 0) {
+		xasprintf(&job->fact[JOB_WORLD].value, "%zu", seen.n);
+		job->fact[JOB_WORLD].from = xstrdup("ranks seen");
+	}
+	idhash_free(&seen);
+}
+
+/*
+ * The job of an incident: its paths, its matched lines, then the head of
+ * each log in order (what ingestion scanned), the first found of each
+ * fact winning, as the store found them by reading the logs again; then
+ * the hosts and, when no line said it, the world size the ranks imply.
+ */
 void
 job_identity(const struct rl_incident *inc, struct rl_job *job)
 {
-	size_t	i;
+	const struct rl_event	*e;
+	const struct rl_source	*src;
+	struct rl_job		 part;
+	struct job_at		 at;
+	size_t			 i;
 
 	for (i = 0; i < inc->nsources; i++)
 		job_path(job, inc->sources[i]->path);
 	for (i = 0; i < inc->nevents; i++) {
-		if (inc->events[i]->text != NULL)
-			job_line(job, inc->events[i]->text,
-			    strlen(inc->events[i]->text));
+		e = inc->events[i];
+		if (e->text == NULL)
+			continue;
+		at.path = e->source < inc->nsources ?
+		    inc->sources[e->source]->path : NULL;
+		at.line = e->line;
+		job_line(job, &at, e->text, strlen(e->text));
 	}
+	for (i = 0; i < inc->nsources; i++) {
+		src = inc->sources[i];
+		if (src->head.line.len == 0) {
+			job_merge(job, &src->job);
+			continue;
+		}
+		/* A followed log's head is still open: its last line too. */
+		memset(&part, 0, sizeof part);
+		job_merge(&part, &src->job);
+		at.path = src->path;
+		at.line = src->head.lines + 1;
+		job_line(&part, &at, src->head.line.p, src->head.line.len);
+		job_merge(job, &part);
+		job_free(&part);
+	}
+	job_hosts(inc, job);
+	job_world(inc, job);
 }
 
 static const char *const job_fact_names[JOB_NFACTS] = {

@@ -418,7 +418,11 @@ source_file_open(struct rl_incident *inc, struct rl_source *src,
 
 	if (src->kind == SOURCE_STDIN)
 		fd = STDIN_FILENO;
-	else if ((fd = open(src->path, O_RDONLY | O_CLOEXEC)) == -1) {
+	else if (src->early_fd != -1) {
+		/* The learning's: a file is opened once. */
+		fd = src->early_fd;
+		src->early_fd = -1;
+	} else if ((fd = open(src->path, O_RDONLY | O_CLOEXEC)) == -1) {
 		free(src->error);
 		xasprintf(&src->error, "%s: %s", src->path, strerror(errno));
 		errlist_add(&inc->errors, "%s", src->error);

@@ -15,9 +15,10 @@
  * lines, which can hold secrets, so it is created 0600 in a 0700 folder.
  *
  * Besides the answer, a save keeps what makes the incident useful once the
- * logs are gone: each failure's line with the lines around it, read again
- * from the log at the event's byte offset; the job's identity; the root's
- * template, fingerprint, host, GPU and rank (the offenders); and the two
+ * logs are gone: each failure's line with the lines around it, the job's
+ * identity, the root's template, fingerprint, host, GPU and rank (the
+ * offenders), all from the model, which kept them as the logs were read
+ * (no log is opened here); and the two
  * search indexes (store_index).  Reading, recurrence and notes are in
  * store-history.c, export and import in store-export.c.
  *
@@ -41,10 +42,7 @@
 #include "store-int.h"
 
 #define STORE_FILE	"incidents.db"	/* in the user's XDG data folder */
-#define CONTEXT_LINES	3		/* lines kept before and after a failure */
-#define CONTEXT_BYTES	2048		/* read on each side of it, at most */
 #define CONTEXT_EVENTS	64		/* failures given context, root included */
-#define JOB_HEAD	65536		/* bytes of each log searched for the job */
 #define FNV_OFFSET	0xcbf29ce484222325ULL
 #define FNV_PRIME	0x100000001b3ULL
 
@@ -208,11 +206,7 @@ struct store_save {
 	int64_t		 id;
 	bool		 updated;	/* the key was already stored */
 	char		*old_fp;	/* its fingerprint before, owned, or NULL */
-	struct rl_signature sig;	/* the root's, owned */
-	struct rl_job	 job;		/* the job's identity, owned */
 	char		 occurred[64];	/* the root's time, else now */
-	int		 fd;		/* source fd_of opened again, or -1 */
-	size_t		 fd_of;		/* which source fd is (when not -1) */
 	size_t		 ncontext;	/* events given context so far */
 };
 
@@ -832,56 +826,6 @@ store_key(char **paths, size_t n, char *key, size_t len)
 	snprintf(key, len, "%016" PRIx64, h);
 }
 
-/*
- * Open a source again to copy lines out of it, or -1: a plain file, or
- * what a command, standard input or a decompressor gave, kept in its spill.
- */
-static int
-store_source_open(const struct rl_source *src, const char *path)
-{
-	(void)path;
-	if (src->error != NULL)
-		return -1;
-	return source_reopen(src);
-}
-
-/*
- * Source i opened again, or -1.  One is open at a time: 10,000 rank logs
- * under a limit of 256 descriptors are each read in turn, where holding
- * them all open left most without their job scan or context, unsaid.
- */
-static int
-store_save_fd(struct store_save *s, size_t i)
-{
-	if (s->fd != -1 && s->fd_of == i)
-		return s->fd;
-	if (s->fd != -1)
-		close(s->fd);
-	s->fd = store_source_open(s->inc->sources[i], s->paths[i]);
-	s->fd_of = i;
-	return s->fd;
-}
-
-/* The job's identity: paths, matched lines, and the head of each log. */
-static void
-store_save_job(struct store_save *s)
-{
-	char		*head;
-	ssize_t		 n;
-	size_t		 i;
-	int		 fd;
-
-	job_identity(s->inc, &s->job);
-	head = xmalloc(JOB_HEAD);
-	for (i = 0; i < s->inc->nsources; i++) {
-		if ((fd = store_save_fd(s, i)) == -1)
-			continue;
-		if ((n = pread(fd, head, JOB_HEAD, 0)) > 0)
-			job_scan(&s->job, head, (size_t)n);
-	}
-	free(head);
-}
-
 /* Each source's absolute path (a file's real path; others as given). */
 static char **
 store_paths(const struct rl_incident *inc)
@@ -918,7 +862,6 @@ store_save_init(struct store_save *s, const struct rl_incident *inc)
 	memset(s, 0, sizeof *s);
 	s->inc = inc;
 	s->paths = store_paths(inc);
-	s->fd = -1;
 	store_key(s->paths, inc->nsources, s->key, sizeof s->key);
 	store_now(s->now, sizeof s->now);
 	snprintf(s->occurred, sizeof s->occurred, "%s", s->now);
@@ -930,20 +873,14 @@ store_save_init(struct store_save *s, const struct rl_incident *inc)
 			clock_format(&s->root->time, s->occurred,
 			    sizeof s->occurred);
 	}
-	fingerprint_signature(inc, &s->sig);
-	store_save_job(s);
 }
 
 /* Free what store_save_init made. */
 static void
 store_save_clear(struct store_save *s)
 {
-	if (s->fd != -1)
-		close(s->fd);
 	store_paths_free(s->paths, s->inc->nsources);
 	free(s->old_fp);
-	fingerprint_signature_free(&s->sig);
-	job_free(&s->job);
 }
 
 /* The row of these logs: its id, or 0 when they were never stored. */
@@ -1017,13 +954,13 @@ store_save_answer(struct store *st, struct store_save *s, char **cause)
 	store_q_time(&q, &inc->start);
 	store_q_time(&q, &inc->end);
 	store_q_text(&q, s->occurred);
-	store_q_text(&q, s->sig.rule);
-	store_q_text(&q, s->sig.fingerprint);
-	store_q_maybe(&q, root != NULL ? s->sig.scheme : RL_NONE);
-	store_q_text(&q, s->sig.template);
+	store_q_text(&q, s->inc->sig.rule);
+	store_q_text(&q, s->inc->sig.fingerprint);
+	store_q_maybe(&q, root != NULL ? s->inc->sig.scheme : RL_NONE);
+	store_q_text(&q, s->inc->sig.template);
 	store_q_maybe(&q, root != NULL ? root->rank : RL_NONE);
-	store_q_text(&q, s->sig.host);
-	store_q_text(&q, s->sig.pci);
+	store_q_text(&q, s->inc->sig.host);
+	store_q_text(&q, s->inc->sig.pci);
 	store_q_text(&q, root != NULL ? role_name(a->first_role) : NULL);
 	store_q_text(&q, domain_name(a->domain));
 	store_q_text(&q, group_name(a->group));
@@ -1038,9 +975,9 @@ store_save_answer(struct store *st, struct store_save *s, char **cause)
 	store_q_count(&q, inc->nevents);
 	store_q_count(&q, inc->lines);
 	store_q_count(&q, inc->bytes);
-	store_q_text(&q, s->job.fact[JOB_ID].value);
-	store_q_text(&q, s->job.fact[JOB_RUN].value);
-	store_q_text(&q, s->job.fact[JOB_COMMAND].value);
+	store_q_text(&q, s->inc->job.fact[JOB_ID].value);
+	store_q_text(&q, s->inc->job.fact[JOB_RUN].value);
+	store_q_text(&q, s->inc->job.fact[JOB_COMMAND].value);
 	store_q_int(&q, s->id);
 	return store_q_run(st, &q, cause);
 }
@@ -1095,80 +1032,6 @@ store_save_ranks(struct store *st, struct store_save *s, char **cause)
 	return 0;
 }
 
-/* Whether an event is a failure worth its context. */
-static bool
-store_event_failing(const struct rl_event *ev)
-{
-	switch (ev->role) {
-	case ROLE_ROOT:
-	case ROLE_SYMPTOM:
-	case ROLE_COLLATERAL:
-	case ROLE_WRAPPER:
-	case ROLE_HANG:
-		return !ev->harmless;
-	default:
-		return false;
-	}
-}
-
-/*
- * The lines around an event, read again from its log at its byte offset:
- * up to CONTEXT_LINES before and after, within CONTEXT_BYTES each way.
- * Nothing (NULL) when the log is gone, or was rotated or truncated so that
- * the event's line is no longer where it was, or cannot be read at an
- * offset.  *first is the line number of the first line returned.
- */
-static char *
-store_context(struct store_save *s, const struct rl_event *ev,
-    int64_t *first)
-{
-	char		 buf[2 * CONTEXT_BYTES + 1], *p, *start, *end;
-	size_t		 before, n, lines, cmp;
-	ssize_t		 got;
-	uint64_t	 from;
-	int		 fd;
-
-	if (ev->source >= s->inc->nsources || ev->text == NULL ||
-	    (fd = store_save_fd(s, ev->source)) == -1)
-		return NULL;
-	before = ev->offset < CONTEXT_BYTES ? (size_t)ev->offset :
-	    CONTEXT_BYTES;
-	from = ev->offset - before;
-	if ((got = pread(fd, buf, sizeof buf - 1,
-	    (off_t)from)) <= (ssize_t)before)
-		return NULL;
-	n = (size_t)got;
-	buf[n] = '\0';
-	/* The line must still be there: its start is the event's text. */
-	cmp = strlen(ev->text);
-	if (cmp > 64)
-		cmp = 64;
-	if (n - before < cmp || memcmp(buf + before, ev->text, cmp) != 0)
-		return NULL;
-	/* Back over CONTEXT_LINES whole lines; a cut first one is dropped. */
-	start = buf + before;
-	for (lines = 0; start > buf; start--) {
-		if (start[-1] == '\n' && ++lines > CONTEXT_LINES)
-			break;
-	}
-	if (start == buf && from > 0) {
-		while (start < buf + before && *start != '\n')
-			start++;
-		if (start < buf + before)
-			start++;
-	}
-	for (p = start, lines = 0; p < buf + before; p++)
-		lines += *p == '\n';
-	*first = (int64_t)ev->line - (int64_t)lines;
-	/* Forward: the event's line and CONTEXT_LINES more. */
-	for (end = buf + before, lines = 0; end < buf + n; end++) {
-		if (*end == '\n' && lines++ == CONTEXT_LINES)
-			break;
-	}
-	while (end > start && (end[-1] == '\n' || end[-1] == '\r'))
-		end--;
-	return xstrndup(start, (size_t)(end - start));
-}
 
 /* Store one event, with its context when it is a failure. */
 static int
@@ -1176,19 +1039,17 @@ store_save_event(struct store *st, struct store_save *s,
     const struct rl_event *ev, char **cause)
 {
 	struct store_q	 q;
-	char		*context = NULL;
+	const char	*context = NULL;
 	int64_t		 at = 0;
 
 	assert(ev->source < s->inc->nsources);
 	/* The root always; other failures while the budget lasts. */
-	if (store_event_failing(ev) && (ev == s->root ||
+	if (event_failing(ev) && (ev == s->root ||
 	    s->ncontext < CONTEXT_EVENTS - 1) &&
-	    (context = store_context(s, ev, &at)) != NULL)
+	    (context = event_context(s->inc, ev, &at)) != NULL)
 		s->ncontext++;
-	if (store_q_start(st, STMT_ADD_EVENT, &q, cause) != 0) {
-		free(context);
+	if (store_q_start(st, STMT_ADD_EVENT, &q, cause) != 0)
 		return -1;
-	}
 	store_q_int(&q, s->id);
 	store_q_text(&q, s->paths[ev->source]);
 	store_q_count(&q, ev->line);
@@ -1207,7 +1068,6 @@ store_save_event(struct store *st, struct store_save *s,
 		store_q_int(&q, at);
 	else
 		store_q_maybe(&q, RL_NONE);
-	free(context);
 	return store_q_run(st, &q, cause);
 }
 
@@ -1270,11 +1130,11 @@ store_save_offenders(struct store *st, struct store_save *s, char **cause)
 
 	if (s->root == NULL)
 		return 0;
-	snprintf(rank, sizeof rank, "%d", s->sig.rank);
-	if (store_save_offender(st, s, "host", s->sig.host, cause) != 0 ||
-	    store_save_offender(st, s, "gpu", s->sig.pci, cause) != 0)
+	snprintf(rank, sizeof rank, "%d", s->inc->sig.rank);
+	if (store_save_offender(st, s, "host", s->inc->sig.host, cause) != 0 ||
+	    store_save_offender(st, s, "gpu", s->inc->sig.pci, cause) != 0)
 		return -1;
-	return store_save_offender(st, s, "rank", s->sig.rank != RL_NONE ?
+	return store_save_offender(st, s, "rank", s->inc->sig.rank != RL_NONE ?
 	    rank : NULL, cause);
 }
 
@@ -1342,15 +1202,15 @@ store_fingerprint_add(struct store *st, const char *fp, int scheme,
 static int
 store_save_index(struct store *st, struct store_save *s, char **cause)
 {
-	if (store_fingerprint_add(st, s->sig.fingerprint, s->sig.scheme,
-	    s->sig.rule, s->sig.template, cause) != 0)
+	if (store_fingerprint_add(st, s->inc->sig.fingerprint, s->inc->sig.scheme,
+	    s->inc->sig.rule, s->inc->sig.template, cause) != 0)
 		return -1;
 	/* A grown log can change the root: the old group loses its notes. */
-	if (s->old_fp != NULL && (s->sig.fingerprint == NULL ||
-	    strcmp(s->old_fp, s->sig.fingerprint) != 0) &&
+	if (s->old_fp != NULL && (s->inc->sig.fingerprint == NULL ||
+	    strcmp(s->old_fp, s->inc->sig.fingerprint) != 0) &&
 	    store_index(st, 0, s->old_fp, cause) != 0)
 		return -1;
-	return store_index(st, s->id, s->sig.fingerprint, cause);
+	return store_index(st, s->id, s->inc->sig.fingerprint, cause);
 }
 
 /* Write the whole incident, inside the transaction. */
@@ -1405,7 +1265,7 @@ store_rollback(struct store *st)
 /*
  * Save an incident in one transaction: a new row, or the row of the same
  * logs updated in place (*updated true).  Nothing is written on failure.
- * The logs are read again (context, job) before the write lock is taken.
+ * Everything saved is in the model: no log is opened again.
  */
 int
 store_save(struct store *st, const struct rl_incident *inc, int64_t *id,

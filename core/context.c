@@ -254,7 +254,7 @@ void
 context_event(struct context_reader *cr, struct rl_source *src,
     uint64_t offset, uint64_t line)
 {
-	struct context_want	*w;
+	struct context_want	*w, one;
 	struct rl_context	*c;
 
 	if (src->ncontexts > 0 &&
@@ -264,10 +264,10 @@ context_event(struct context_reader *cr, struct rl_source *src,
 		w = cr->held;
 		cr->held = NULL;
 		w->line = line;
-	} else if (cr->chunk != NULL && offset >= cr->abs)
-		w = context_want_new(cr, offset, line);
-	else
+	} else if (cr->chunk == NULL || offset < cr->abs)
 		return;
+	else
+		w = NULL;
 	if (src->ncontexts == src->ccontexts)
 		context_compact(src);
 	src->contexts = array_grow(src->contexts, src->ncontexts,
@@ -275,22 +275,73 @@ context_event(struct context_reader *cr, struct rl_source *src,
 	c = &src->contexts[src->ncontexts++];
 	memset(c, 0, sizeof *c);
 	c->offset = offset;
+	if (w == NULL) {
+		/* The whole chunk is in hand: most windows are cut at once. */
+		memset(&one, 0, sizeof one);
+		one.offset = offset;
+		one.line = line;
+		one.from = offset < CONTEXT_BYTES ? 0 : offset - CONTEXT_BYTES;
+		one.win = cr->scratch;
+		context_fill(&one, cr->prev, cr->nprev, cr->abs - cr->nprev);
+		context_fill(&one, cr->chunk, cr->nchunk, cr->abs);
+		if (one.have == CONTEXT_WINDOW) {
+			context_want_cut(&one, src);
+			return;
+		}
+		w = xmalloc(sizeof *w);
+		*w = one;
+		w->win = xmalloc(CONTEXT_WINDOW);
+		memcpy(w->win, one.win, one.have);
+	}
 	context_want_add(cr, w);
 }
 
-/* A process's last timed line moved into the chunk: its context too. */
+/*
+ * A process's last timed line is to be kept: its window from n bytes at
+ * the source's offset abs (saved by ingestion) and the chunk in hand.  A
+ * whole window is kept raw in the process's slot and cut only when the
+ * model is asked for: in a console a rank's last line is kept some twenty
+ * times over a read, and cutting each cost a fifth of the reading.  A
+ * window the bytes in hand do not fill fills from the chunks to come.
+ */
 void
 context_process(struct context_reader *cr, struct rl_source *src,
-    struct rl_process *p)
+    struct rl_process *p, const char *b, size_t n, uint64_t abs)
 {
-	struct context_want	*w;
+	struct context_want	*w, *slot;
+	size_t			 old;
 
 	(void)src;
-	if (cr->chunk == NULL || p->last_offset < cr->abs)
+	if (p->index >= cr->nlast) {
+		old = cr->nlast;
+		cr->nlast = p->index < 16 ? 16 : 2 * (size_t)p->index;
+		cr->last = xreallocarray(cr->last, cr->nlast, sizeof *cr->last);
+		memset(cr->last + old, 0, (cr->nlast - old) * sizeof *cr->last);
+	}
+	slot = &cr->last[p->index];
+	if (slot->win == NULL)
+		slot->win = xmalloc(CONTEXT_WINDOW);
+	slot->offset = p->last_offset;
+	slot->line = p->last_line;
+	slot->from = slot->offset < CONTEXT_BYTES ? 0 :
+	    slot->offset - CONTEXT_BYTES;
+	slot->proc = p;
+	slot->have = 0;
+	slot->done = false;
+	if (slot->from < abs)
 		return;
-	w = context_want_new(cr, p->last_offset, p->last_line);
-	w->proc = p;
+	context_fill(slot, b, n, abs);
+	if (cr->chunk != NULL)
+		context_fill(slot, cr->chunk, cr->nchunk, cr->abs);
+	if (slot->have == CONTEXT_WINDOW)
+		return;
+	/* The rest is to come: it fills as an event's window does. */
+	w = xmalloc(sizeof *w);
+	*w = *slot;
+	w->win = xmalloc(CONTEXT_WINDOW);
+	memcpy(w->win, slot->win, slot->have);
 	context_want_add(cr, w);
+	slot->have = 0;
 }
 
 /*
@@ -385,8 +436,20 @@ context_chunk_end(struct context_reader *cr, struct rl_source *src,
 void
 context_settle(struct context_reader *cr, struct rl_source *src, bool end)
 {
-	size_t	i;
+	struct context_want	*slot;
+	size_t			 i;
 
+	for (i = 0; i < cr->nlast; i++) {
+		slot = &cr->last[i];
+		if (slot->have == CONTEXT_WINDOW && !slot->done) {
+			context_want_cut(slot, src);
+			slot->done = true;
+		}
+		if (end) {
+			free(slot->win);
+			memset(slot, 0, sizeof *slot);
+		}
+	}
 	for (i = 0; i < cr->nwant; i++) {
 		context_want_cut(cr->want[i], src);
 		if (end)
@@ -405,6 +468,9 @@ context_reader_clear(struct context_reader *cr)
 	for (i = 0; i < cr->nwant; i++)
 		context_want_free(cr->want[i]);
 	free(cr->want);
+	for (i = 0; i < cr->nlast; i++)
+		free(cr->last[i].win);
+	free(cr->last);
 	context_want_free(cr->held);
 	memset(cr, 0, sizeof *cr);
 }

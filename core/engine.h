@@ -40,6 +40,11 @@ struct context_reader {
 	size_t		 cwant;
 	struct context_want *held;	/* the window of a line that is held
 					   across chunks, or NULL */
+	char		 scratch[CONTEXT_WINDOW];/* a window cut at once */
+	struct context_want *last;	/* by process index: the window of
+					   its last line, cut when the model
+					   is asked for (context_settle) */
+	size_t		 nlast;		/* room in last */
 };
 
 void		 context_chunk(struct context_reader *, const char *, size_t,
@@ -47,7 +52,7 @@ void		 context_chunk(struct context_reader *, const char *, size_t,
 void		 context_event(struct context_reader *, struct rl_source *,
 		     uint64_t, uint64_t);
 void		 context_process(struct context_reader *, struct rl_source *,
-		     struct rl_process *);
+		     struct rl_process *, const char *, size_t, uint64_t);
 void		 context_drop(struct rl_source *, uint64_t);
 void		 context_chunk_end(struct context_reader *, struct rl_source *,
 		     bool, uint64_t);

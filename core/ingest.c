@@ -173,12 +173,22 @@ struct ingest {
 					   feed moved into the chunk */
 	size_t		 nmoved;
 	size_t		 cmoved;	/* room in moved */
+	struct rl_process **pend;	/* those the previous feed moved: their
+					   last line and its context are kept
+					   when the next feed does not move
+					   them again (ingest_last_keep) */
+	size_t		 npend;
+	size_t		 cpend;
+	struct buf	 saved;		/* the previous feed's bytes they need */
+	uint64_t	 saved_abs;	/* its offset in the source */
+	uint64_t	 saved_feed;	/* that feed's number */
 };
 
 struct peeled;
 static void	ingest_settle(struct ingest *, const char *, size_t, int);
 static void	ingest_tails(struct ingest *);
 static void	ingest_feed_lines(struct ingest *, const char *, size_t);
+static void	ingest_last_settle(struct ingest *);
 static bool	ingest_writer_known(const struct ingest *,
 		    const struct peeled *);
 
@@ -292,7 +302,10 @@ ingest_free(struct ingest *in)
 	free(in->keep);
 	free(in->dirty);
 	free(in->idle);
+	ingest_last_settle(in);
 	free(in->moved);
+	free(in->pend);
+	buf_free(&in->saved);
 	job_head_end(&in->src->head, &in->src->job, in->src->path);
 	context_settle(&in->ctx, in->src, true);
 	context_reader_clear(&in->ctx);
@@ -2138,37 +2151,94 @@ ingest_more(struct ingest *in, bool more)
 }
 
 /*
- * What the reader keeps of a chunk before it is gone: the last timed line
- * of each process that moved into it, read nowhere else again.
+ * A process's last timed line, and the lines around it, kept from the
+ * saved bytes of the feed that moved it there (and the chunk in hand, for
+ * the lines after it).
+ */
+static void
+ingest_last_keep(struct ingest *in, struct rl_process *p)
+{
+	if (p->last_fed != in->saved_feed ||
+	    p->last_source != (int)in->src->index ||
+	    p->last_offset < in->saved_abs || p->last_offset + p->last_len >
+	    in->saved_abs + in->saved.len)
+		return;
+	free(p->last_text);
+	p->last_text = xstrndup(in->saved.p + (p->last_offset - in->saved_abs),
+	    p->last_len);
+	context_process(&in->ctx, in->src, p, in->saved.p, in->saved.len,
+	    in->saved_abs);
+}
+
+/* Keep what the last feed's processes need: reading stops for now. */
+static void
+ingest_last_settle(struct ingest *in)
+{
+	size_t	i;
+
+	for (i = 0; i < in->npend; i++)
+		ingest_last_keep(in, in->pend[i]);
+	in->npend = 0;
+}
+
+/*
+ * What the reader keeps of a chunk before it is gone.  A process's last
+ * timed line is copied, with its context, only once a feed has not moved
+ * it again: in a console 512 ranks write in every chunk, and copying each
+ * one's line and window per chunk cost two thirds of the reading.  So the
+ * bytes the moved processes need (from CONTEXT_BYTES before the earliest
+ * of their lines) are saved until the next feed, which keeps the lines of
+ * those it did not move.
  */
 static void
 ingest_fed(struct ingest *in)
 {
-	struct rl_process	*p;
-	size_t			 i;
+	struct rl_process	**v;
+	uint64_t		  lo, low;
+	size_t			  i, c;
 
-	for (i = 0; i < in->nmoved; i++) {
-		p = in->moved[i];
-		if (p->last_fed != in->feed_id || p->last_text != NULL ||
-		    p->last_source != (int)in->src->index ||
-		    p->last_offset < in->chunk_abs)
-			continue;
-		p->last_text = xstrndup(in->chunk + (p->last_offset -
-		    in->chunk_abs), p->last_len);
-		context_process(&in->ctx, in->src, p);
-	}
+	for (i = 0; i < in->npend; i++)
+		ingest_last_keep(in, in->pend[i]);
+	v = in->pend;
+	c = in->cpend;
+	in->pend = in->moved;
+	in->cpend = in->cmoved;
+	in->npend = in->nmoved;
+	in->moved = v;
+	in->cmoved = c;
 	in->nmoved = 0;
+	buf_reset(&in->saved);
+	if (in->npend > 0) {
+		/* The bytes in hand: the chunk, and the tail before it. */
+		low = in->chunk_abs - in->ctx.nprev;
+		lo = in->chunk_abs + in->ctx.nchunk;
+		for (i = 0; i < in->npend; i++) {
+			if (in->pend[i]->last_offset < lo)
+				lo = in->pend[i]->last_offset;
+		}
+		lo = lo < low + CONTEXT_BYTES ? low : lo - CONTEXT_BYTES;
+		if (lo < in->chunk_abs)
+			buf_add(&in->saved, in->ctx.prev + (lo - low),
+			    (size_t)(in->chunk_abs - lo));
+		buf_add(&in->saved, in->chunk + (lo > in->chunk_abs ?
+		    lo - in->chunk_abs : 0), (size_t)(in->chunk_abs +
+		    in->ctx.nchunk - (lo > in->chunk_abs ? lo :
+		    in->chunk_abs)));
+		in->saved_abs = lo;
+		in->saved_feed = in->feed_id;
+	}
 	in->chunk = NULL;
 	context_chunk_end(&in->ctx, in->src, ingest_pending(in), in->offset);
 }
 
 /*
- * The lines around the failures read so far, cut for now: the model is
- * asked for while the source may still grow.
+ * The lines around the failures read so far, and the processes' last
+ * lines, kept for now: the model is asked for while the source may grow.
  */
 void
 ingest_context(struct ingest *in)
 {
+	ingest_last_settle(in);
 	context_settle(&in->ctx, in->src, false);
 }
 
@@ -2274,10 +2344,14 @@ ingest_pending(const struct ingest *in)
 	return in->partial.len > 0 || in->cut;
 }
 
-/* The source ended (or went quiet): a held partial line is complete. */
+/*
+ * The source ended (or went quiet): a held partial line is complete, and
+ * the processes' last lines are kept.
+ */
 void
 ingest_flush(struct ingest *in)
 {
 	if (in->partial.len > 0 || in->cut)
 		ingest_partial(in);
+	ingest_last_settle(in);
 }

@@ -15,6 +15,7 @@
  * first JOB_HEAD bytes of each log are scanned as ingestion reads them
  * (job_head_feed), so that nothing opens a log again for its job.
  */
+#define _GNU_SOURCE		/* memmem */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,28 +27,33 @@
 /* A key that precedes a value on a line, and where the value goes. */
 struct job_key {
 	const char	*key;		/* literal text before the value */
-	int		 field;		/* 0 scheduler, 1 run id, 2 name,
-					   3 world size */
+	size_t		 len;		/* its length */
+	enum job_fact	 fact;
 	bool		 digits;	/* the value is a number */
+	unsigned	 anchor;	/* a byte of it (job_anchors) */
 };
 
+/* Bytes the keys hold, one per key: most lines have none of them. */
+static const char job_anchors[] = { '=', '*', '-', '#' };
+
+#define JOB_KEY(k, f, d, a)	{ k, sizeof k - 1, f, d, a }
 static const struct job_key job_keys[] = {
-	{ "SLURM_JOB_ID=", 0, true },
-	{ "SLURM_JOBID=", 0, true },
-	{ "*** JOB ", 0, true },
-	{ "*** STEP ", 0, true },
-	{ "StepId=", 0, true },
-	{ "TORCHELASTIC_RUN_ID=", 1, false },
-	{ "--rdzv_id=", 1, false },
-	{ "--rdzv-id=", 1, false },
-	{ "rdzv_id=", 1, false },
-	{ "run_id=", 1, false },
-	{ "SLURM_JOB_NAME=", 2, false },
-	{ "--job-name=", 2, false },
-	{ "--job-name ", 2, false },
-	{ "#SBATCH -J ", 2, false },
-	{ "WORLD_SIZE=", 3, true },
-	{ "world_size=", 3, true },
+	JOB_KEY("SLURM_JOB_ID=", JOB_ID, true, 0),
+	JOB_KEY("SLURM_JOBID=", JOB_ID, true, 0),
+	JOB_KEY("*** JOB ", JOB_ID, true, 1),
+	JOB_KEY("*** STEP ", JOB_ID, true, 1),
+	JOB_KEY("StepId=", JOB_ID, true, 0),
+	JOB_KEY("TORCHELASTIC_RUN_ID=", JOB_RUN, false, 0),
+	JOB_KEY("--rdzv_id=", JOB_RUN, false, 0),
+	JOB_KEY("--rdzv-id=", JOB_RUN, false, 0),
+	JOB_KEY("rdzv_id=", JOB_RUN, false, 0),
+	JOB_KEY("run_id=", JOB_RUN, false, 0),
+	JOB_KEY("SLURM_JOB_NAME=", JOB_NAME, false, 0),
+	JOB_KEY("--job-name=", JOB_NAME, false, 0),
+	JOB_KEY("--job-name ", JOB_NAME, false, 2),
+	JOB_KEY("#SBATCH -J ", JOB_NAME, false, 3),
+	JOB_KEY("WORLD_SIZE=", JOB_WORLD, true, 0),
+	JOB_KEY("world_size=", JOB_WORLD, true, 0),
 };
 
 /* How a line that launches a job begins (after blanks). */
@@ -63,6 +69,13 @@ struct job_at {
 	const char	*path;		/* or NULL: nothing to say */
 	uint64_t	 line;		/* 1-based, or 0: the path itself */
 };
+
+/* Can a key that ends in '=' have c before it? */
+static inline bool
+job_key_end(char c)
+{
+	return c == 'D' || c == 'd' || c == 'E' || c == 'e';
+}
 
 /* Set a fact once, from n bytes; control bytes become spaces. */
 static void
@@ -113,22 +126,50 @@ static void
 job_line(struct rl_job *job, const struct job_at *from, const char *p,
     size_t n)
 {
-	const char	*at, *end = p + n;
-	size_t		 i, k, v;
+	const struct job_key	*jk;
+	const char		*at, *q, *end = p + n;
+	const char		*first[nitems(job_keys)];
+	size_t			 i, k, v;
 
-	for (i = 0; i < sizeof job_keys / sizeof *job_keys; i++) {
-		k = strlen(job_keys[i].key);
-		for (at = p; at + k <= end; at++) {
-			if (memcmp(at, job_keys[i].key, k) != 0)
+	/*
+	 * The first occurrence of each key whose fact is still unknown, set
+	 * in the keys' order: every event line and a log's head are scanned
+	 * whether the incident is stored or not, so a line is passed over
+	 * once for the keys that end in '=' (most), each found where it ends;
+	 * the others are searched for only in a line that has their byte.
+	 */
+	memset(first, 0, sizeof first);
+	for (q = memchr(p, '=', n); q != NULL; q = q + 1 < end ?
+	    memchr(q + 1, '=', (size_t)(end - q - 1)) : NULL) {
+		/* "loss=", "lr=": no key ends so. */
+		if (q == p || !job_key_end(q[-1]))
+			continue;
+		for (i = 0; i < nitems(job_keys); i++) {
+			jk = &job_keys[i];
+			if (jk->anchor != 0 || first[i] != NULL ||
+			    job->fact[jk->fact].value != NULL ||
+			    (size_t)(q + 1 - p) < jk->len ||
+			    q[-1] != jk->key[jk->len - 2] ||
+			    memcmp(q + 1 - jk->len, jk->key, jk->len) != 0)
 				continue;
-			v = job_value(at + k, (size_t)(end - at - k),
-			    job_keys[i].digits);
-			job_set(&job->fact[job_keys[i].field == 0 ? JOB_ID :
-			    job_keys[i].field == 1 ? JOB_RUN : job_keys[i].field
-			    == 2 ? JOB_NAME : JOB_WORLD], from, at + k, v);
-			break;
+			first[i] = q + 1 - jk->len;
 		}
 	}
+	for (i = 0; i < nitems(job_keys); i++) {
+		jk = &job_keys[i];
+		if (job->fact[jk->fact].value != NULL)
+			continue;
+		if (jk->anchor != 0 && memchr(p, job_anchors[jk->anchor], n) !=
+		    NULL)
+			first[i] = memmem(p, n, jk->key, jk->len);
+		if ((at = first[i]) == NULL)
+			continue;
+		k = jk->len;
+		v = job_value(at + k, (size_t)(end - at - k), jk->digits);
+		job_set(&job->fact[jk->fact], from, at + k, v);
+	}
+	if (job->fact[JOB_COMMAND].value != NULL)
+		return;
 	while (p < end && (*p == ' ' || *p == '\t'))
 		p++;
 	for (i = 0; i < sizeof job_commands / sizeof *job_commands; i++) {

@@ -194,25 +194,19 @@ analyze_history(const struct options *o, struct rl_incident *inc,
     struct rl_history *h, bool save)
 {
 	struct store	*st;
-	char		*path, *cause = NULL;
+	char		*cause = NULL;
 	int64_t		 id = 0;
 	bool		 updated;
-	int		 rv = 0;
+	int		 rv = 0, rc;
 
 	memset(h, 0, sizeof *h);
 	if (o->no_store)
 		return 0;
-	path = o->db != NULL ? xstrdup(o->db) : store_default_path();
-	if (path == NULL) {
-		if (save)
-			fprintf(stderr, "rankline: no place for the incident "
-			    "database (set HOME or use --db)\n");
-		return -1;
-	}
-	if (store_open(path, &st, &cause) != 0) {
-		fprintf(stderr, "rankline: %s\n", cause);
+	if ((rc = store_open_at(o->db, 0, &st, &cause)) != 0) {
+		/* Without a place for it, only a save is missed. */
+		if (rc != STORE_NOWHERE || save)
+			fprintf(stderr, "rankline: %s\n", cause);
 		free(cause);
-		free(path);
 		return -1;
 	}
 	if (save && store_save(st, inc, &id, &updated, &cause) != 0) {
@@ -234,7 +228,6 @@ analyze_history(const struct options *o, struct rl_incident *inc,
 	} else
 		inc->history = h;
 	store_close(st);
-	free(path);
 	return rv;
 }
 
@@ -474,17 +467,9 @@ static struct store *
 console_store(const struct options *o, char **cause)
 {
 	struct store	*st;
-	char		*path;
 
-	path = o->db != NULL ? xstrdup(o->db) : store_default_path();
-	if (path == NULL) {
-		*cause = xstrdup("no place for the incident database (set "
-		    "HOME or use --db)");
+	if (store_open_at(o->db, 0, &st, cause) != 0)
 		return NULL;
-	}
-	if (store_open(path, &st, cause) != 0)
-		st = NULL;
-	free(path);
 	return st;
 }
 

@@ -895,6 +895,7 @@ struct rl_incident {
 	size_t		 nsources;
 	struct rl_process **procs;
 	size_t		 nprocs;
+	size_t		 cprocs;	/* room in procs */
 	struct rl_process **phash;	/* procs by key, open addressing */
 	size_t		 phsize;	/* its slots: a power of two, or 0 */
 	size_t		 phashed;	/* procs[0, phashed) are in it */
@@ -967,6 +968,9 @@ const struct rl_rank *incident_rank(const struct rl_incident *, int);
 const char	*rank_state_name(enum rank_state);
 const char	*ckpt_status_name(enum ckpt_status);
 const char	*scope_name(enum rl_scope);
+void		 answer_clear(struct rl_answer *);
+char		*process_last_line(const struct rl_incident *,
+		     const struct rl_process *);
 
 /* ingest.c: bytes to lines to events. */
 struct ingest;
@@ -1002,6 +1006,8 @@ void		 source_spill_start(struct rl_incident *, struct rl_source *);
 void		 source_spill_write(struct rl_incident *, struct rl_source *,
 		     const char *, size_t);
 bool		 source_spilled(const struct rl_source *, uint64_t);
+void		 source_feed(struct rl_incident *, struct rl_source *,
+		     struct ingest *, const char *, size_t);
 int		 source_reopen(const struct rl_source *);
 
 /* batch.c: every source read to its end, on every core. */
@@ -1124,9 +1130,6 @@ void		 evlist_move(struct rl_evlist *, struct rl_evlist *);
 void		 evlist_free(struct rl_evlist *);
 void		 evidence_first(struct rl_incident *);
 void		 evidence_verdict(struct rl_incident *);
-void		 answer_clear(struct rl_answer *);
-char		*process_last_line(const struct rl_incident *,
-		     const struct rl_process *);
 const char	*stance_name(enum rl_stance);
 const char	*confidence_level(double);
 

@@ -371,8 +371,8 @@ event_failure(const struct rl_event *e)
 static uint64_t
 event_hash(const struct rl_event *e)
 {
-	return str_hash(STR_HASH_SEED ^ (uint64_t)(uintptr_t)e->rule,
-	    e->text);
+	return hash_bytes(STR_HASH_SEED ^ (uint64_t)(uintptr_t)e->rule,
+	    e->text, strlen(e->text));
 }
 
 /*

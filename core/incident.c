@@ -188,11 +188,8 @@ process_index(struct rl_incident *inc)
 static void
 process_room(struct rl_incident *inc)
 {
-	size_t	n = inc->nprocs;
-
-	if ((n & (n - 1)) == 0)
-		inc->procs = xreallocarray(inc->procs, n == 0 ? 1 : 2 * n,
-		    sizeof *inc->procs);
+	inc->procs = array_grow(inc->procs, inc->nprocs, &inc->cprocs,
+	    sizeof *inc->procs);
 }
 
 /* The slot of the process with this key, or of the empty one it would take. */
@@ -864,4 +861,43 @@ process_last_line(const struct rl_incident *inc, const struct rl_process *p)
 {
 	(void)inc;
 	return xstrdup(p->last_text != NULL ? p->last_text : "");
+}
+
+/* Free everything an answer owns and make it empty again. */
+void
+answer_clear(struct rl_answer *a)
+{
+	size_t	i;
+
+	free(a->summary);
+	free(a->explanation);
+	free(a->verdict_explanation);
+	free(a->ckpt_explanation);
+	free(a->unsafe_steps);
+	free(a->suspect_steps);
+	evlist_free(&a->first_evidence);
+	evlist_free(&a->verdict_evidence);
+	evlist_free(&a->ckpt_evidence);
+	for (i = 0; i < a->nskew; i++)
+		free(a->skew[i].host);
+	free(a->skew);
+	strv_free(a->capacity.lines, a->capacity.nlines);
+	strv_free(a->capacity.whatif, a->capacity.nwhatif);
+	evlist_free(&a->capacity.evidence);
+	for (i = 0; i < CHECK_NITEMS; i++) {
+		free(a->checklist[i].missing);
+		evlist_free(&a->checklist[i].evidence);
+	}
+	for (i = 0; i < a->nadvice; i++) {
+		free(a->advice[i].host);
+		free(a->advice[i].text);
+		free(a->advice[i].why);
+	}
+	free(a->advice);
+	memset(a, 0, sizeof *a);
+	a->first = RL_NONE;
+	a->last_safe_step = a->clean_step = RL_NONE;
+	a->hang.culprit = a->hang.lag_rank = a->hang.dump_origin = RL_NONE;
+	a->hang.lag_event = a->hang.dump_event = a->hang.timeout_event =
+	    RL_NONE;
 }

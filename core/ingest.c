@@ -211,20 +211,6 @@ struct link_ctx {
 };
 
 /*
- * Room for one more in an array of n with room for *cap, grown by
- * doubling: one realloc an element is quadratic where realloc copies, as
- * AddressSanitizer's does (20,000 untimed events took 50 s under it).
- */
-static void *
-ingest_grow(void *v, size_t n, size_t *cap, size_t size)
-{
-	if (n < *cap)
-		return v;
-	*cap = *cap == 0 ? 8 : 2 * *cap;
-	return xreallocarray(v, *cap, size);
-}
-
-/*
  * The part of ingest_skipping that holds until a second writer comes, the
  * source turns slow or lines go to a callback: worked out when those
  * change, not at every line.
@@ -764,7 +750,7 @@ ingest_stream_of(struct ingest *in, struct rl_process *p)
 	st->rec_rank = st->rec_local = RL_NONE;
 	/* A new writer starts from the source's time, not from nothing. */
 	st->last = in->recent;
-	in->streams = ingest_grow(in->streams, in->nstreams, &in->cstreams,
+	in->streams = array_grow(in->streams, in->nstreams, &in->cstreams,
 	    sizeof *in->streams);
 	in->streams[in->nstreams++] = st;
 	/* Two writers share this source: their lines must all be read. */
@@ -885,7 +871,7 @@ ingest_stream(struct ingest *in, const struct peeled *pl)
 	w->pid = pl->pid;
 	w->host = pl->host[0] != '\0' ? xstrdup(pl->host) : NULL;
 	w->st = ingest_stream_of(in, ingest_writer_process(in, pl));
-	in->writers = ingest_grow(in->writers, in->nwriters, &in->cwriters,
+	in->writers = array_grow(in->writers, in->nwriters, &in->cwriters,
 	    sizeof *in->writers);
 	in->writers[in->nwriters++] = w;
 	in->whash[slot] = w;
@@ -1322,7 +1308,7 @@ ingest_event(struct ingest *in, struct stream *st, const struct rl_match *m,
 			k->tail_len = len;
 		if (!k->dirty) {
 			k->dirty = true;
-			in->dirty = ingest_grow(in->dirty, in->ndirty,
+			in->dirty = array_grow(in->dirty, in->ndirty,
 			    &in->cdirty, sizeof *in->dirty);
 			in->dirty[in->ndirty++] = k;
 		}
@@ -1330,7 +1316,7 @@ ingest_event(struct ingest *in, struct stream *st, const struct rl_match *m,
 	}
 	e->text = event_text(r, line, len);
 	if (!(e->time.flags & RL_TIME_VALID)) {
-		st->pending = ingest_grow(st->pending, st->npending,
+		st->pending = array_grow(st->pending, st->npending,
 		    &st->cpending, sizeof *st->pending);
 		st->pending[st->npending].keep = k;
 		st->pending[st->npending++].seq = e->seq;
@@ -1377,7 +1363,7 @@ ingest_time(struct ingest *in, struct stream *st, const struct rl_time *t,
 			/* Its bytes are copied once, at the feed's end. */
 			if (p->last_fed != in->feed_id) {
 				p->last_fed = in->feed_id;
-				in->moved = ingest_grow(in->moved, in->nmoved,
+				in->moved = array_grow(in->moved, in->nmoved,
 				    &in->cmoved, sizeof *in->moved);
 				in->moved[in->nmoved++] = p;
 			}
@@ -2265,8 +2251,6 @@ ingest_feed(struct ingest *in, const char *p, size_t n)
 {
 	in->src->bytes += n;
 	in->inc->bytes += n;
-	if (in->src->spill != -1)
-		source_spill_write(in->inc, in->src, p, n);
 	ingest_lead(in, p, n);
 	in->chunk = p;
 	in->chunk_abs = in->fed;

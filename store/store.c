@@ -43,8 +43,6 @@
 
 #define STORE_FILE	"incidents.db"	/* in the user's XDG data folder */
 #define CONTEXT_EVENTS	64		/* failures given context, root included */
-#define FNV_OFFSET	0xcbf29ce484222325ULL
-#define FNV_PRIME	0x100000001b3ULL
 
 /* The latest note of a kind ("?" for any) of incident i. */
 #define STORE_NOTE_SQL(kind)						\
@@ -776,6 +774,29 @@ store_default_path(void)
 	return paths_user_data(STORE_FILE);
 }
 
+/*
+ * Open the database at db (--db), or at the default path when db is NULL:
+ * the one place analyze, history and the console find it.  As
+ * store_open_flags, or STORE_NOWHERE, with *cause, when there is no
+ * default path (neither XDG_DATA_HOME nor HOME is set).
+ */
+int
+store_open_at(const char *db, int flags, struct store **stp, char **cause)
+{
+	char	*path;
+	int	 rc;
+
+	*stp = NULL;
+	if ((path = db != NULL ? xstrdup(db) : store_default_path()) == NULL) {
+		*cause = xstrdup("no place for the incident database (set "
+		    "HOME or use --db)");
+		return STORE_NOWHERE;
+	}
+	rc = store_open_flags(path, flags, stp, cause);
+	free(path);
+	return rc;
+}
+
 /* The schema version the database holds, or -1. */
 int
 store_user_version(struct store *st)
@@ -806,8 +827,7 @@ static void
 store_key(char **paths, size_t n, char *key, size_t len)
 {
 	char		**sorted;
-	const char	 *p;
-	uint64_t	  h = FNV_OFFSET;
+	uint64_t	  h = HASH_FNV_OFFSET;
 	size_t		  i;
 
 	sorted = xreallocarray(NULL, n, sizeof *sorted);
@@ -816,11 +836,8 @@ store_key(char **paths, size_t n, char *key, size_t len)
 		qsort(sorted, n, sizeof *sorted, store_path_cmp);
 	}
 	for (i = 0; i < n; i++) {
-		p = sorted[i];
-		do {
-			h ^= (unsigned char)*p;
-			h *= FNV_PRIME;
-		} while (*p++ != '\0');
+		/* Each with its NUL, so that "ab","c" is not "a","bc". */
+		h = hash_bytes(h, sorted[i], strlen(sorted[i]) + 1);
 	}
 	free(sorted);
 	snprintf(key, len, "%016" PRIx64, h);

@@ -686,54 +686,6 @@ event_cap(const struct rl_event *e, enum rl_cap c)
 	return RL_CAP_UNSET;
 }
 
-/*
- * Events are kept per signature and writer (rule, process, source), and a
- * keep is bounded whatever the length of the run: failures and evidence
- * keep their first occurrences, checkpoint marks their latest, and step
- * and periodic lines an even sample over the run plus the latest one.  A
- * run of a million steps on 10,000 ranks costs what its failures cost.
- */
-#define EVENT_TEXT_MAX		4096	/* bytes of a line an event keeps */
-#define EVENT_TEXT_PROGRESS	200	/* for step and periodic lines */
-enum keep_policy { KEEP_FIRST, KEEP_LAST, KEEP_SAMPLE };
-
-struct rl_keep {
-	const struct rl_rule *rule;	/* borrowed from the ruleset */
-	int		 process;	/* index of its process */
-	unsigned	 source;	/* index of its source */
-	enum keep_policy policy;
-	uint32_t	 limit;		/* events kept at most */
-	struct rl_event	*v;		/* kept, in arrival order; owned with text */
-	uint32_t	 n;
-	uint32_t	 cap;		/* slots of v; grows to limit */
-	uint32_t	 ring;		/* KEEP_LAST: next slot to reuse, from 1 */
-	uint64_t	 stride;	/* KEEP_SAMPLE: ords kept are multiples;
-					   a power of two */
-	struct rl_event	 tail;		/* the latest if not in v (rule NULL: none) */
-	size_t		 tail_len;	/* its line's length, while dirty */
-	bool		 dirty;		/* times and texts are to come (ingest's
-					   tail, samples, last) */
-	bool		 last_due;	/* `last` is to be the time of the line
-					   at last_off, of last_len bytes */
-	size_t		 last_len;
-	uint64_t	 last_off;
-	uint64_t	 matched;	/* lines matched, kept or not */
-	uint64_t	 lines;		/* of those, not harmless: the tally's */
-	int64_t		 count;		/* their `count` captures, summed */
-	int64_t		 total;		/* their largest `total` capture */
-	struct rl_time	 first;		/* the first such line's time */
-	struct rl_time	 last;		/* the latest's */
-};
-
-/*
- * A slot of the keeps' table: a keep and the hash of its identity, so that
- * a look for a keep not there yet (each new writer of a signature, 25K at
- * 1,024 ranks) and the table's growth read the slots and no keep.
- */
-struct keep_slot {
-	uint64_t	 h;		/* never 0; 0 is an empty slot */
-	struct rl_keep	*k;
-};
 
 /* How often one signature was seen in all (harmless ones not counted). */
 struct rl_tally {
@@ -914,10 +866,10 @@ struct rl_incident {
 	uint32_t	 samples;	/* per sampling keep: incident_samples
 					   of all the sources, or 0: of those
 					   known when the keep is made */
-	struct rl_keep	**keeps;	/* owned, in creation order */
+	struct rl_keep	**keeps;	/* owned, in creation order (engine.h) */
 	size_t		 nkeeps;
 	size_t		 ckeeps;	/* room for so many */
-	struct keep_slot *khash;	/* by (rule, process, source), open
+	struct keep_slot *khash;	/* engine.h's: by (rule, process, source), open
 					   addressing, at most half full */
 	size_t		 khsize;	/* slots, a power of two, or 0 */
 	struct rl_tally	*tally;		/* per rule index, or NULL */
@@ -956,10 +908,6 @@ struct rl_event	*incident_add_event(struct rl_incident *);
 uint32_t	 incident_samples(size_t);
 char		*incident_own(struct rl_incident *, char *);
 void		 incident_disown(struct rl_incident *);
-struct rl_keep	*incident_keep(struct rl_incident *, const struct rl_rule *,
-		     int, unsigned);
-struct rl_event	*keep_add(struct rl_incident *, struct rl_keep *, uint64_t);
-struct rl_event	*keep_find(struct rl_keep *, uint64_t);
 void		 incident_gather(struct rl_incident *);
 void		 incident_absorb(struct rl_incident *, struct rl_incident *);
 struct rl_tally	*incident_tally(struct rl_incident *, const struct rl_rule *);

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core.h"
+#include "engine.h"
 
 static const char *rank_state_names[RANK_NSTATES] = {
 	"ok", "failed", "collateral", "hung", "exited"

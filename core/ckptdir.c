@@ -13,7 +13,8 @@
  *    will resume from that step, whatever the logs say.
  * A step's folder is recognised by its name (iter_0000010, checkpoint-30,
  * global_step2000, step-100), the checkpoint root being the folder above
- * it; the sizes come from the file system at analysis time.
+ * it.  Nothing here reads the files: the sizes are those the reading found
+ * when it opened them, and a tracker's step is in the first bytes it read.
  */
 #include <sys/stat.h>
 
@@ -156,13 +157,19 @@ ckd_tracker_step(const struct rl_source *src)
 	return (int)v;
 }
 
-/* A file's size now, or -1. */
+/*
+ * A file's size, or -1: as the reading found it when it opened the file
+ * (ingestion reads the folder; the diagnosis does not), else, for a file
+ * the reading could not open, as it is now.
+ */
 static long long
-ckd_size(const char *path)
+ckd_size(const struct rl_source *src)
 {
 	struct stat	sb;
 
-	return stat(path, &sb) == 0 && S_ISREG(sb.st_mode) ?
+	if (src->file_size >= 0)
+		return (long long)src->file_size;
+	return stat(src->path, &sb) == 0 && S_ISREG(sb.st_mode) ?
 	    (long long)sb.st_size : -1;
 }
 
@@ -410,7 +417,7 @@ ckptdir_check(struct rl_incident *inc, struct ckpt_disk *d)
 		    !ckd_parse(inc->sources[i]->path, &one))
 			continue;
 		one.source = (unsigned)i;
-		one.size = ckd_size(inc->sources[i]->path);
+		one.size = ckd_size(inc->sources[i]);
 		f = xreallocarray(f, n + 1, sizeof *f);
 		f[n++] = one;
 	}

@@ -138,6 +138,7 @@ incident_add_source(struct rl_incident *inc, const char *path,
 	s->rank = s->local_rank = RL_NONE;
 	s->spill = -1;
 	s->early_fd = -1;
+	s->file_size = -1;
 	s->index = (unsigned)inc->nsources;
 	inc->sources = xreallocarray(inc->sources, inc->nsources + 1,
 	    sizeof *inc->sources);

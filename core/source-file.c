@@ -448,6 +448,8 @@ source_file_open(struct rl_incident *inc, struct rl_source *src,
 	if (size == NULL && src->ingest != NULL)
 		return fd;
 	reg = fd != STDIN_FILENO && fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode);
+	if (reg)
+		src->file_size = (int64_t)sb.st_size;
 	if (size != NULL)
 		*size = reg ? (uint64_t)sb.st_size : 0;
 	if (src->ingest == NULL)

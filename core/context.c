@@ -23,6 +23,12 @@
 static void	context_compact(struct rl_source *);
 
 /*
+ * A window cut as soon as it is filled: one per reading thread, not one
+ * per source, since a console following 10,000 files keeps 10,000 ingests.
+ */
+static _Thread_local char context_scratch[CONTEXT_WINDOW];
+
+/*
  * The lines around the line at win[before] in a window of n bytes read at
  * a source's offset from: up to CONTEXT_LINES whole lines before it and
  * after it; when the window does not start the source (cut), a first line
@@ -281,7 +287,7 @@ context_event(struct context_reader *cr, struct rl_source *src,
 		one.offset = offset;
 		one.line = line;
 		one.from = offset < CONTEXT_BYTES ? 0 : offset - CONTEXT_BYTES;
-		one.win = cr->scratch;
+		one.win = context_scratch;
 		context_fill(&one, cr->prev, cr->nprev, cr->abs - cr->nprev);
 		context_fill(&one, cr->chunk, cr->nchunk, cr->abs);
 		if (one.have == CONTEXT_WINDOW) {

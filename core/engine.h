@@ -96,7 +96,6 @@ struct context_reader {
 	size_t		 cwant;
 	struct context_want *held;	/* the window of a line that is held
 					   across chunks, or NULL */
-	char		 scratch[CONTEXT_WINDOW];/* a window cut at once */
 	struct context_want *last;	/* by process index: the window of
 					   its last line, cut when the model
 					   is asked for (context_settle) */

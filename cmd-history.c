@@ -28,25 +28,24 @@ static struct store *
 history_open(const struct options *o, int flags, bool *fresh)
 {
 	struct store	*st;
-	char		*path, *cause = NULL;
+	char		*cause = NULL;
 	int		 rc;
 
 	if (fresh != NULL)
 		*fresh = false;
-	path = o->db != NULL ? xstrdup(o->db) : store_default_path();
-	if (path == NULL) {
+	rc = store_open_at(o->db, flags, &st, &cause);
+	if (rc == STORE_NOWHERE) {
 		fprintf(stderr, "rankline: no incident database (set HOME or "
 		    "use --db)\n");
+		free(cause);
 		return NULL;
 	}
-	rc = store_open_flags(path, flags, &st, &cause);
 	if (rc == STORE_ABSENT && o->db == NULL && fresh != NULL) {
 		*fresh = true;
 		rc = -1;
 	} else if (rc != 0)
 		fprintf(stderr, "rankline: %s\n", cause);
 	free(cause);
-	free(path);
 	return rc == 0 ? st : NULL;
 }
 

@@ -54,6 +54,45 @@ struct rl_job {
 	}		 fact[JOB_NFACTS];
 };
 
+/* A log's first JOB_HEAD bytes, scanned for the job as they are read. */
+#define JOB_HEAD	65536
+struct job_head {
+	struct buf	 line;		/* the unfinished line of the head */
+	uint64_t	 fed;		/* head bytes seen */
+	uint64_t	 lines;		/* whole lines of it scanned */
+};
+
+/* The root of an incident, as recurrence sees it. */
+struct rl_signature {
+	int		 scheme;	/* FP_SCHEME when made */
+	char		*rule;		/* root rule id, or NULL: nothing failed */
+	char		*template;	/* the root line, masked */
+	char		*host;		/* the root's host, or NULL */
+	char		*pci;		/* a GPU in the root line, normalised, or NULL */
+	int		 rank;		/* the root's rank, or RL_NONE */
+	bool		 hardware;	/* the verdict is hardware: host is in the hash */
+	char		*fingerprint;	/* "<scheme>:<hex>", or NULL */
+};
+
+/*
+ * The lines around a failure, as ingestion read them: up to CONTEXT_LINES
+ * whole lines before and after its line, within CONTEXT_BYTES each way, a
+ * first line cut by that limit dropped.  Hostile text: sanitize per
+ * destination.
+ */
+#define CONTEXT_LINES	3
+#define CONTEXT_BYTES	2048
+struct rl_context {
+	uint64_t	 offset;	/* the failure's line's byte offset */
+	int64_t		 first;		/* the number of text's first line */
+	char		*text;		/* the lines, the last newline trimmed;
+					   NULL: dropped (a replaced tail's) */
+	uint8_t		 nhead;		/* bytes of head */
+	bool		 dropped;	/* no event is this line any more */
+	char		 head[64];	/* the line's first bytes as read, to
+					   tell that an event is this line */
+};
+
 /*
  * The model.  A source is one input (a file, a command, stdin).  A process is
  * one rank's process, which may write to several sources (stdout.log and
@@ -72,6 +111,8 @@ struct rl_source {
 	uint64_t	 lines;		/* lines read */
 	uint64_t	 bytes;		/* bytes read */
 	uint64_t	 walk_size;	/* its size when its path was walked */
+	int64_t		 file_size;	/* a regular file's size when the
+					   reading opened it, or -1 */
 	uint64_t	 long_lines;	/* lines cut at the length limit */
 	uint64_t	 binary_lines;	/* lines with NUL or invalid UTF-8 */
 	bool		 multiplexed;	/* lines carry rank prefixes */
@@ -93,10 +134,19 @@ struct rl_source {
 					   incident's errors): the analysis
 					   exits non-zero */
 	struct ingest	*ingest;	/* owned: line state kept between reads */
+	int		 early_fd;	/* opened by the prefilter's learning,
+					   for the reading to take, or -1 */
 	struct clock_ctx clock;		/* timestamp form detection */
 	struct rl_time	 first;		/* first time seen */
 	struct rl_time	 last;		/* last time seen */
 	unsigned	 index;		/* position in the incident */
+	struct rl_job	 job;		/* what its head says of the job */
+	struct job_head	 head;		/* its head's unfinished line */
+	char		 lead[64];	/* its first bytes, NUL-ended (a
+					   checkpoint tracker's step) */
+	struct rl_context *contexts;	/* around its failures, by offset */
+	size_t		 ncontexts;
+	size_t		 ccontexts;	/* room in contexts */
 };
 
 struct rl_process {
@@ -113,9 +163,12 @@ struct rl_process {
 	int		 last_source;	/* where its last timed line is, or RL_NONE */
 	uint64_t	 last_line;	/* its line number */
 	uint64_t	 last_offset;	/* its byte offset */
-	char		*last_text;	/* for sources that cannot be re-read, or NULL */
+	char		*last_text;	/* its text, copied as it was read, or NULL */
 	size_t		 last_len;	/* its length */
 	unsigned	 index;
+	uint64_t	 last_fed;	/* ingestion's: the chunk that last
+					   moved its last line */
+	struct rl_context *last_context;/* around its last line, or NULL */
 };
 
 /* The state of a rank when the analysis ended. */
@@ -208,6 +261,28 @@ event_ahead(struct rl_event *const *v, size_t n, size_t i)
 	return v[i];
 }
 
+/*
+ * Is a role a failure's: root, symptom, collateral, wrapper, or the
+ * diagnosis's hang?  Progress and evidence are not.
+ */
+static inline bool
+event_failing_role(enum rl_role r)
+{
+	return r == ROLE_ROOT || r == ROLE_SYMPTOM || r == ROLE_COLLATERAL ||
+	    r == ROLE_WRAPPER || r == ROLE_HANG;
+}
+
+/*
+ * Is an event a failure: of a failing role and not made harmless by its
+ * context.  The store gives such events their context lines; the console
+ * draws them as failures; the diagnosis judges those a rule named.
+ */
+static inline bool
+event_failing(const struct rl_event *e)
+{
+	return event_failing_role(e->role) && !e->harmless;
+}
+
 /* An event's numeric capture c, or RL_CAP_UNSET. */
 static inline int64_t
 event_cap(const struct rl_event *e, enum rl_cap c)
@@ -221,54 +296,6 @@ event_cap(const struct rl_event *e, enum rl_cap c)
 	return RL_CAP_UNSET;
 }
 
-/*
- * Events are kept per signature and writer (rule, process, source), and a
- * keep is bounded whatever the length of the run: failures and evidence
- * keep their first occurrences, checkpoint marks their latest, and step
- * and periodic lines an even sample over the run plus the latest one.  A
- * run of a million steps on 10,000 ranks costs what its failures cost.
- */
-#define EVENT_TEXT_MAX		4096	/* bytes of a line an event keeps */
-#define EVENT_TEXT_PROGRESS	200	/* for step and periodic lines */
-enum keep_policy { KEEP_FIRST, KEEP_LAST, KEEP_SAMPLE };
-
-struct rl_keep {
-	const struct rl_rule *rule;	/* borrowed from the ruleset */
-	int		 process;	/* index of its process */
-	unsigned	 source;	/* index of its source */
-	enum keep_policy policy;
-	uint32_t	 limit;		/* events kept at most */
-	struct rl_event	*v;		/* kept, in arrival order; owned with text */
-	uint32_t	 n;
-	uint32_t	 cap;		/* slots of v; grows to limit */
-	uint32_t	 ring;		/* KEEP_LAST: next slot to reuse, from 1 */
-	uint64_t	 stride;	/* KEEP_SAMPLE: ords kept are multiples;
-					   a power of two */
-	struct rl_event	 tail;		/* the latest if not in v (rule NULL: none) */
-	size_t		 tail_len;	/* its line's length, while dirty */
-	bool		 dirty;		/* times and texts are to come (ingest's
-					   tail, samples, last) */
-	bool		 last_due;	/* `last` is to be the time of the line
-					   at last_off, of last_len bytes */
-	size_t		 last_len;
-	uint64_t	 last_off;
-	uint64_t	 matched;	/* lines matched, kept or not */
-	uint64_t	 lines;		/* of those, not harmless: the tally's */
-	int64_t		 count;		/* their `count` captures, summed */
-	int64_t		 total;		/* their largest `total` capture */
-	struct rl_time	 first;		/* the first such line's time */
-	struct rl_time	 last;		/* the latest's */
-};
-
-/*
- * A slot of the keeps' table: a keep and the hash of its identity, so that
- * a look for a keep not there yet (each new writer of a signature, 25K at
- * 1,024 ranks) and the table's growth read the slots and no keep.
- */
-struct keep_slot {
-	uint64_t	 h;		/* never 0; 0 is an empty slot */
-	struct rl_keep	*k;
-};
 
 /* How often one signature was seen in all (harmless ones not counted). */
 struct rl_tally {
@@ -417,6 +444,7 @@ struct rl_incident {
 	size_t		 nsources;
 	struct rl_process **procs;
 	size_t		 nprocs;
+	size_t		 cprocs;	/* room in procs */
 	struct rl_process **phash;	/* procs by key, open addressing */
 	size_t		 phsize;	/* its slots: a power of two, or 0 */
 	size_t		 phashed;	/* procs[0, phashed) are in it */
@@ -435,10 +463,10 @@ struct rl_incident {
 	uint32_t	 samples;	/* per sampling keep: incident_samples
 					   of all the sources, or 0: of those
 					   known when the keep is made */
-	struct rl_keep	**keeps;	/* owned, in creation order */
+	struct rl_keep	**keeps;	/* owned, in creation order (engine.h) */
 	size_t		 nkeeps;
 	size_t		 ckeeps;	/* room for so many */
-	struct keep_slot *khash;	/* by (rule, process, source), open
+	struct keep_slot *khash;	/* engine.h's: by (rule, process, source), open
 					   addressing, at most half full */
 	size_t		 khsize;	/* slots, a power of two, or 0 */
 	struct rl_tally	*tally;		/* per rule index, or NULL */
@@ -453,13 +481,16 @@ struct rl_incident {
 	uint64_t	 lines;		/* lines read in all */
 	uint64_t	 bytes;
 	uint64_t	 next_seq;
+	uint64_t	 feeds;		/* chunks fed to its ingests */
+	unsigned	 diagnoses;	/* times diagnose() ran on it */
 	const struct ruleset *rules;	/* borrowed */
 	struct errlist	 errors;	/* unreadable paths and the like */
 	char		*fingerprint;	/* of the root signature, or NULL */
+	struct rl_signature sig;	/* the root as recurrence sees it */
+	struct rl_job	 job;		/* which job it was (job_identity) */
 	const struct rl_history *history;/* borrowed: its past, or NULL */
 	char		*readbuf;	/* what its sources are read into, kept
 					   from one source to the next */
-	struct rl_job	 job;		/* which job, from its logs (job.c) */
 };
 
 /* incident.c */
@@ -474,10 +505,6 @@ struct rl_event	*incident_add_event(struct rl_incident *);
 uint32_t	 incident_samples(size_t);
 char		*incident_own(struct rl_incident *, char *);
 void		 incident_disown(struct rl_incident *);
-struct rl_keep	*incident_keep(struct rl_incident *, const struct rl_rule *,
-		     int, unsigned);
-struct rl_event	*keep_add(struct rl_incident *, struct rl_keep *, uint64_t);
-struct rl_event	*keep_find(struct rl_keep *, uint64_t);
 void		 incident_gather(struct rl_incident *);
 void		 incident_absorb(struct rl_incident *, struct rl_incident *);
 struct rl_tally	*incident_tally(struct rl_incident *, const struct rl_rule *);
@@ -486,6 +513,9 @@ const struct rl_rank *incident_rank(const struct rl_incident *, int);
 const char	*rank_state_name(enum rank_state);
 const char	*ckpt_status_name(enum ckpt_status);
 const char	*scope_name(enum rl_scope);
+void		 answer_clear(struct rl_answer *);
+char		*process_last_line(const struct rl_incident *,
+		     const struct rl_process *);
 
 /* ingest.c: bytes to lines to events. */
 struct ingest;
@@ -504,6 +534,7 @@ void		 ingest_set_line_cb(struct ingest *, ingest_line_cb, void *);
 void		 attrib_path(const struct ruleset *, struct rl_source *);
 
 bool		 ingest_pending(const struct ingest *);
+void		 ingest_context(struct ingest *);
 uint64_t	 ingest_warmup(void);
 
 /* source-file.c: reading files and folders named on the command line. */
@@ -520,6 +551,8 @@ void		 source_spill_start(struct rl_incident *, struct rl_source *);
 void		 source_spill_write(struct rl_incident *, struct rl_source *,
 		     const char *, size_t);
 bool		 source_spilled(const struct rl_source *, uint64_t);
+void		 source_feed(struct rl_incident *, struct rl_source *,
+		     struct ingest *, const char *, size_t);
 int		 source_reopen(const struct rl_source *);
 
 /* batch.c: every source read to its end, on every core. */
@@ -569,7 +602,15 @@ void		 source_cmds_add_stdin(struct source_cmds *, struct rl_source *);
 void		 source_cmds_stop(struct source_cmds *);
 int		 source_cmds_live(const struct source_cmds *, bool *);
 
-/* diagnose.c: the three answers from the events. */
+/*
+ * pipeline.c: read -> diagnose -> fingerprint -> job identity; the one
+ * caller of diagnose().
+ */
+int		 pipeline_read(struct rl_incident *, int, char **,
+		     ingest_line_cb, void *, int);
+void		 pipeline_diagnose(struct rl_incident *);
+
+/* diagnose.c: the three answers from the events (through pipeline.c). */
 void		 diagnose(struct rl_incident *);
 void		 diagnose_reset(struct rl_incident *);
 
@@ -588,6 +629,14 @@ struct ckpt_disk {
 	struct rl_evlist evidence;	/* what the files show */
 };
 void		 ckptdir_check(struct rl_incident *, struct ckpt_disk *);
+
+/* context.c: the lines around a failure, from the model. */
+const char	*event_context(const struct rl_incident *,
+		     const struct rl_event *, int64_t *);
+int		 context_cut(const char *, size_t, size_t, bool, uint64_t,
+		     char **, int64_t *);
+void		 context_free(struct rl_context *);
+void		 context_list_free(struct rl_source *);
 
 /* capture.c: named values of an event's line, read back on demand. */
 char		*event_capture(const struct rl_event *, const char *);
@@ -626,9 +675,6 @@ void		 evlist_move(struct rl_evlist *, struct rl_evlist *);
 void		 evlist_free(struct rl_evlist *);
 void		 evidence_first(struct rl_incident *);
 void		 evidence_verdict(struct rl_incident *);
-void		 answer_clear(struct rl_answer *);
-char		*process_last_line(const struct rl_incident *,
-		     const struct rl_process *);
 const char	*stance_name(enum rl_stance);
 const char	*confidence_level(double);
 
@@ -648,18 +694,6 @@ const char	*advice_kind_name(enum rl_advice_kind);
  */
 #define FP_SCHEME	1	/* the masking and grouping this build does */
 #define FP_TEMPLATE_MAX	512	/* bytes of a template */
-
-/* The root of an incident, as recurrence sees it. */
-struct rl_signature {
-	int		 scheme;	/* FP_SCHEME when made */
-	char		*rule;		/* root rule id, or NULL: nothing failed */
-	char		*template;	/* the root line, masked */
-	char		*host;		/* the root's host, or NULL */
-	char		*pci;		/* a GPU in the root line, normalised, or NULL */
-	int		 rank;		/* the root's rank, or RL_NONE */
-	bool		 hardware;	/* the verdict is hardware: host is in the hash */
-	char		*fingerprint;	/* "<scheme>:<hex>", or NULL */
-};
 
 /*
  * The incident's past, as the store found it before the report was made:
@@ -716,6 +750,10 @@ const char	*offender_kind_name(enum rl_offender_kind);
 
 const char	*job_fact_name(enum job_fact);	/* "name", "id", ... "world_size" */
 void		 job_scan(struct rl_job *, const char *, size_t);
+void		 job_head_feed(struct job_head *, struct rl_job *, const char *,
+		     const char *, size_t);
+void		 job_head_end(struct job_head *, struct rl_job *, const char *);
+void		 job_merge(struct rl_job *, const struct rl_job *);
 void		 job_path(struct rl_job *, const char *);
 void		 job_identity(const struct rl_incident *, struct rl_job *);
 void		 job_free(struct rl_job *);

@@ -23,8 +23,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <fcntl.h>
-#include <unistd.h>
 
 #include "core.h"
 
@@ -172,69 +170,6 @@ evlist_free(struct rl_evlist *l)
 	}
 	free(l->v);
 	memset(l, 0, sizeof *l);
-}
-
-/* Free everything an answer owns and make it empty again. */
-void
-answer_clear(struct rl_answer *a)
-{
-	size_t	i;
-
-	free(a->summary);
-	free(a->explanation);
-	free(a->verdict_explanation);
-	free(a->ckpt_explanation);
-	free(a->unsafe_steps);
-	free(a->suspect_steps);
-	evlist_free(&a->first_evidence);
-	evlist_free(&a->verdict_evidence);
-	evlist_free(&a->ckpt_evidence);
-	for (i = 0; i < a->nskew; i++)
-		free(a->skew[i].host);
-	free(a->skew);
-	strv_free(a->capacity.lines, a->capacity.nlines);
-	strv_free(a->capacity.whatif, a->capacity.nwhatif);
-	evlist_free(&a->capacity.evidence);
-	for (i = 0; i < CHECK_NITEMS; i++) {
-		free(a->checklist[i].missing);
-		evlist_free(&a->checklist[i].evidence);
-	}
-	for (i = 0; i < a->nadvice; i++) {
-		free(a->advice[i].host);
-		free(a->advice[i].text);
-		free(a->advice[i].why);
-	}
-	free(a->advice);
-	memset(a, 0, sizeof *a);
-	a->first = RL_NONE;
-	a->last_safe_step = a->clean_step = RL_NONE;
-	a->hang.culprit = a->hang.lag_rank = a->hang.dump_origin = RL_NONE;
-	a->hang.lag_event = a->hang.dump_event = a->hang.timeout_event =
-	    RL_NONE;
-}
-
-/* Read a process's last timed line back from its source. */
-char *
-process_last_line(const struct rl_incident *inc, const struct rl_process *p)
-{
-	const struct rl_source	*src;
-	char			*s;
-	ssize_t			 n;
-	int			 fd;
-
-	if (p->last_text != NULL)
-		return xstrdup(p->last_text);
-	if (p->last_source == RL_NONE)
-		return xstrdup("");
-	src = inc->sources[p->last_source];
-	s = xmalloc(p->last_len + 1);
-	if ((fd = source_reopen(src)) == -1 ||
-	    (n = pread(fd, s, p->last_len, (off_t)p->last_offset)) < 0)
-		n = 0;
-	if (fd != -1)
-		close(fd);
-	s[n] = '\0';
-	return s;
 }
 
 /* Milliseconds from a to b, both corrected for their hosts' clocks. */

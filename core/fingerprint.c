@@ -776,17 +776,18 @@ fingerprint_signature_free(struct rl_signature *sig)
 	memset(sig, 0, sizeof *sig);
 }
 
-/* Set inc->fingerprint from the diagnosis (NULL when nothing failed). */
+/*
+ * Keep the root's signature in the model, and its fingerprint as
+ * inc->fingerprint (NULL when nothing failed), from the diagnosis.
+ */
 void
 fingerprint_incident(struct rl_incident *inc)
 {
-	struct rl_signature	sig;
-
-	fingerprint_signature(inc, &sig);
+	fingerprint_signature_free(&inc->sig);
+	fingerprint_signature(inc, &inc->sig);
 	free(inc->fingerprint);
-	inc->fingerprint = sig.fingerprint;
-	sig.fingerprint = NULL;
-	fingerprint_signature_free(&sig);
+	inc->fingerprint = inc->sig.fingerprint != NULL ?
+	    xstrdup(inc->sig.fingerprint) : NULL;
 }
 
 /* Free what a store put into a history; the struct itself is the caller's. */

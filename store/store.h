@@ -108,12 +108,14 @@ struct store_list {
 #define STORE_EXISTING	0x1	/* make nothing: STORE_ABSENT if missing */
 #define STORE_READ	0x2	/* read only where it cannot be written */
 #define STORE_ABSENT	1	/* store_open_flags: no database at the path */
+#define STORE_NOWHERE	2	/* store_open_at: no default path (no HOME) */
 
 /* store.c */
 int		 store_open(const char *, struct store **, char **);
 int		 store_open_flags(const char *, int, struct store **, char **);
 void		 store_close(struct store *);
 char		*store_default_path(void);
+int		 store_open_at(const char *, int, struct store **, char **);
 int		 store_save(struct store *, const struct rl_incident *,
 		     int64_t *, bool *, char **);
 int		 store_list(struct store *, const char *, int,

@@ -120,7 +120,7 @@ live_refresh(struct tui *t)
 	l->diag_at = uv_now(t->loop);
 	t0 = uv_hrtime();
 	model_keep(t);
-	diagnose(t->inc);
+	pipeline_diagnose(t->inc);
 	t1 = uv_hrtime();
 	tui_rebuild(t);
 	t2 = uv_hrtime();

@@ -150,7 +150,7 @@ templates_make(void)
 	ingest_more(src->ingest, false);
 	ingest_feed(src->ingest, fuzz_log, strlen(fuzz_log));
 	ingest_flush(src->ingest);
-	diagnose(inc);
+	pipeline_diagnose(inc);
 	st = db_open(full_path);
 	if (store_save(st, inc, &id, &updated, &cause) != 0 ||
 	    store_note(st, id, NOTE_DIAGNOSIS, "bad shard on node1", &cause) !=

@@ -286,7 +286,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					left += v[i].n - v[i].off;
 			}
 			if (!half && left <= (size - 2) / 2) {
-				diagnose(inc);
+				pipeline_diagnose(inc);
 				fuzz_reports(inc);
 				half = true;
 			}
@@ -301,7 +301,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		ingest_more(src[i]->ingest, false);
 		ingest_flush(src[i]->ingest);
 	}
-	diagnose(inc);
+	pipeline_diagnose(inc);
 	if (flags & F_HISTORY) {
 		fuzz_history(&h, (const char *)data + 2, size - 2);
 		inc->history = &h;

@@ -76,7 +76,7 @@ rules_run(struct ruleset *rs)
 	if (log.len > 0)
 		ingest_feed(src->ingest, log.p, log.len);
 	ingest_flush(src->ingest);
-	diagnose(inc);
+	pipeline_diagnose(inc);
 	report_json(inc, &out, NULL);
 	buf_reset(&out);
 	report_text(inc, &out);

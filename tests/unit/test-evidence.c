@@ -87,7 +87,7 @@ analyze(void)
 	source_add_path(inc, root);
 	for (i = 0; i < inc->nsources; i++)
 		source_file_read(inc, inc->sources[i], NULL, NULL);
-	diagnose(inc);
+	pipeline_diagnose(inc);
 	return inc;
 }
 

@@ -888,7 +888,7 @@ test_spill_cap(void)
 	unsetenv("RANKLINE_SPILL_MAX");
 	ok(src->spill != -1, "a command's lines are spilled");
 	for (i = 0; i < 5; i++)
-		ingest_feed(in, line, strlen(line));
+		source_feed(inc, src, in, line, strlen(line));
 	ingest_flush(in);
 	is_int((int)src->spill_end, 2 * strlen(line), "the spill stops at its "
 	    "cap of 80 bytes on a whole line");
@@ -911,12 +911,12 @@ test_spill_cap(void)
 	if (src->spill == -1)
 		ok(1, "# SKIP no /dev/full");
 	else {
-		ingest_feed(in, line, strlen(line));
+		source_feed(inc, src, in, line, strlen(line));
 		ok(src->spill_full && inc->errors.n == 2 &&
 		    strstr(inc->errors.v[1], "cmd:full: writing the copy of its "
 		    "lines failed at byte 0 (No space left on device)") != NULL,
 		    "a full disk is named in the errors");
-		ingest_feed(in, line, strlen(line));
+		source_feed(inc, src, in, line, strlen(line));
 		is_int((int)inc->errors.n, 2, "once");
 	}
 	incident_free(inc);

@@ -879,7 +879,7 @@ analyze(struct ruleset *rs, const char *const *paths, size_t n)
 		source_add_path(inc, paths[i]);
 	for (i = 0; i < inc->nsources; i++)
 		source_file_read(inc, inc->sources[i], NULL, NULL);
-	diagnose(inc);
+	pipeline_diagnose(inc);
 	return inc;
 }
 

@@ -417,7 +417,9 @@ event_listed(const struct rl_event *e)
  * as they are printed (report_json_print_stream), and most of their
  * fields repeat: each source's path is one string, shared by its events,
  * and a time is made once for the events that share it (two in three do,
- * at 1,024 ranks).
+ * at 1,024 ranks).  A printed event is one object, harmless or not, whose
+ * values are replaced for each: making and freeing an object with its
+ * keys for each of 20,000 events cost a fifth of the printing.
  */
 struct json_events {
 	const struct rl_incident *inc;
@@ -426,6 +428,8 @@ struct json_events {
 	json_t		**paths;	/* by source, made when first wanted */
 	json_t		*tj;		/* the last time made, */
 	struct rl_time	 t;		/* of this */
+	bool		 reuse;		/* printed as made: one object each */
+	json_t		*obj[2];	/* the reused objects, by harmless */
 };
 
 /* The next listed event as an object, or NULL after the last. */
@@ -443,7 +447,11 @@ json_events_next(void *arg)
 		e = event_ahead(inc->events, inc->nevents, ev->i++);
 	} while (!event_listed(e));
 	ev->n++;
-	x = json_object();
+	/* Set in the keys' order: a reused object keeps the first one's. */
+	if (!ev->reuse)
+		x = json_object();
+	else if ((x = ev->obj[e->harmless]) == NULL)
+		x = ev->obj[e->harmless] = json_object();
 	jset(x, "rank", report_json_int(e->rank));
 	if (ev->paths[e->source] == NULL)
 		ev->paths[e->source] = report_json_str(
@@ -464,7 +472,8 @@ json_events_next(void *arg)
 	if (e->harmless)
 		jset(x, "harmless", json_true());
 	jset(x, "text", report_json_str(e->text));
-	return x;
+	/* The printer lets go of what it is given. */
+	return ev->reuse ? json_incref(x) : x;
 }
 
 /* Free what the events' stream holds. */
@@ -474,6 +483,8 @@ json_events_clear(struct json_events *ev)
 	size_t	i;
 
 	json_decref(ev->tj);
+	json_decref(ev->obj[0]);
+	json_decref(ev->obj[1]);
 	for (i = 0; i < ev->inc->nsources; i++)
 		json_decref(ev->paths[i]);
 	free(ev->paths);
@@ -792,6 +803,7 @@ report_json(const struct rl_incident *inc, struct buf *b, FILE *out)
 	json_t				*o = report_json_make(inc, false);
 
 	ev.inc = inc;
+	ev.reuse = true;
 	ev.paths = xcalloc(inc->nsources + 1, sizeof *ev.paths);
 	report_json_print_stream(b, o, report_layout, nitems(report_layout),
 	    out, &stream);

@@ -15,6 +15,7 @@
  * end) is cut for now when the model is asked for (context_settle) and
  * again when it fills.
  */
+#define _GNU_SOURCE		/* memrchr */
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,31 +41,46 @@ int
 context_cut(const char *win, size_t n, size_t before, bool cut,
     uint64_t line, char **text, int64_t *first)
 {
-	const char	*p, *start, *end;
+	const char	*p, *nl, *start, *end;
 	size_t		 lines;
 
 	*text = NULL;
 	if (n <= before)
 		return -1;
-	/* Back over CONTEXT_LINES whole lines; a cut first one is dropped. */
+	/*
+	 * Back over CONTEXT_LINES whole lines; a cut first one is dropped.
+	 * Newlines are looked for with memrchr and memchr: a byte at a time,
+	 * the cut was a sixth of a console's reading.
+	 */
 	start = win + before;
-	for (lines = 0; start > win; start--) {
-		if (start[-1] == '\n' && ++lines > CONTEXT_LINES)
+	for (lines = 0; start > win; start = nl) {
+		if ((nl = memrchr(win, '\n', (size_t)(start - win))) == NULL) {
+			start = win;
 			break;
+		}
+		if (++lines > CONTEXT_LINES) {
+			start = nl + 1;
+			break;
+		}
 	}
 	if (start == win && cut) {
-		while (start < win + before && *start != '\n')
-			start++;
-		if (start < win + before)
-			start++;
+		nl = memchr(start, '\n', before);
+		start = nl != NULL ? nl + 1 : win + before;
 	}
-	for (p = start, lines = 0; p < win + before; p++)
-		lines += *p == '\n';
+	for (p = start, lines = 0; (p = memchr(p, '\n',
+	    (size_t)(win + before - p))) != NULL; p++)
+		lines++;
 	*first = (int64_t)line - (int64_t)lines;
 	/* Forward: the line and CONTEXT_LINES more. */
-	for (end = win + before, lines = 0; end < win + n; end++) {
-		if (*end == '\n' && lines++ == CONTEXT_LINES)
+	for (end = win + before, lines = 0; ; end = nl + 1) {
+		if ((nl = memchr(end, '\n', (size_t)(win + n - end))) == NULL) {
+			end = win + n;
 			break;
+		}
+		if (lines++ == CONTEXT_LINES) {
+			end = nl;
+			break;
+		}
 	}
 	while (end > start && (end[-1] == '\n' || end[-1] == '\r'))
 		end--;

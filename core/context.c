@@ -319,6 +319,41 @@ context_event(struct context_reader *cr, struct rl_source *src,
 }
 
 /*
+ * The slot of the process of this index.  The slots cover the indexes of
+ * the processes this source wrote for, from the lowest: indexed from 0,
+ * the 1,000th log's reader kept 2,000 slots for its one process, and
+ * reading 10,000 logs set and went over 100 million.
+ */
+static struct context_want *
+context_slot(struct context_reader *cr, unsigned index)
+{
+	struct context_want	*v;
+	size_t			 lo, hi, n;
+
+	if (cr->nlast == 0)
+		cr->last_lo = index;
+	if (index >= cr->last_lo && index - cr->last_lo < cr->nlast)
+		return &cr->last[index - cr->last_lo];
+	/* Grow to hold it, doubling on the side it falls. */
+	lo = index < cr->last_lo ? index : cr->last_lo;
+	hi = index < cr->last_lo ? cr->last_lo + cr->nlast : (size_t)index + 1;
+	n = hi - lo < 2 * cr->nlast ? 2 * cr->nlast : hi - lo;
+	if (n < 4)
+		n = 4;
+	if (index < cr->last_lo)
+		lo = hi > n ? hi - n : 0;
+	v = xcalloc(n, sizeof *v);
+	if (cr->nlast > 0)
+		memcpy(v + (cr->last_lo - lo), cr->last,
+		    cr->nlast * sizeof *v);
+	free(cr->last);
+	cr->last = v;
+	cr->last_lo = (unsigned)lo;
+	cr->nlast = n;
+	return &cr->last[index - lo];
+}
+
+/*
  * A process's last timed line is to be kept: its window from n bytes at
  * the source's offset abs (saved by ingestion) and the chunk in hand.  A
  * whole window is kept raw in the process's slot and cut only when the
@@ -331,16 +366,9 @@ context_process(struct context_reader *cr, struct rl_source *src,
     struct rl_process *p, const char *b, size_t n, uint64_t abs)
 {
 	struct context_want	*w, *slot;
-	size_t			 old;
 
 	(void)src;
-	if (p->index >= cr->nlast) {
-		old = cr->nlast;
-		cr->nlast = p->index < 16 ? 16 : 2 * (size_t)p->index;
-		cr->last = xreallocarray(cr->last, cr->nlast, sizeof *cr->last);
-		memset(cr->last + old, 0, (cr->nlast - old) * sizeof *cr->last);
-	}
-	slot = &cr->last[p->index];
+	slot = context_slot(cr, p->index);
 	if (slot->win == NULL)
 		slot->win = xmalloc(CONTEXT_WINDOW);
 	slot->offset = p->last_offset;

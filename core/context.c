@@ -15,6 +15,7 @@
  * end) is cut for now when the model is asked for (context_settle) and
  * again when it fills.
  */
+#define _GNU_SOURCE		/* memrchr */
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,31 +41,46 @@ int
 context_cut(const char *win, size_t n, size_t before, bool cut,
     uint64_t line, char **text, int64_t *first)
 {
-	const char	*p, *start, *end;
+	const char	*p, *nl, *start, *end;
 	size_t		 lines;
 
 	*text = NULL;
 	if (n <= before)
 		return -1;
-	/* Back over CONTEXT_LINES whole lines; a cut first one is dropped. */
+	/*
+	 * Back over CONTEXT_LINES whole lines; a cut first one is dropped.
+	 * Newlines are looked for with memrchr and memchr: a byte at a time,
+	 * the cut was a sixth of a console's reading.
+	 */
 	start = win + before;
-	for (lines = 0; start > win; start--) {
-		if (start[-1] == '\n' && ++lines > CONTEXT_LINES)
+	for (lines = 0; start > win; start = nl) {
+		if ((nl = memrchr(win, '\n', (size_t)(start - win))) == NULL) {
+			start = win;
 			break;
+		}
+		if (++lines > CONTEXT_LINES) {
+			start = nl + 1;
+			break;
+		}
 	}
 	if (start == win && cut) {
-		while (start < win + before && *start != '\n')
-			start++;
-		if (start < win + before)
-			start++;
+		nl = memchr(start, '\n', before);
+		start = nl != NULL ? nl + 1 : win + before;
 	}
-	for (p = start, lines = 0; p < win + before; p++)
-		lines += *p == '\n';
+	for (p = start, lines = 0; (p = memchr(p, '\n',
+	    (size_t)(win + before - p))) != NULL; p++)
+		lines++;
 	*first = (int64_t)line - (int64_t)lines;
 	/* Forward: the line and CONTEXT_LINES more. */
-	for (end = win + before, lines = 0; end < win + n; end++) {
-		if (*end == '\n' && lines++ == CONTEXT_LINES)
+	for (end = win + before, lines = 0; ; end = nl + 1) {
+		if ((nl = memchr(end, '\n', (size_t)(win + n - end))) == NULL) {
+			end = win + n;
 			break;
+		}
+		if (lines++ == CONTEXT_LINES) {
+			end = nl;
+			break;
+		}
 	}
 	while (end > start && (end[-1] == '\n' || end[-1] == '\r'))
 		end--;
@@ -303,6 +319,41 @@ context_event(struct context_reader *cr, struct rl_source *src,
 }
 
 /*
+ * The slot of the process of this index.  The slots cover the indexes of
+ * the processes this source wrote for, from the lowest: indexed from 0,
+ * the 1,000th log's reader kept 2,000 slots for its one process, and
+ * reading 10,000 logs set and went over 100 million.
+ */
+static struct context_want *
+context_slot(struct context_reader *cr, unsigned index)
+{
+	struct context_want	*v;
+	size_t			 lo, hi, n;
+
+	if (cr->nlast == 0)
+		cr->last_lo = index;
+	if (index >= cr->last_lo && index - cr->last_lo < cr->nlast)
+		return &cr->last[index - cr->last_lo];
+	/* Grow to hold it, doubling on the side it falls. */
+	lo = index < cr->last_lo ? index : cr->last_lo;
+	hi = index < cr->last_lo ? cr->last_lo + cr->nlast : (size_t)index + 1;
+	n = hi - lo < 2 * cr->nlast ? 2 * cr->nlast : hi - lo;
+	if (n < 4)
+		n = 4;
+	if (index < cr->last_lo)
+		lo = hi > n ? hi - n : 0;
+	v = xcalloc(n, sizeof *v);
+	if (cr->nlast > 0)
+		memcpy(v + (cr->last_lo - lo), cr->last,
+		    cr->nlast * sizeof *v);
+	free(cr->last);
+	cr->last = v;
+	cr->last_lo = (unsigned)lo;
+	cr->nlast = n;
+	return &cr->last[index - lo];
+}
+
+/*
  * A process's last timed line is to be kept: its window from n bytes at
  * the source's offset abs (saved by ingestion) and the chunk in hand.  A
  * whole window is kept raw in the process's slot and cut only when the
@@ -315,16 +366,9 @@ context_process(struct context_reader *cr, struct rl_source *src,
     struct rl_process *p, const char *b, size_t n, uint64_t abs)
 {
 	struct context_want	*w, *slot;
-	size_t			 old;
 
 	(void)src;
-	if (p->index >= cr->nlast) {
-		old = cr->nlast;
-		cr->nlast = p->index < 16 ? 16 : 2 * (size_t)p->index;
-		cr->last = xreallocarray(cr->last, cr->nlast, sizeof *cr->last);
-		memset(cr->last + old, 0, (cr->nlast - old) * sizeof *cr->last);
-	}
-	slot = &cr->last[p->index];
+	slot = context_slot(cr, p->index);
 	if (slot->win == NULL)
 		slot->win = xmalloc(CONTEXT_WINDOW);
 	slot->offset = p->last_offset;

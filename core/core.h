@@ -523,6 +523,7 @@ struct ingest	*ingest_create(struct rl_incident *, struct rl_source *);
 void		 ingest_free(struct ingest *);
 void		 ingest_feed(struct ingest *, const char *, size_t);
 void		 ingest_more(struct ingest *, bool);
+void		 ingest_keep_fed(struct ingest *, bool);
 void		 ingest_flush(struct ingest *);
 void		 ingest_drop_zeros(struct ingest *, size_t);
 typedef void	(*ingest_line_cb)(void *, const struct rl_source *, uint64_t,

@@ -96,10 +96,12 @@ struct context_reader {
 	size_t		 cwant;
 	struct context_want *held;	/* the window of a line that is held
 					   across chunks, or NULL */
-	struct context_want *last;	/* by process index: the window of
-					   its last line, cut when the model
-					   is asked for (context_settle) */
+	struct context_want *last;	/* by process index from last_lo: the
+					   window of its last line, cut when
+					   the model is asked for
+					   (context_settle) */
 	size_t		 nlast;		/* room in last */
+	unsigned	 last_lo;	/* the process index of last[0] */
 };
 
 void		 context_chunk(struct context_reader *, const char *, size_t,

@@ -142,8 +142,15 @@ struct ingest {
 					   them again (ingest_last_keep) */
 	size_t		 npend;
 	size_t		 cpend;
-	struct buf	 saved;		/* the previous feed's bytes they need */
-	uint64_t	 saved_abs;	/* its offset in the source */
+	struct buf	 saved;		/* the previous feed's bytes they need,
+					   when copied */
+	const char	*saved_p;	/* those bytes: in saved, or in the
+					   previous chunk while kept_fed */
+	size_t		 saved_len;
+	uint64_t	 saved_abs;	/* their offset in the source */
+	bool		 kept_fed;	/* the feeder keeps the bytes it fed
+					   readable (ingest_keep_fed), */
+	uint64_t	 kept_from;	/* in one piece from this offset */
 	uint64_t	 saved_feed;	/* that feed's number */
 };
 

@@ -583,12 +583,12 @@ ingest_last_keep(struct ingest *in, struct rl_process *p)
 	if (p->last_fed != in->saved_feed ||
 	    p->last_source != (int)in->src->index ||
 	    p->last_offset < in->saved_abs || p->last_offset + p->last_len >
-	    in->saved_abs + in->saved.len)
+	    in->saved_abs + in->saved_len)
 		return;
 	free(p->last_text);
-	p->last_text = xstrndup(in->saved.p + (p->last_offset - in->saved_abs),
+	p->last_text = xstrndup(in->saved_p + (p->last_offset - in->saved_abs),
 	    p->last_len);
-	context_process(&in->ctx, in->src, p, in->saved.p, in->saved.len,
+	context_process(&in->ctx, in->src, p, in->saved_p, in->saved_len,
 	    in->saved_abs);
 }
 
@@ -610,7 +610,9 @@ ingest_last_settle(struct ingest *in)
  * one's line and window per chunk cost two thirds of the reading.  So the
  * bytes the moved processes need (from CONTEXT_BYTES before the earliest
  * of their lines) are saved until the next feed, which keeps the lines of
- * those it did not move.
+ * those it did not move.  Where the feeder keeps the bytes it fed (a
+ * mapping: ingest_keep_fed), they are not copied but pointed to: the copy
+ * was the most of a console's chunk, every chunk.
  */
 static void
 ingest_fed(struct ingest *in)
@@ -630,6 +632,8 @@ ingest_fed(struct ingest *in)
 	in->cmoved = c;
 	in->nmoved = 0;
 	buf_reset(&in->saved);
+	in->saved_p = NULL;
+	in->saved_len = 0;
 	if (in->npend > 0) {
 		/* The bytes in hand: the chunk, and the tail before it. */
 		low = in->chunk_abs - in->ctx.nprev;
@@ -639,18 +643,45 @@ ingest_fed(struct ingest *in)
 				lo = in->pend[i]->last_offset;
 		}
 		lo = lo < low + CONTEXT_BYTES ? low : lo - CONTEXT_BYTES;
-		if (lo < in->chunk_abs)
-			buf_add(&in->saved, in->ctx.prev + (lo - low),
-			    (size_t)(in->chunk_abs - lo));
-		buf_add(&in->saved, in->chunk + (lo > in->chunk_abs ?
-		    lo - in->chunk_abs : 0), (size_t)(in->chunk_abs +
-		    in->ctx.nchunk - (lo > in->chunk_abs ? lo :
-		    in->chunk_abs)));
 		in->saved_abs = lo;
 		in->saved_feed = in->feed_id;
+		if (in->kept_fed && lo >= in->kept_from) {
+			in->saved_p = in->chunk - in->chunk_abs + lo;
+			in->saved_len = (size_t)(in->chunk_abs +
+			    in->ctx.nchunk - lo);
+		} else {
+			if (lo < in->chunk_abs)
+				buf_add(&in->saved, in->ctx.prev + (lo - low),
+				    (size_t)(in->chunk_abs - lo));
+			buf_add(&in->saved, in->chunk + (lo > in->chunk_abs ?
+			    lo - in->chunk_abs : 0), (size_t)(in->chunk_abs +
+			    in->ctx.nchunk - (lo > in->chunk_abs ? lo :
+			    in->chunk_abs)));
+			in->saved_p = in->saved.p;
+			in->saved_len = in->saved.len;
+		}
 	}
 	in->chunk = NULL;
 	context_chunk_end(&in->ctx, in->src, ingest_pending(in), in->offset);
+}
+
+/*
+ * Say whether the bytes fed from now on stay readable, where they were and
+ * in one piece, until this is said again with false (the windows of a
+ * mapping, until it is unmapped): the bytes the next feed needs of the
+ * last ones are then pointed to, not copied.  When they stop being kept,
+ * what is pointed to is copied, once.
+ */
+void
+ingest_keep_fed(struct ingest *in, bool keep)
+{
+	if (!keep && in->saved_p != NULL && in->saved_p != in->saved.p) {
+		buf_reset(&in->saved);
+		buf_add(&in->saved, in->saved_p, in->saved_len);
+		in->saved_p = in->saved.p;
+	}
+	in->kept_fed = keep;
+	in->kept_from = in->fed;
 }
 
 /*

@@ -417,7 +417,10 @@ event_listed(const struct rl_event *e)
  * as they are printed (report_json_print_stream), and most of their
  * fields repeat: each source's path is one string, shared by its events,
  * and a time is made once for the events that share it (two in three do,
- * at 1,024 ranks).
+ * at 1,024 ranks).  A printed event is one object, harmless or not, whose
+ * values are replaced for each, in its keys' order through an iterator:
+ * making and freeing an object with its keys for each of 20,000 events,
+ * or finding each key by its hash, cost more than the printing.
  */
 struct json_events {
 	const struct rl_incident *inc;
@@ -426,7 +429,24 @@ struct json_events {
 	json_t		**paths;	/* by source, made when first wanted */
 	json_t		*tj;		/* the last time made, */
 	struct rl_time	 t;		/* of this */
+	bool		 reuse;		/* printed as made: one object each */
+	json_t		*obj[2];	/* the reused objects, by harmless */
 };
+
+/*
+ * Set an event's key to v (a reference taken): a new object's keys are
+ * added in order, a reused one's values replaced at *it, its next key.
+ */
+static void
+json_event_put(json_t *x, void **it, const char *key, json_t *v)
+{
+	if (*it == NULL) {
+		jset(x, key, v);
+		return;
+	}
+	json_object_iter_set_new(x, *it, v != NULL ? v : json_null());
+	*it = json_object_iter_next(x, *it);
+}
 
 /* The next listed event as an object, or NULL after the last. */
 static json_t *
@@ -436,6 +456,7 @@ json_events_next(void *arg)
 	const struct rl_incident *inc = ev->inc;
 	const struct rl_event	*e;
 	json_t			*x;
+	void			*it = NULL;
 
 	do {
 		if (ev->i >= inc->nevents || ev->n >= JSON_EVENTS_MAX)
@@ -443,28 +464,36 @@ json_events_next(void *arg)
 		e = event_ahead(inc->events, inc->nevents, ev->i++);
 	} while (!event_listed(e));
 	ev->n++;
-	x = json_object();
-	jset(x, "rank", report_json_int(e->rank));
+	/* Set in the keys' order: a reused object keeps the first one's. */
+	if (!ev->reuse)
+		x = json_object();
+	else if ((x = ev->obj[e->harmless]) == NULL)
+		x = ev->obj[e->harmless] = json_object();
+	else
+		it = json_object_iter(x);
+	json_event_put(x, &it, "rank", report_json_int(e->rank));
 	if (ev->paths[e->source] == NULL)
 		ev->paths[e->source] = report_json_str(
 		    inc->sources[e->source]->path);
-	json_object_set_nocheck(x, "source", ev->paths[e->source]);
-	jset(x, "line", json_integer((json_int_t)e->line));
+	json_event_put(x, &it, "source", json_incref(ev->paths[e->source]));
+	json_event_put(x, &it, "line", json_integer((json_int_t)e->line));
 	if (ev->tj == NULL || e->time.ms != ev->t.ms || e->time.flags !=
 	    ev->t.flags || e->time.tz_min != ev->t.tz_min) {
 		json_decref(ev->tj);
 		ev->tj = json_time(&e->time);
 		ev->t = e->time;
 	}
-	json_object_set_nocheck(x, "time", ev->tj);
-	jset(x, "signature", report_json_str(report_event_signature(inc, e)));
-	jset(x, "role", json_string_nocheck(role_name(e->role)));
-	jset(x, "domain", json_string_nocheck(e->rule != NULL ?
+	json_event_put(x, &it, "time", json_incref(ev->tj));
+	json_event_put(x, &it, "signature",
+	    report_json_str(report_event_signature(inc, e)));
+	json_event_put(x, &it, "role", json_string_nocheck(role_name(e->role)));
+	json_event_put(x, &it, "domain", json_string_nocheck(e->rule != NULL ?
 	    domain_name(e->rule->domain) : "unknown"));
 	if (e->harmless)
-		jset(x, "harmless", json_true());
-	jset(x, "text", report_json_str(e->text));
-	return x;
+		json_event_put(x, &it, "harmless", json_true());
+	json_event_put(x, &it, "text", report_json_str(e->text));
+	/* The printer lets go of what it is given. */
+	return ev->reuse ? json_incref(x) : x;
 }
 
 /* Free what the events' stream holds. */
@@ -474,6 +503,8 @@ json_events_clear(struct json_events *ev)
 	size_t	i;
 
 	json_decref(ev->tj);
+	json_decref(ev->obj[0]);
+	json_decref(ev->obj[1]);
 	for (i = 0; i < ev->inc->nsources; i++)
 		json_decref(ev->paths[i]);
 	free(ev->paths);
@@ -792,6 +823,7 @@ report_json(const struct rl_incident *inc, struct buf *b, FILE *out)
 	json_t				*o = report_json_make(inc, false);
 
 	ev.inc = inc;
+	ev.reuse = true;
 	ev.paths = xcalloc(inc->nsources + 1, sizeof *ev.paths);
 	report_json_print_stream(b, o, report_layout, nitems(report_layout),
 	    out, &stream);

@@ -242,6 +242,78 @@ test_none(struct ruleset *rs)
 	incident_free(inc);
 }
 
+/*
+ * A mapped file's windows stay readable while it is read, and the bytes
+ * the next window needs of the last one (a process's last timed line and
+ * the lines around it) are pointed to in them, not copied, until
+ * ingest_keep_fed(false) copies them.  The text is fed from a copy that is
+ * overwritten after that: what the model keeps must be the bytes fed.
+ */
+static void
+test_kept_fed(struct ruleset *rs)
+{
+	static const size_t	 pieces[] = { 7, 64, 1000, 4097 };
+	struct rl_incident	*inc;
+	struct rl_source	*src;
+	struct ingest		*in;
+	const struct rl_event	*e;
+	struct buf		 b = { 0 };
+	const char		*got;
+	char			*copy, *want, *last;
+	int64_t			 first, wfirst;
+	size_t			 i, j, o, n, len, bad = 0;
+
+	/* Timed lines up to the failure, the last timed one; then untimed. */
+	for (i = 1; i <= 40; i++) {
+		if (i <= 20)
+			buf_printf(&b, "2024-01-01 00:00:%02zu ", i);
+		buf_printf(&b, "%s %05zu", i == 20 ? "BOOM" : "line", i);
+		for (j = 0; j < 60; j++)
+			buf_addc(&b, (char)('a' + (i + j) % 26));
+		buf_addc(&b, '\n');
+	}
+	len = b.len;
+	o = (size_t)(strstr(b.p, "2024-01-01 00:00:20") - b.p);
+	want = cut_whole(b.p, o, 20, &wfirst);
+	for (i = 0; i < nitems(pieces); i++) {
+		inc = incident_create(rs);
+		src = incident_add_source(inc, "/nonexistent/kept.log",
+		    SOURCE_FILE);
+		in = source_ingest(inc, src, NULL, NULL);
+		copy = xmalloc(len);
+		memcpy(copy, b.p, len);
+		ingest_keep_fed(in, true);
+		for (o = 0; o < len; o += n) {
+			n = len - o < pieces[i] ? len - o : pieces[i];
+			ingest_feed(in, copy + o, n);
+		}
+		ingest_keep_fed(in, false);
+		memset(copy, 'X', len);
+		ingest_flush(in);
+		pipeline_diagnose(inc);
+		first = -1;
+		got = (e = find(inc, "BOOM")) != NULL ?
+		    event_context(inc, e, &first) : NULL;
+		last = inc->nprocs > 0 ?
+		    process_last_line(inc, inc->procs[0]) : NULL;
+		if (got == NULL || want == NULL || strcmp(got, want) != 0 ||
+		    first != wfirst || last == NULL ||
+		    strstr(last, "BOOM 00020") == NULL) {
+			printf("# %zu-byte pieces: got \"%s\", last \"%s\"\n",
+			    pieces[i], got != NULL ? got : "(null)",
+			    last != NULL ? last : "(null)");
+			bad++;
+		}
+		free(last);
+		free(copy);
+		incident_free(inc);
+	}
+	ok(bad == 0 && want != NULL, "bytes pointed to while the feeder keeps "
+	    "them: the last line and its context are the bytes fed");
+	free(want);
+	buf_clear(&b);
+}
+
 int
 main(void)
 {
@@ -255,6 +327,7 @@ main(void)
 	test_reader(rs);
 	test_later(rs);
 	test_none(rs);
+	test_kept_fed(rs);
 	errlist_clear(&e);
 	ruleset_free(rs);
 	return tap_done();

@@ -28,7 +28,7 @@
 #include <unistd.h>
 #include <uv.h>
 
-#include "core.h"
+#include "engine.h"
 
 #define BATCH_MIN_BYTES		(16 * 1024 * 1024)	/* less is read on one core */
 #define BATCH_LEARN_BYTES	(256 * 1024)	/* input the prefilter learns from */

@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core.h"
+#include "diag.h"
 
 #define CKPT_AFTER_MS	1000	/* a completion this close to the failure counts */
 #define CKPT_MAX_UNSAFE_EV 4	/* unsafe steps given evidence lines */

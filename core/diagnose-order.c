@@ -11,8 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core.h"
-#include "diagnose-int.h"
+#include "diag.h"
 
 /* Order events by time, then arrival; untimed events last. */
 static int

@@ -24,8 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core.h"
-#include "diagnose-int.h"
+#include "diag.h"
 
 #define KILL_ID		"rankline.killed"
 

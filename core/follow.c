@@ -45,7 +45,8 @@
 #include <unistd.h>
 #include <uv.h>
 
-#include "core.h"
+#include "engine.h"
+#include "follow.h"
 
 #define FOLLOW_QUIET_MS	500	/* a partial line is complete after this */
 #define FOLLOW_POLL_MS	50	/* stat interval on network file systems */

@@ -17,7 +17,7 @@
  */
 #include <stdlib.h>
 
-#include "core.h"
+#include "diag.h"
 
 /*
  * Read the paths to their end on every core (jobs runs at most, 0: as many
@@ -55,6 +55,6 @@ pipeline_diagnose(struct rl_incident *inc)
 	}
 	diagnose(inc);
 	fingerprint_incident(inc);
-	job_free(&inc->job);
+	job_clear(&inc->job);
 	job_identity(inc, &inc->job);
 }

@@ -26,7 +26,7 @@
 #include <zlib.h>
 #include <zstd.h>
 
-#include "core.h"
+#include "engine.h"
 
 /*
  * A read() fills at most this much.  The kernel's copy into a buffer that

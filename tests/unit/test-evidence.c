@@ -23,7 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core.h"
+#include "diag.h"
 #include "tap.h"
 
 static struct ruleset	*rules;

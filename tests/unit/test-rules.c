@@ -9,7 +9,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "core.h"
+#include "engine.h"
 #include "rules-int.h"
 #include "tap.h"
 

@@ -23,6 +23,7 @@
 #include <sqlite3.h>
 
 #include "store.h"
+#include "engine.h"	/* the incidents made by hand */
 #include "tap.h"
 
 /* Log text as a hostile job can print it (NUL-free: a line ends there). */
@@ -808,7 +809,7 @@ test_migrate_v1(void)
 	ok(h.noffenders >= 1 && h.offenders[0].kind == OFFENDER_HOST &&
 	    strcmp(h.offenders[0].name, "gpu-node-07") == 0,
 	    "its host is a repeat offender");
-	history_free(&h);
+	history_clear(&h);
 	incident_free(inc);
 	store_close(st);
 }
@@ -1018,7 +1019,7 @@ test_offenders(void)
 	}
 	ok(gpu, "Xid's PCI:0000:97:00 and NCCL's busId 97000: one GPU");
 	ok(host, "the host failed before");
-	history_free(&h);
+	history_clear(&h);
 	store_save(st, inc, &id, &updated, &cause);
 	incident_free(inc);
 	ok(store_offenders(st, 2, &v, &cause) == 0 && v.n >= 2,
@@ -1199,7 +1200,7 @@ test_corpus(struct ruleset *rs)
 	for (i = 0; i < sizeof pairs / sizeof *pairs; i++) {
 		first = corpus_save(st, rs, shared, pairs[i][0], &h);
 		is_int(h.seen_before, 0, "%s: new", pairs[i][0]);
-		history_free(&h);
+		history_clear(&h);
 		store_note(st, first, NOTE_DIAGNOSIS, pairs[i][0], &cause);
 		second = corpus_save(st, rs, shared, pairs[i][1], &h);
 		ok(second != first, "%s is another incident", pairs[i][1]);
@@ -1209,7 +1210,7 @@ test_corpus(struct ruleset *rs)
 		    != NULL && strcmp(h.matches[0].diagnosis, pairs[i][0]) == 0,
 		    "%s meets %s's incident and diagnosis", pairs[i][1],
 		    pairs[i][0]);
-		history_free(&h);
+		history_clear(&h);
 	}
 	/* mat1 and mat2: another exception of the same rule. */
 	other = corpus_save(st, rs, shared, "code-2", &h);
@@ -1217,12 +1218,12 @@ test_corpus(struct ruleset *rs)
 	for (i = 0; i < h.nmatches; i++)
 		ok(!h.matches[i].exact && h.matches[i].score < 1,
 		    "anything else is only near (%.2f)", h.matches[i].score);
-	history_free(&h);
+	history_clear(&h);
 	/* Analysed again, an incident is not its own earlier match. */
 	second = corpus_save(st, rs, shared, "code-2", &h);
 	ok(second == other && h.seen_before == 0,
 	    "code-2 again: still not seen before");
-	history_free(&h);
+	history_clear(&h);
 	store_close(st);
 }
 

@@ -167,6 +167,7 @@ bool		 source_spilled(const struct rl_source *, uint64_t);
 void		 source_feed(struct rl_incident *, struct rl_source *,
 		     struct ingest *, const char *, size_t);
 int		 source_reopen(const struct rl_source *);
+void		 source_readbuf_free(void);
 
 /* batch.c: every source read to its end, on every core. */
 int		 batch_read(struct rl_incident *, ingest_line_cb, void *, int);

@@ -720,6 +720,8 @@ follow_stop(struct follow *f)
 			    follow_file_close_cb);
 	}
 	f->files = NULL;
+	/* The loop thread's read buffer: this reading is over. */
+	source_readbuf_free();
 	for (d = f->dirs; d != NULL; d = d->next) {
 		if (!d->watching)
 			continue;

@@ -90,7 +90,6 @@ incident_free(struct rl_incident *inc)
 
 	if (inc == NULL)
 		return;
-	free(inc->readbuf);
 	for (i = 0; i < inc->nsources; i++)
 		source_free(inc->sources[i]);
 	free(inc->sources);

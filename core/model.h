@@ -494,8 +494,6 @@ struct rl_incident {
 	struct rl_signature sig;	/* the root as recurrence sees it */
 	struct rl_job	 job;		/* which job it was (job_identity) */
 	const struct rl_history *history;/* borrowed: its past, or NULL */
-	char		*readbuf;	/* what its sources are read into, kept
-					   from one source to the next */
 };
 
 /* incident.c: the model's own accessors. */

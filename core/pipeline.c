@@ -36,6 +36,7 @@ pipeline_read(struct rl_incident *inc, int argc, char **argv,
 	}
 	if (batch_read(inc, cb, arg, jobs) != 0)
 		bad = 1;
+	source_readbuf_free();
 	return bad;
 }
 

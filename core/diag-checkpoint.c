@@ -487,7 +487,7 @@ ckpt_words(struct rl_incident *inc, size_t nsteps, size_t nsavers, int hw,
 }
 
 void
-diagnose_checkpoint(struct rl_incident *inc)
+checkpoint_analyze(struct rl_incident *inc)
 {
 	struct rl_answer	*a = &inc->answer;
 	struct ckpt_step	*steps = NULL;

@@ -14,7 +14,7 @@ void		 diagnose(struct rl_incident *);
 void		 diagnose_reset(struct rl_incident *);
 
 /* diag-checkpoint.c: which checkpoint is safe to resume from. */
-void		 diagnose_checkpoint(struct rl_incident *);
+void		 checkpoint_analyze(struct rl_incident *);
 
 /*
  * ckptdir.c: the checkpoint folder, when its files are among the paths

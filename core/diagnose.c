@@ -900,7 +900,7 @@ diagnose(struct rl_incident *inc)
 		qsort(inc->ranks, inc->nranks, sizeof *inc->ranks, diagnose_rank_cmp);
 	diagnose_rank_sources(inc);
 	diagnose_words(inc, first);
-	diagnose_checkpoint(inc);
+	checkpoint_analyze(inc);
 	evidence_first(inc);
 	evidence_verdict(inc);
 	capacity_build(inc);

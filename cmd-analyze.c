@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <uv.h>
 
+#include "follow.h"
 #include "rankline.h"
 #include "store/store.h"
 #include "tui/tui.h"
@@ -419,7 +420,7 @@ cmd_analyze(const struct options *o, int argc, char **argv)
 	}
 	buf_clear(&b);
 	incident_free(inc);
-	history_free(&h);
+	history_clear(&h);
 	ruleset_free(rs);
 	return rv;
 }
@@ -594,8 +595,8 @@ cmd_console(const struct options *o, int argc, char **argv)
 	if (uv_loop_close(&loop) != 0)
 		fatal("handles left open on the loop");
 	incident_free(inc);
-	history_free(&h);
-	history_free(&last);
+	history_clear(&h);
+	history_clear(&last);
 	ruleset_free(rs);
 	return rv == 0 && !store_failed ? 0 : 1;
 }

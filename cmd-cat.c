@@ -32,6 +32,8 @@
 
 #include <jansson.h>
 
+#include "engine.h"
+#include "follow.h"
 #include "rankline.h"
 
 #define CAT_CHUNK	(64 * 1024)	/* bytes of a source read at a time */

@@ -5,7 +5,7 @@
 #ifndef RANKLINE_H
 #define RANKLINE_H
 
-#include "core.h"
+#include "model.h"
 
 /* Options every command shares. */
 struct options {

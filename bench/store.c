@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "store.h"
+#include "engine.h"	/* the incidents made by hand */
 
 static const char *const words[] = {
 	"shape", "tensor", "allocate", "gradient", "bucket", "collective",
@@ -264,7 +265,7 @@ main(int argc, char **argv)
 			if (q == 0 && h.seen_before == 0)
 				die("recall", xstrdup("a known failure was "
 				    "not found"));
-			history_free(&h);
+			history_clear(&h);
 			incident_free(inc);
 		}
 		report(q == 0 ? "recall, a failure seen before" :

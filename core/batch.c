@@ -28,7 +28,7 @@
 #include <unistd.h>
 #include <uv.h>
 
-#include "core.h"
+#include "engine.h"
 
 #define BATCH_MIN_BYTES		(16 * 1024 * 1024)	/* less is read on one core */
 #define BATCH_LEARN_BYTES	(256 * 1024)	/* input the prefilter learns from */
@@ -61,7 +61,6 @@ struct batch_worker {
 	uv_work_t	 req;
 	struct batch	*b;
 	struct ruleset	*rs;		/* owned */
-	char		*readbuf;	/* owned; lent to each run's incident */
 };
 
 /* How many workers: RANKLINE_JOBS, else the cores this process may use. */
@@ -180,11 +179,6 @@ batch_work_cb(uv_work_t *req)
 		r = &b->runs[k];
 		r->part = incident_create(w->rs);
 		r->part->samples = b->whole->samples;
-		/*
-		 * One read buffer for all of the worker's runs: one each would
-		 * be kept until the runs are absorbed, 16 MB at 64 runs.
-		 */
-		r->part->readbuf = w->readbuf;
 		for (i = r->from; i < r->to; i++) {
 			src = b->whole->sources[i];
 			if (source_file_read(r->part, src, NULL, NULL) != 0)
@@ -197,11 +191,12 @@ batch_work_cb(uv_work_t *req)
 			ingest_free(src->ingest);
 			src->ingest = NULL;
 		}
-		w->readbuf = r->part->readbuf;
-		r->part->readbuf = NULL;
 	}
-	free(w->readbuf);
-	w->readbuf = NULL;
+	/*
+	 * One read buffer for all of the worker's runs (its thread's): one
+	 * each would be kept until the runs are absorbed, 16 MB at 64 runs.
+	 */
+	source_readbuf_free();
 }
 
 static void

@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core.h"
+#include "engine.h"
 
 #define CAPTURE_RETRIES	64	/* later starts tried for an anchored pattern */
 #define CAPTURE_SCAN	256	/* bytes of line prefix those starts lie in */

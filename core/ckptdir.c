@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core.h"
+#include "diag.h"
 
 #define CKD_SMALL_RATIO	2	/* a shard under median / 2 is cut short */
 #define CKD_MIN_BYTES	1024	/* shards smaller than this are not compared */

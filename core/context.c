@@ -101,7 +101,7 @@ context_free(struct rl_context *c)
 
 /* Free a source's contexts. */
 void
-context_list_free(struct rl_source *src)
+context_list_clear(struct rl_source *src)
 {
 	size_t	i;
 

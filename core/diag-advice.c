@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core.h"
+#include "diag.h"
 
 #define CHECK_EVIDENCE	3	/* lines kept per checklist item */
 #define CHECK_RANKS	8	/* failing ranks named in the traceback item */

@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core.h"
+#include "diag.h"
 
 #define CAP_UTIL_MAX	0.95	/* a utilization above this leaves no slack */
 #define CAP_EVIDENCE	8	/* lines kept as the numbers' evidence */
@@ -452,7 +452,7 @@ capacity_build(struct rl_incident *inc)
 		*cap_at(c, cap_fields[i].off) = NAN;
 	c->max_num_seqs = NAN;
 	if (!cap_gather(inc, c)) {
-		evlist_free(&c->evidence);
+		evlist_clear(&c->evidence);
 		c->present = false;
 		return;
 	}

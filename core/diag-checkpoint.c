@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core.h"
+#include "diag.h"
 
 #define CKPT_AFTER_MS	1000	/* a completion this close to the failure counts */
 #define CKPT_MAX_UNSAFE_EV 4	/* unsafe steps given evidence lines */
@@ -487,7 +487,7 @@ ckpt_words(struct rl_incident *inc, size_t nsteps, size_t nsavers, int hw,
 }
 
 void
-diagnose_checkpoint(struct rl_incident *inc)
+checkpoint_analyze(struct rl_incident *inc)
 {
 	struct rl_answer	*a = &inc->answer;
 	struct ckpt_step	*steps = NULL;

@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core.h"
+#include "diag.h"
 
 #define EV_MAX		24	/* items one list keeps; the rest are counted */
 #define EV_TEXT_MAX	1024	/* bytes of a line an item keeps */
@@ -156,11 +156,11 @@ evlist_move(struct rl_evlist *dst, struct rl_evlist *src)
 		    src->v[i].rank, &src->v[i].time, src->v[i].text,
 		    src->v[i].stance, xstrdup(src->v[i].shows));
 	dst->dropped += src->dropped;
-	evlist_free(src);
+	evlist_clear(src);
 }
 
 void
-evlist_free(struct rl_evlist *l)
+evlist_clear(struct rl_evlist *l)
 {
 	size_t	i;
 

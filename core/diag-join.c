@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core.h"
+#include "diag.h"
 
 /* One known tie: on host, a GPU address or a pid belonged to rank. */
 struct tie {
@@ -66,7 +66,7 @@ ties_link(struct ties *t, size_t i)
 }
 
 static void
-ties_free(struct ties *t)
+ties_clear(struct ties *t)
 {
 	free(t->v);
 	free(t->head);
@@ -211,7 +211,7 @@ join_pci_rank(const struct rl_incident *inc, const char *host,
 		join_collect(inc, &t, NULL, NULL, NULL);
 		rank = ties_find(&t, host, key);
 	}
-	ties_free(&t);
+	ties_clear(&t);
 	return rank;
 }
 
@@ -247,6 +247,6 @@ join_resolve(struct rl_incident *inc)
 		}
 	}
 	free(cand);
-	ties_free(&pci);
-	ties_free(&pid);
+	ties_clear(&pci);
+	ties_clear(&pid);
 }

@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core.h"
+#include "diag.h"
 
 #define SKEW_FLOOR_MS	100	/* order within this is never trusted */
 

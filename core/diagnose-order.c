@@ -11,8 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core.h"
-#include "diagnose-int.h"
+#include "diag.h"
 
 /* Order events by time, then arrival; untimed events last. */
 static int
@@ -132,7 +131,7 @@ events_sort(struct rl_incident *inc, struct event_key *keys, bool wall,
 
 /* Is there more than one host among the processes? */
 static bool
-incident_multihost(const struct rl_incident *inc)
+diagnose_multihost(const struct rl_incident *inc)
 {
 	const char	*h = NULL;
 	size_t		 i;
@@ -159,7 +158,7 @@ diagnose_resolve(struct rl_incident *inc)
 	struct event_key	*keys = NULL;
 	struct rl_process	*p;
 	struct rl_event		*e;
-	bool			 multi = incident_multihost(inc), wall = true;
+	bool			 multi = diagnose_multihost(inc), wall = true;
 	size_t			 i, n = inc->nevents;
 	int64_t			 ms, lo = INT64_MAX;
 

@@ -24,8 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core.h"
-#include "diagnose-int.h"
+#include "diag.h"
 
 #define KILL_ID		"rankline.killed"
 
@@ -901,7 +900,7 @@ diagnose(struct rl_incident *inc)
 		qsort(inc->ranks, inc->nranks, sizeof *inc->ranks, diagnose_rank_cmp);
 	diagnose_rank_sources(inc);
 	diagnose_words(inc, first);
-	diagnose_checkpoint(inc);
+	checkpoint_analyze(inc);
 	evidence_first(inc);
 	evidence_verdict(inc);
 	capacity_build(inc);

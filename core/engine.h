@@ -1,15 +1,16 @@
 /*
- * engine.h: ingestion's private state, seen by the engine's own files
- * (ingest.c, context.c, incident.c) and by no reader of the model.
- * core.h keeps the model, which readers include, with opaque pointers
- * (struct rl_keep, struct keep_slot, struct ingest) where the incident
- * holds the engine's state; what the engine keeps while it reads (the
- * bounded keeps of events, the context windows) is defined here.
+ * engine.h: ingestion's private state and calls, seen by core/'s own files
+ * (the reading, the incident's building, the diagnosis through diag.h,
+ * the pipeline) and by no reader of the model.  model.h keeps the model,
+ * which readers include, with opaque pointers (struct rl_keep, struct
+ * keep_slot, struct ingest) where the incident holds the engine's state;
+ * what the engine keeps while it reads (the bounded keeps of events, the
+ * context windows) and how it reads are declared here.
  */
 #ifndef RANKLINE_ENGINE_H
 #define RANKLINE_ENGINE_H
 
-#include "core.h"
+#include "model.h"
 
 /*
  * Events are kept per signature and writer (rule, process, source), and a
@@ -116,5 +117,117 @@ void		 context_chunk_end(struct context_reader *, struct rl_source *,
 void		 context_settle(struct context_reader *, struct rl_source *,
 		     bool);
 void		 context_reader_clear(struct context_reader *);
+
+/* incident.c: the model built as the lines are read. */
+struct rl_source *incident_add_source(struct rl_incident *, const char *,
+		     enum source_kind);
+struct rl_process *incident_process(struct rl_incident *, const char *,
+		     const char *, int, int);
+struct rl_process *incident_process_find(struct rl_incident *, const char *);
+struct rl_event	*incident_add_event(struct rl_incident *);
+uint32_t	 incident_samples(size_t);
+char		*incident_own(struct rl_incident *, char *);
+void		 incident_disown(struct rl_incident *);
+void		 incident_gather(struct rl_incident *);
+void		 incident_absorb(struct rl_incident *, struct rl_incident *);
+struct rl_tally	*incident_tally(struct rl_incident *, const struct rl_rule *);
+void		 answer_clear(struct rl_answer *);
+void		 evlist_clear(struct rl_evlist *);	/* diag-evidence.c */
+char		*process_last_line(const struct rl_incident *,
+		     const struct rl_process *);
+
+/* ingest.c: bytes to lines to events. */
+struct ingest;
+struct ingest	*ingest_create(struct rl_incident *, struct rl_source *);
+void		 ingest_free(struct ingest *);
+void		 ingest_feed(struct ingest *, const char *, size_t);
+void		 ingest_more(struct ingest *, bool);
+void		 ingest_keep_fed(struct ingest *, bool);
+void		 ingest_flush(struct ingest *);
+void		 ingest_drop_zeros(struct ingest *, size_t);
+void		 ingest_set_line_cb(struct ingest *, ingest_line_cb, void *);
+bool		 ingest_pending(const struct ingest *);
+void		 ingest_context(struct ingest *);
+uint64_t	 ingest_warmup(void);
+
+/* attrib.c */
+void		 attrib_path(const struct ruleset *, struct rl_source *);
+
+/* source-file.c: reading files and folders named on the command line. */
+int		 source_add_path(struct rl_incident *, const char *);
+struct ingest	*source_ingest(struct rl_incident *, struct rl_source *,
+		     ingest_line_cb, void *);
+int		 source_file_open(struct rl_incident *, struct rl_source *,
+		     uint64_t *);
+int64_t		 source_fd_drain(struct rl_incident *, struct rl_source *, int,
+		     uint64_t *, uint64_t);
+int		 source_file_read(struct rl_incident *, struct rl_source *,
+		     ingest_line_cb, void *);
+void		 source_spill_start(struct rl_incident *, struct rl_source *);
+void		 source_spill_write(struct rl_incident *, struct rl_source *,
+		     const char *, size_t);
+bool		 source_spilled(const struct rl_source *, uint64_t);
+void		 source_feed(struct rl_incident *, struct rl_source *,
+		     struct ingest *, const char *, size_t);
+int		 source_reopen(const struct rl_source *);
+void		 source_readbuf_free(void);
+
+/* batch.c: every source read to its end, on every core. */
+int		 batch_read(struct rl_incident *, ingest_line_cb, void *, int);
+
+/* source-cmd.c: commands (--cmd) and a piped standard input on a uv loop. */
+struct uv_loop_s;
+struct source_cmds;
+struct source_cmds *source_cmds_create(struct uv_loop_s *, struct rl_incident *,
+		     bool, void (*)(void *, size_t), void (*)(void *), void *);
+void		 source_cmds_add(struct source_cmds *, const char *);
+void		 source_cmds_add_stdin(struct source_cmds *, struct rl_source *);
+void		 source_cmds_stop(struct source_cmds *);
+int		 source_cmds_live(const struct source_cmds *, bool *);
+
+/* context.c: the model's context lines, cut and freed. */
+int		 context_cut(const char *, size_t, size_t, bool, uint64_t,
+		     char **, int64_t *);
+void		 context_free(struct rl_context *);
+void		 context_list_clear(struct rl_source *);
+
+/* capture.c: named values of an event's line, read back on demand. */
+char		*event_capture(const struct rl_event *, const char *);
+bool		 event_capture_num(const struct rl_event *, const char *,
+		     double *);
+bool		 rule_has_capture(const struct rl_rule *, const char *);
+bool		 rule_has_named(const struct rl_rule *, const char *, uint64_t);
+bool		 text_key_num(const char *, const char *, double *);
+char		*text_key_str(const char *, const char *);
+bool		 pci_normalize(const char *, char *, size_t);
+
+/* fingerprint.c: the root's signature and fingerprint (the model's sig). */
+int		 fingerprint_find_pci(const char *, char *, size_t);
+int		 fingerprint_pci(const char *, char *, size_t);
+int		 fingerprint_pci_busid(const char *, char *, size_t);
+const char	*fingerprint_event_host(const struct rl_incident *,
+		     const struct rl_event *);
+void		 fingerprint_signature(const struct rl_incident *,
+		     struct rl_signature *);
+void		 fingerprint_signature_clear(struct rl_signature *);
+void		 fingerprint_incident(struct rl_incident *);
+
+/* job.c: the job's identity, read from the heads of the logs. */
+void		 job_scan(struct rl_job *, const char *, size_t);
+void		 job_head_feed(struct job_head *, struct rl_job *, const char *,
+		     const char *, size_t);
+void		 job_head_end(struct job_head *, struct rl_job *, const char *);
+void		 job_merge(struct rl_job *, const struct rl_job *);
+void		 job_path(struct rl_job *, const char *);
+void		 job_identity(const struct rl_incident *, struct rl_job *);
+void		 job_clear(struct rl_job *);
+
+/* journal.c: a line of journalctl -o json, read as its message. */
+struct journal_entry {
+	char		 host[256];	/* _HOSTNAME, or empty */
+	int		 pid;		/* _PID, or RL_NONE */
+};
+bool		 journal_unwrap(const char *, size_t, struct buf *,
+		     struct journal_entry *);
 
 #endif

@@ -25,7 +25,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "core.h"
+#include "engine.h"
 
 #define nitems_fp(a)	(sizeof (a) / sizeof (a)[0])
 
@@ -766,7 +766,7 @@ fingerprint_signature(const struct rl_incident *inc, struct rl_signature *sig)
 
 /* Free what fingerprint_signature made. */
 void
-fingerprint_signature_free(struct rl_signature *sig)
+fingerprint_signature_clear(struct rl_signature *sig)
 {
 	free(sig->rule);
 	free(sig->template);
@@ -783,43 +783,9 @@ fingerprint_signature_free(struct rl_signature *sig)
 void
 fingerprint_incident(struct rl_incident *inc)
 {
-	fingerprint_signature_free(&inc->sig);
+	fingerprint_signature_clear(&inc->sig);
 	fingerprint_signature(inc, &inc->sig);
 	free(inc->fingerprint);
 	inc->fingerprint = inc->sig.fingerprint != NULL ?
 	    xstrdup(inc->sig.fingerprint) : NULL;
-}
-
-/* Free what a store put into a history; the struct itself is the caller's. */
-void
-history_free(struct rl_history *h)
-{
-	size_t	i;
-
-	if (h == NULL)
-		return;
-	for (i = 0; i < h->nmatches; i++) {
-		free(h->matches[i].time);
-		free(h->matches[i].fingerprint);
-		free(h->matches[i].diagnosis);
-		free(h->matches[i].resolution);
-		free(h->matches[i].summary);
-	}
-	free(h->matches);
-	for (i = 0; i < h->noffenders; i++) {
-		free(h->offenders[i].name);
-		free(h->offenders[i].first);
-		free(h->offenders[i].last);
-	}
-	free(h->offenders);
-	memset(h, 0, sizeof *h);
-}
-
-/* What an offender is, as the reports say it. */
-const char *
-offender_kind_name(enum rl_offender_kind kind)
-{
-	static const char *const names[] = { "host", "gpu", "rank" };
-
-	return (size_t)kind < nitems_fp(names) ? names[kind] : "?";
 }

@@ -45,7 +45,8 @@
 #include <unistd.h>
 #include <uv.h>
 
-#include "core.h"
+#include "engine.h"
+#include "follow.h"
 
 #define FOLLOW_QUIET_MS	500	/* a partial line is complete after this */
 #define FOLLOW_POLL_MS	50	/* stat interval on network file systems */
@@ -719,6 +720,8 @@ follow_stop(struct follow *f)
 			    follow_file_close_cb);
 	}
 	f->files = NULL;
+	/* The loop thread's read buffer: this reading is over. */
+	source_readbuf_free();
 	for (d = f->dirs; d != NULL; d = d->next) {
 		if (!d->watching)
 			continue;

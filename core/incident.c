@@ -75,9 +75,9 @@ source_free(struct rl_source *s)
 	ingest_free(s->ingest);
 	if (s->early_fd != -1)
 		close(s->early_fd);
-	job_free(&s->job);
+	job_clear(&s->job);
 	buf_clear(&s->head.line);
-	context_list_free(s);
+	context_list_clear(s);
 	if (s->spill != -1)
 		close(s->spill);
 	free(s);
@@ -90,7 +90,6 @@ incident_free(struct rl_incident *inc)
 
 	if (inc == NULL)
 		return;
-	free(inc->readbuf);
 	for (i = 0; i < inc->nsources; i++)
 		source_free(inc->sources[i]);
 	free(inc->sources);
@@ -119,8 +118,8 @@ incident_free(struct rl_incident *inc)
 	free(inc->copies);
 	answer_clear(&inc->answer);
 	free(inc->fingerprint);
-	fingerprint_signature_free(&inc->sig);
-	job_free(&inc->job);
+	fingerprint_signature_clear(&inc->sig);
+	job_clear(&inc->job);
 	errlist_clear(&inc->errors);
 	free(inc);
 }
@@ -876,18 +875,18 @@ answer_clear(struct rl_answer *a)
 	free(a->ckpt_explanation);
 	free(a->unsafe_steps);
 	free(a->suspect_steps);
-	evlist_free(&a->first_evidence);
-	evlist_free(&a->verdict_evidence);
-	evlist_free(&a->ckpt_evidence);
+	evlist_clear(&a->first_evidence);
+	evlist_clear(&a->verdict_evidence);
+	evlist_clear(&a->ckpt_evidence);
 	for (i = 0; i < a->nskew; i++)
 		free(a->skew[i].host);
 	free(a->skew);
 	strv_free(a->capacity.lines, a->capacity.nlines);
 	strv_free(a->capacity.whatif, a->capacity.nwhatif);
-	evlist_free(&a->capacity.evidence);
+	evlist_clear(&a->capacity.evidence);
 	for (i = 0; i < CHECK_NITEMS; i++) {
 		free(a->checklist[i].missing);
-		evlist_free(&a->checklist[i].evidence);
+		evlist_clear(&a->checklist[i].evidence);
 	}
 	for (i = 0; i < a->nadvice; i++) {
 		free(a->advice[i].host);

@@ -2,7 +2,7 @@
  * ingest-int.h: what the files of ingestion share (ingest.c, ingest-peel.c,
  * ingest-event.c, ingest-skip.c): the state of one source's reading and
  * the steps each file does for the others.  Private to them: the readers
- * of the model see only struct ingest's name (core.h).
+ * of the model see only struct ingest's name (model.h).
  */
 #ifndef RANKLINE_INGEST_INT_H
 #define RANKLINE_INGEST_INT_H

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core.h"
+#include "engine.h"
 
 #define JOB_FIELD_MAX	512	/* bytes kept of a command */
 
@@ -449,7 +449,7 @@ job_identity(const struct rl_incident *inc, struct rl_job *job)
 		at.line = src->head.lines + 1;
 		job_line(&part, &at, src->head.line.p, src->head.line.len);
 		job_merge(job, &part);
-		job_free(&part);
+		job_clear(&part);
 	}
 	job_hosts(inc, job);
 	job_world(inc, job);
@@ -468,7 +468,7 @@ job_fact_name(enum job_fact f)
 
 /* Free a job's fields. */
 void
-job_free(struct rl_job *job)
+job_clear(struct rl_job *job)
 {
 	int	i;
 

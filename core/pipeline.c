@@ -17,7 +17,7 @@
  */
 #include <stdlib.h>
 
-#include "core.h"
+#include "diag.h"
 
 /*
  * Read the paths to their end on every core (jobs runs at most, 0: as many
@@ -36,6 +36,7 @@ pipeline_read(struct rl_incident *inc, int argc, char **argv,
 	}
 	if (batch_read(inc, cb, arg, jobs) != 0)
 		bad = 1;
+	source_readbuf_free();
 	return bad;
 }
 
@@ -55,6 +56,6 @@ pipeline_diagnose(struct rl_incident *inc)
 	}
 	diagnose(inc);
 	fingerprint_incident(inc);
-	job_free(&inc->job);
+	job_clear(&inc->job);
 	job_identity(inc, &inc->job);
 }

@@ -17,7 +17,7 @@
 
 #include <jansson.h>
 
-#include "core.h"
+#include "model.h"
 
 #define JSON_FLUSH	(64 * 1024)	/* bytes held before writing them out */
 #define JSON_PATH_MAX	128	/* bytes of a value's path the layout sees */

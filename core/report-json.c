@@ -14,7 +14,7 @@
 
 #include <jansson.h>
 
-#include "core.h"
+#include "model.h"
 
 #define JSON_EVENTS_MAX	20000	/* events listed; the count says if more */
 

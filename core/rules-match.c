@@ -295,7 +295,7 @@ ruleset_links(struct ruleset *rs, const char *s, size_t n,
 	}
 }
 
-/* match_int (core.h) knows pcre2's unset offset as SIZE_MAX. */
+/* match_int (model.h) knows pcre2's unset offset as SIZE_MAX. */
 _Static_assert(PCRE2_UNSET == SIZE_MAX, "an unset group's offset");
 
 /* A known capture as text (the caller frees it), or NULL. */

@@ -93,7 +93,7 @@ enum rl_cap {
 
 /*
  * Numeric captures one pattern may name: an event keeps this many
- * (core.h's EVENT_CAPS), and the parser refuses a pattern with more.
+ * (model.h's EVENT_CAPS), and the parser refuses a pattern with more.
  */
 #define RULE_NCAPS	6
 

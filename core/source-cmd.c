@@ -21,7 +21,7 @@
 #include <unistd.h>
 #include <uv.h>
 
-#include "core.h"
+#include "engine.h"
 
 #define CMD_BACKOFF_MS		1000	/* first wait before a restart */
 #define CMD_BACKOFF_MAX_MS	30000	/* the longest */

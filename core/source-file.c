@@ -26,7 +26,7 @@
 #include <zlib.h>
 #include <zstd.h>
 
-#include "core.h"
+#include "engine.h"
 
 /*
  * A read() fills at most this much.  The kernel's copy into a buffer that
@@ -488,15 +488,29 @@ source_first_chunk(struct rl_incident *inc, struct ingest *in,
 }
 
 /*
- * The incident's one read buffer, for all its sources: a fresh buffer for
- * each of 1,024 files costs the kernel as many zeroed pages each.
+ * This thread's one read buffer, for every source it reads: a fresh
+ * buffer for each of 1,024 files costs the kernel as many zeroed pages
+ * each.  It is the reading's, not the model's: whoever drives a reading on
+ * a thread (a batch worker, the pipeline, a follow) frees it with
+ * source_readbuf_free when that reading ends, and a later read makes it
+ * again.
  */
+static _Thread_local char *source_buf;
+
 static char *
-source_readbuf(struct rl_incident *inc)
+source_readbuf(void)
 {
-	if (inc->readbuf == NULL)
-		inc->readbuf = xmalloc(READ_CHUNK);
-	return inc->readbuf;
+	if (source_buf == NULL)
+		source_buf = xmalloc(READ_CHUNK);
+	return source_buf;
+}
+
+/* Free this thread's read buffer (source_readbuf). */
+void
+source_readbuf_free(void)
+{
+	free(source_buf);
+	source_buf = NULL;
 }
 
 /*
@@ -518,7 +532,7 @@ source_fd_drain(struct rl_incident *inc, struct rl_source *src, int fd,
 
 	if (src->binary || src->compressed)
 		return 0;
-	chunk = source_readbuf(inc);
+	chunk = source_readbuf();
 	for (;;) {
 		if ((n = read(fd, chunk, READ_CHUNK)) == -1) {
 			if (errno == EINTR)
@@ -682,7 +696,7 @@ static int
 source_map_read(struct rl_incident *inc, struct rl_source *src, int fd,
     uint64_t size, uint64_t *offset)
 {
-	char	*buf = source_readbuf(inc);
+	char	*buf = source_readbuf();
 	ssize_t	 n;
 	uint64_t end;
 	int	 rv;

@@ -11,7 +11,7 @@
 #ifndef RL_WORDING_H
 #define RL_WORDING_H
 
-#include "core.h"
+#include "model.h"
 
 /* What an item is: the renderer picks colour, marks and layout from it. */
 enum wd_role {

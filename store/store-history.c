@@ -618,36 +618,34 @@ store_recall_offender(struct store *st, enum rl_offender_kind kind,
  * What the database knows of an incident's failure: earlier incidents of
  * its fingerprint, near ones, and its root's host, GPU and rank in earlier
  * roots.  exclude is the incident's own id (0 if it is not stored), so
- * that it is never its own earlier match.  Reads only.
+ * that it is never its own earlier match.  Reads only; the root is the
+ * model's signature (inc->sig), which the pipeline made.
  */
 int
 store_recall(struct store *st, const struct rl_incident *inc, int64_t exclude,
     struct rl_history *h, char **cause)
 {
-	struct rl_signature	 sig;
+	const struct rl_signature *sig = &inc->sig;
 	char			 rank[16];
-	int			 rc = 0;
 
 	memset(h, 0, sizeof *h);
 	h->looked = true;
 	h->incident = exclude;
-	fingerprint_signature(inc, &sig);
-	if (sig.fingerprint == NULL)
+	if (sig->fingerprint == NULL)
 		return 0;
-	snprintf(rank, sizeof rank, "%d", sig.rank);
-	if (store_recall_exact(st, sig.fingerprint, exclude, h, cause) != 0 ||
-	    store_recall_near(st, &sig, exclude, h, cause) != 0 ||
-	    store_recall_offender(st, OFFENDER_HOST, sig.host, exclude, h,
+	snprintf(rank, sizeof rank, "%d", sig->rank);
+	if (store_recall_exact(st, sig->fingerprint, exclude, h, cause) != 0 ||
+	    store_recall_near(st, sig, exclude, h, cause) != 0 ||
+	    store_recall_offender(st, OFFENDER_HOST, sig->host, exclude, h,
 	    cause) != 0 ||
-	    store_recall_offender(st, OFFENDER_GPU, sig.pci, exclude, h,
+	    store_recall_offender(st, OFFENDER_GPU, sig->pci, exclude, h,
 	    cause) != 0 ||
-	    store_recall_offender(st, OFFENDER_RANK, sig.rank != RL_NONE ?
-	    rank : NULL, exclude, h, cause) != 0)
-		rc = -1;
-	fingerprint_signature_free(&sig);
-	if (rc != 0)
-		history_free(h);
-	return rc;
+	    store_recall_offender(st, OFFENDER_RANK, sig->rank != RL_NONE ?
+	    rank : NULL, exclude, h, cause) != 0) {
+		history_clear(h);
+		return -1;
+	}
+	return 0;
 }
 
 /*

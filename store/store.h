@@ -1,7 +1,7 @@
 /*
  * store.h: the incident database.  Every analysis is kept in SQLite so that
  * tonight's engineer sees what last month's found.  store/ reads the model
- * from core.h and never includes curses; tui/ calls these functions and
+ * from model.h and never includes curses; tui/ calls these functions and
  * never speaks SQL.
  *
  * Ownership: a struct store is opened by store_open (or store_open_flags,
@@ -9,7 +9,7 @@
  * store_close.  Lists returned in a store_list are the caller's, emptied
  * with store_list_clear; a row filled by store_get is the caller's, its
  * strings freed with store_row_clear; a history filled by store_recall is the caller's, freed
- * with history_free (core.h).  The strings store_events and store_notes
+ * with history_clear (model.h).  The strings store_events and store_notes
  * pass their callbacks are borrowed for the call.  Failures return -1 with
  * a cause naming the database's path (or the import file's, with the line
  * and column).
@@ -20,7 +20,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "core.h"
+#include "model.h"
 
 /* The schema this build writes; a database from a newer one is refused. */
 #define STORE_VERSION	2

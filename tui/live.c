@@ -29,6 +29,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 
+#include "follow.h"
 #include "tui.h"
 
 #define LIVE_MIN_MS	150	/* diagnoses at most this often under a flood */

@@ -22,9 +22,9 @@
 #define MODEL_HOST_MAX	16	/* widest host column */
 #define MODEL_SOURCE_MAX 28	/* longest source tail in lists */
 
-/* Free the index. */
+/* Free what the index holds; the struct stays, empty. */
 void
-model_free(struct tui_index *ix)
+model_clear(struct tui_index *ix)
 {
 	free(ix->rows);
 	free(ix->ev);
@@ -261,7 +261,7 @@ model_build(struct tui *t)
 	size_t				 i, hl;
 	int				 first = inc->answer.first;
 
-	model_free(ix);
+	model_clear(ix);
 	ix->nevents = inc->nevents;
 	ix->nranks = inc->nranks;
 	ix->rows = xcalloc(inc->nranks + 1, sizeof *ix->rows);

@@ -444,7 +444,7 @@ tui_free(struct tui *t)
 		fclose(t->out_fp);
 	if (t->log_fp != NULL)
 		fclose(t->log_fp);
-	model_free(&t->index);
+	model_clear(&t->index);
 	free(t->sel_key.host);
 	theme_free();
 	free(t->message);

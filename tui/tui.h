@@ -9,7 +9,7 @@
 
 #include <uv.h>
 
-#include "core.h"
+#include "model.h"
 
 /* A stored incident as the history view lists it: the caller's copy. */
 struct tui_past {
@@ -320,7 +320,7 @@ const char	*live_status(struct tui *, char *, size_t);
 /* model.c */
 void		 model_keep(struct tui *);
 void		 model_build(struct tui *);
-void		 model_free(struct tui_index *);
+void		 model_clear(struct tui_index *);
 const char	*model_row_label(const struct tui_row *, char *, size_t);
 enum tui_glyph	 model_glyph(const struct rl_incident *, size_t);
 enum rank_state	 model_row_state(const struct tui_row *);

@@ -17,13 +17,31 @@ ok "$([ -z "$bad" ]; echo $?)" "store/ never includes curses ${bad}"
 bad=$(grep -lE '#include *[<"](n?curses|ncursesw/)' main.c cmd-*.c 2>/dev/null)
 ok "$([ -z "$bad" ]; echo $?)" "the commands leave curses to tui/ ${bad}"
 
-bad=$(grep -lE '#include *"(core|rules|rules-int|engine)\.h"|#include *<' \
+bad=$(grep -lE '#include *"(model|rules|rules-int|engine)\.h"|#include *<' \
     core/base/*.c core/base/*.h 2>/dev/null |
-    xargs -r grep -lE '#include *("(core|rules|rules-int)\.h"|<(pcre2|jansson|zlib|zstd|uv|sqlite3|n?curses)\.h>)')
+    xargs -r grep -lE '#include *("(model|engine|diag|rules|rules-int)\.h"|<(pcre2|jansson|zlib|zstd|uv|sqlite3|n?curses)\.h>)')
 ok "$([ -z "$bad" ]; echo $?)" "core/base/ knows no rankline type and no library ${bad}"
-bad=$(grep -lE '#include *"(core|store|tui|engine)\.h"' core/rules*.c \
+bad=$(grep -lE '#include *"(model|store|tui|engine|diag)\.h"' core/rules*.c \
     core/rules*.h core/prefilter.c 2>/dev/null)
 ok "$([ -z "$bad" ]; echo $?)" "the rule engine sees rules.h, never the model ${bad}"
+# The readers of the model see model.h (and base.h, rules.h, wording.h,
+# their own headers), never ingestion's bookkeeping (engine.h, ingest-int.h)
+# nor the diagnosis's parts (diag.h); the console's live loop may follow
+# (follow.h).  core.h is gone: a file still including it would not build.
+hdrs() { grep -hoE '#include *"[^"]+"' "$@" | sed 's/.*"\(.*\)"/\1/' | sort -u; }
+bad=$(hdrs tui/*.c tui/*.h store/*.c store/*.h |
+    grep -vxE 'model\.h|base\.h|rules\.h|wording\.h|follow\.h|tui\.h|store\.h|store-int\.h|config\.h' |
+    tr '\n' ' ')
+ok "$([ -z "$bad" ]; echo $?)" "tui/ and store/ include the model's header, not the engine's ${bad}"
+bad=$(grep -lE '#include *"follow\.h"' tui/*.c store/*.c 2>/dev/null |
+    grep -vx 'tui/live\.c' | tr '\n' ' ')
+ok "$([ -z "$bad" ]; echo $?)" "of the readers, only the console's live loop follows ${bad}"
+bad=$(grep -lE '#include *"diag\.h"' core/*.c 2>/dev/null |
+    grep -vxE 'core/(diagnose[a-z-]*|diag-[a-z]+|ckptdir|pipeline)\.c' | tr '\n' ' ')
+ok "$([ -z "$bad" ]; echo $?)" "diag.h is the diagnosis's and the pipeline's alone ${bad}"
+bad=$(grep -lE '#include *"(engine|diag|ingest-int)\.h"' core/report-*.c \
+    core/wording.[ch] core/model.h core/follow.h 2>/dev/null | tr '\n' ' ')
+ok "$([ -z "$bad" ]; echo $?)" "the reports and the wording read the model alone ${bad}"
 bad=$(grep -lE '#include *"[^"]*\.\./' core/*.[ch] core/base/*.[ch] \
     store/*.[ch] tui/*.[ch] 2>/dev/null)
 ok "$([ -z "$bad" ]; echo $?)" "no library reaches another's folder by ../ ${bad}"
@@ -59,13 +77,13 @@ else
 	for h in curses.h ncurses.h ncursesw/curses.h sqlite3.h uv.h; do
 		probe core "$RL_CORE_CPPFLAGS" "$h" fails
 	done
-	for h in pcre2.h jansson.h zlib.h zstd.h core.h; do
+	for h in pcre2.h jansson.h zlib.h zstd.h model.h engine.h diag.h; do
 		probe core "$RL_CORE_CPPFLAGS" "$h" compiles
 	done
 	for h in curses.h ncursesw/curses.h sqlite3.h; do
 		probe core-uv "$RL_COREUV_CPPFLAGS" "$h" fails
 	done
-	for h in uv.h core.h; do
+	for h in uv.h model.h follow.h; do
 		probe core-uv "$RL_COREUV_CPPFLAGS" "$h" compiles
 	done
 	for h in curses.h ncursesw/curses.h uv.h; do

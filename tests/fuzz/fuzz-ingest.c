@@ -309,12 +309,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_reports(inc);
 	/* What the store keeps of it. */
 	fingerprint_signature(inc, &sig);
-	fingerprint_signature_free(&sig);
+	fingerprint_signature_clear(&sig);
 	job_identity(inc, &job);
-	job_free(&job);
+	job_clear(&job);
 
 	if (flags & F_HISTORY)
-		history_free(&h);
+		history_clear(&h);
 	incident_free(inc);
 	ruleset_free(rs);
 	for (i = 0; i < ns; i++)

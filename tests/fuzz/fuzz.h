@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core.h"
+#include "engine.h"
 
 int		 LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 int		 LLVMFuzzerInitialize(int *, char ***);

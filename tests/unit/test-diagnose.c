@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core.h"
+#include "diag.h"
 #include "tap.h"
 
 #include <jansson.h>

@@ -9,7 +9,7 @@
  */
 #include <stdint.h>
 
-#include "core.h"
+#include "engine.h"
 #include "tap.h"
 
 /* The template of a line with the given hosts known. */
@@ -201,7 +201,7 @@ test_grouping(void)
 	is_int(sig.rank, 0, "signature rank");
 	ok(sig.hardware && sig.scheme == FP_SCHEME, "hardware, scheme %d",
 	    sig.scheme);
-	fingerprint_signature_free(&sig);
+	fingerprint_signature_clear(&sig);
 
 	/* The scheme is part of the fingerprint: a new one regroups nothing. */
 	{
@@ -286,20 +286,20 @@ test_job(void)
 	is_str(job.fact[JOB_RUN].value, "job301", "torchrun's log folder names the run");
 	job_path(&job, "/scratch/slurm-7788_3.out");
 	is_str(job.fact[JOB_ID].value, "7788", "slurm-N.out names the job");
-	job_free(&job);
+	job_clear(&job);
 
 	job_scan(&job, log, strlen(log));
 	is_str(job.fact[JOB_ID].value, "48213", "SLURM_JOB_ID, the first one");
 	is_str(job.fact[JOB_RUN].value, "bert-large", "TORCHELASTIC_RUN_ID");
 	is_str(job.fact[JOB_COMMAND].value, "srun -l --ntasks=64 python train.py --lr 3e-4",
 	    "the shell trace's launch command");
-	job_free(&job);
+	job_clear(&job);
 
 	job_scan(&job, "slurmstepd: error: *** STEP 1234.0 ON node07 "
 	    "CANCELLED AT 2025-05-12T10:31:02 ***", 70);
 	is_str(job.fact[JOB_ID].value, "1234", "slurmstepd's STEP line");
 	ok(job.fact[JOB_RUN].value == NULL && job.fact[JOB_COMMAND].value == NULL, "nothing else invented");
-	job_free(&job);
+	job_clear(&job);
 }
 
 int

@@ -17,7 +17,8 @@
 #include <unistd.h>
 #include <uv.h>
 
-#include "core.h"
+#include "engine.h"
+#include "follow.h"
 #include "tap.h"
 
 #define DEADLINE_MS	10000	/* a case that takes longer has failed */

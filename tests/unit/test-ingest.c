@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core.h"
+#include "engine.h"
 #include "tap.h"
 
 static const char *PACK =

@@ -9,7 +9,8 @@
 
 #include <jansson.h>
 
-#include "core.h"
+#include "model.h"
+#include "engine.h"	/* job_clear */
 #include "tap.h"
 
 /* v printed by the layout, then freed; the text is the caller's. */
@@ -152,7 +153,7 @@ test_job(void)
 	    "\"from\": \"launcher.log:2\"}}",
 	    "facts found: value and from; hosts a list, the world size a "
 	    "number, the command escaped");
-	job_free(&job);
+	job_clear(&job);
 }
 
 /* analyze --json of a small log, with the job filled by hand. */
@@ -170,6 +171,7 @@ test_report(void)
 	struct errlist		 e = { 0 };
 	struct buf		 b = { 0 };
 	char			 path[] = "/tmp/rl-test-json-XXXXXX";
+	char			*argv[1];
 	const char		*job, *stats;
 	json_t			*back;
 	int			 fd;
@@ -182,9 +184,9 @@ test_report(void)
 		fatal("cannot write %s", path);
 	close(fd);
 	inc = incident_create(rs);
-	source_add_path(inc, path);
-	source_file_read(inc, inc->sources[0], NULL, NULL);
-	diagnose(inc);
+	argv[0] = path;
+	pipeline_read(inc, 1, argv, NULL, NULL, 1);
+	pipeline_diagnose(inc);
 	unlink(path);
 	inc->job.fact[JOB_NAME].value = xstrdup("llama");
 	inc->job.fact[JOB_NAME].from = xstrdup("a.log:1");
@@ -204,7 +206,7 @@ test_report(void)
 	    "job"), "id")), "jansson reads it back, an unknown fact null");
 	json_decref(back);
 	/* The incident's job is the pipeline's to free once it fills it. */
-	job_free(&inc->job);
+	job_clear(&inc->job);
 	memset(&inc->job, 0, sizeof inc->job);
 	buf_clear(&b);
 	incident_free(inc);

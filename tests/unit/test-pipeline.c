@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core.h"
+#include "engine.h"
 #include "tap.h"
 
 static char	 root[] = "/tmp/rl-test-pipeline-XXXXXX";
@@ -190,7 +190,7 @@ test_job(struct ruleset *rs)
 		fingerprint_signature(inc, &sig);
 		is_str(inc->sig.template, sig.template,
 		    "the model's template is the one recomputed");
-		fingerprint_signature_free(&sig);
+		fingerprint_signature_clear(&sig);
 	}
 	for (i = 0; i < inc->nprocs; i++) {
 		const struct rl_process	*p = inc->procs[i];

@@ -1,22 +1,27 @@
 /*
- * core.h: rankline's engine.  Logs come in, are cut into lines, attributed
- * to ranks, matched against the rule packs, and gathered into one model, the
- * incident, which every reader (the console, analyze --json, cat, the store,
- * reports) reads and none recomputes.
+ * model.h: the model every reader includes.  Logs come in, are cut into
+ * lines, attributed to ranks, matched against the rule packs, and gathered
+ * into one model, the incident, which every reader (the console, analyze
+ * --json, cat, the store, reports) reads and none recomputes.  A reader
+ * gets it from the pipeline (pipeline_read, pipeline_diagnose) and reads
+ * it through the structs and accessors below; ingestion's bookkeeping
+ * (engine.h) and the diagnosis's parts (diag.h) are behind opaque
+ * pointers, seen by core/'s own files only.
  *
  * core/ never includes curses or sqlite: the console (tui/) and the store
  * (store/) depend on core, never the other way round.
  *
  * Ownership, for every type below:
  *  - a struct made by X_create is freed by X_free, and owns what it points to
- *    unless a field's comment says "borrowed";
+ *    unless a field's comment says "borrowed"; X_clear frees what a struct
+ *    holds and keeps the struct;
  *  - a returned char * belongs to the caller; a const char * is borrowed and
  *    lives as long as the object it came from;
  *  - the incident owns its sources, processes, ranks and events; the ruleset
  *    outlives every incident that points into it.
  */
-#ifndef RANKLINE_CORE_H
-#define RANKLINE_CORE_H
+#ifndef RANKLINE_MODEL_H
+#define RANKLINE_MODEL_H
 
 #include <stdarg.h>
 #include <stdbool.h>
@@ -489,203 +494,43 @@ struct rl_incident {
 	struct rl_signature sig;	/* the root as recurrence sees it */
 	struct rl_job	 job;		/* which job it was (job_identity) */
 	const struct rl_history *history;/* borrowed: its past, or NULL */
-	char		*readbuf;	/* what its sources are read into, kept
-					   from one source to the next */
 };
 
-/* incident.c */
+/* incident.c: the model's own accessors. */
 struct rl_incident *incident_create(const struct ruleset *);
 void		 incident_free(struct rl_incident *);
-struct rl_source *incident_add_source(struct rl_incident *, const char *,
-		     enum source_kind);
-struct rl_process *incident_process(struct rl_incident *, const char *,
-		     const char *, int, int);
-struct rl_process *incident_process_find(struct rl_incident *, const char *);
-struct rl_event	*incident_add_event(struct rl_incident *);
-uint32_t	 incident_samples(size_t);
-char		*incident_own(struct rl_incident *, char *);
-void		 incident_disown(struct rl_incident *);
-void		 incident_gather(struct rl_incident *);
-void		 incident_absorb(struct rl_incident *, struct rl_incident *);
-struct rl_tally	*incident_tally(struct rl_incident *, const struct rl_rule *);
 long		 incident_rank_pos(const struct rl_incident *, int);
 const struct rl_rank *incident_rank(const struct rl_incident *, int);
 const char	*rank_state_name(enum rank_state);
 const char	*ckpt_status_name(enum ckpt_status);
 const char	*scope_name(enum rl_scope);
-void		 answer_clear(struct rl_answer *);
-char		*process_last_line(const struct rl_incident *,
-		     const struct rl_process *);
-
-/* ingest.c: bytes to lines to events. */
-struct ingest;
-struct ingest	*ingest_create(struct rl_incident *, struct rl_source *);
-void		 ingest_free(struct ingest *);
-void		 ingest_feed(struct ingest *, const char *, size_t);
-void		 ingest_more(struct ingest *, bool);
-void		 ingest_keep_fed(struct ingest *, bool);
-void		 ingest_flush(struct ingest *);
-void		 ingest_drop_zeros(struct ingest *, size_t);
-typedef void	(*ingest_line_cb)(void *, const struct rl_source *, uint64_t,
-		     const struct rl_time *, const struct rl_process *,
-		     const char *, size_t);
-void		 ingest_set_line_cb(struct ingest *, ingest_line_cb, void *);
-
-/* attrib.c */
-void		 attrib_path(const struct ruleset *, struct rl_source *);
-
-bool		 ingest_pending(const struct ingest *);
-void		 ingest_context(struct ingest *);
-uint64_t	 ingest_warmup(void);
-
-/* source-file.c: reading files and folders named on the command line. */
-int		 source_add_path(struct rl_incident *, const char *);
-struct ingest	*source_ingest(struct rl_incident *, struct rl_source *,
-		     ingest_line_cb, void *);
-int		 source_file_open(struct rl_incident *, struct rl_source *,
-		     uint64_t *);
-int64_t		 source_fd_drain(struct rl_incident *, struct rl_source *, int,
-		     uint64_t *, uint64_t);
-int		 source_file_read(struct rl_incident *, struct rl_source *,
-		     ingest_line_cb, void *);
-void		 source_spill_start(struct rl_incident *, struct rl_source *);
-void		 source_spill_write(struct rl_incident *, struct rl_source *,
-		     const char *, size_t);
-bool		 source_spilled(const struct rl_source *, uint64_t);
-void		 source_feed(struct rl_incident *, struct rl_source *,
-		     struct ingest *, const char *, size_t);
-int		 source_reopen(const struct rl_source *);
-
-/* batch.c: every source read to its end, on every core. */
-int		 batch_read(struct rl_incident *, ingest_line_cb, void *, int);
-
-/*
- * follow.c: the sources named on the command line read, then followed on
- * the caller's uv loop (files and folders watched, commands and a piped
- * stdin read as they write) until the caller calls follow_stop.  analyze
- * --follow, cat --follow and the console each run one.
- */
-struct uv_loop_s;
-struct follow;
-struct follow_config {
-	uint64_t	 until_idle_ms;	/* end_cb after this long without bytes, or 0 */
-	bool		 poll;		/* --poll: stat, never inotify */
-	bool		 batch;		/* no watching: run the commands to their end */
-	char		**cmds;		/* --cmd COMMAND, borrowed for follow_start */
-	size_t		 ncmds;
-	bool		 restart;	/* --restart: run a command again when it exits */
-	ingest_line_cb	 line_cb;	/* for `cat`, or NULL */
-	void		*line_arg;
-	void		(*data_cb)(void *);	/* bytes were read in, or NULL */
-	void		(*end_cb)(void *);	/* nothing more will come: stop it */
-	void		*cb_arg;	/* for data_cb and end_cb */
-};
-struct follow_stats {
-	size_t		 files;		/* text files followed, open or awaiting their name */
-	size_t		 polled;	/* of those, polled (network file system, --poll) */
-	size_t		 dirs;		/* folders watched for new files */
-	int		 cmds;		/* commands not ended for good */
-	bool		 in;		/* standard input is still read */
-	uint64_t	 bytes;		/* read since the start */
-	uint64_t	 last_data;	/* uv_now of the last bytes, or 0 */
-};
-struct follow	*follow_start(struct uv_loop_s *, struct rl_incident *,
-		     const struct follow_config *, int, char **, int *);
-void		 follow_stop(struct follow *);
-void		 follow_stats(const struct follow *, struct follow_stats *);
-
-/* source-cmd.c: commands (--cmd) and a piped standard input on a uv loop. */
-struct source_cmds;
-struct source_cmds *source_cmds_create(struct uv_loop_s *, struct rl_incident *,
-		     bool, void (*)(void *, size_t), void (*)(void *), void *);
-void		 source_cmds_add(struct source_cmds *, const char *);
-void		 source_cmds_add_stdin(struct source_cmds *, struct rl_source *);
-void		 source_cmds_stop(struct source_cmds *);
-int		 source_cmds_live(const struct source_cmds *, bool *);
 
 /*
  * pipeline.c: read -> diagnose -> fingerprint -> job identity; the one
- * caller of diagnose().
+ * caller of diagnose().  A line callback sees each line as it is read
+ * (cat): its source, line number, time, process, text and length.
  */
+typedef void	(*ingest_line_cb)(void *, const struct rl_source *, uint64_t,
+		     const struct rl_time *, const struct rl_process *,
+		     const char *, size_t);
 int		 pipeline_read(struct rl_incident *, int, char **,
 		     ingest_line_cb, void *, int);
 void		 pipeline_diagnose(struct rl_incident *);
 
-/* diagnose.c: the three answers from the events (through pipeline.c). */
-void		 diagnose(struct rl_incident *);
-void		 diagnose_reset(struct rl_incident *);
-
-/* checkpoint.c */
-void		 diagnose_checkpoint(struct rl_incident *);
-
-/* ckptdir.c: the checkpoint folder, when its files are among the paths. */
-struct ckpt_disk {
-	bool		 present;	/* some checkpoint file was given */
-	int		*broken;	/* steps whose files are incomplete */
-	size_t		 nbroken;
-	int		*complete;	/* steps whose files look whole */
-	size_t		 ncomplete;
-	int		 tracker;	/* the step a tracker file names, or RL_NONE */
-	int		 tracker_source;/* that file's source, or RL_NONE */
-	struct rl_evlist evidence;	/* what the files show */
-};
-void		 ckptdir_check(struct rl_incident *, struct ckpt_disk *);
-
 /* context.c: the lines around a failure, from the model. */
 const char	*event_context(const struct rl_incident *,
 		     const struct rl_event *, int64_t *);
-int		 context_cut(const char *, size_t, size_t, bool, uint64_t,
-		     char **, int64_t *);
-void		 context_free(struct rl_context *);
-void		 context_list_free(struct rl_source *);
 
-/* capture.c: named values of an event's line, read back on demand. */
-char		*event_capture(const struct rl_event *, const char *);
-bool		 event_capture_num(const struct rl_event *, const char *,
-		     double *);
-bool		 rule_has_capture(const struct rl_rule *, const char *);
-bool		 rule_has_named(const struct rl_rule *, const char *, uint64_t);
-bool		 text_key_num(const char *, const char *, double *);
-char		*text_key_str(const char *, const char *);
-bool		 pci_normalize(const char *, char *, size_t);
+/* capture.c: the host of an event's process, or NULL. */
 const char	*event_host(const struct rl_incident *, const struct rl_event *);
 
-/* join.c: hardware and kernel lines joined to ranks (PCI address, pid). */
-void		 join_resolve(struct rl_incident *);
-int		 join_pci_rank(const struct rl_incident *, const char *,
-		     const char *);
+/* The names of the answer's parts, as the outputs write them. */
+const char	*stance_name(enum rl_stance);		/* diag-evidence.c */
+const char	*confidence_level(double);		/* diag-evidence.c */
+const char	*check_name(enum rl_check);		/* diag-advice.c */
+const char	*advice_kind_name(enum rl_advice_kind);	/* diag-advice.c */
+const char	*job_fact_name(enum job_fact);	/* job.c: "name", ... "world_size" */
 
-/* skew.c: each host's clock offset, from the step lines of every rank. */
-void		 skew_estimate(struct rl_incident *);
-int64_t		 skew_utc_ms(const struct rl_incident *, const struct rl_time *,
-		     const char *);
-int		 skew_cmp(const struct rl_incident *, const struct rl_time *,
-		     const char *, const struct rl_time *, const char *, bool *);
-
-/* hang.c: collective progress at a timeout, the hang's start. */
-void		 hang_analyze(struct rl_incident *);
-
-/* evidence.c: the reasons for each answer. */
-void		 evlist_add(struct rl_evlist *, const struct rl_incident *, int,
-		     enum rl_stance, const char *, ...)
-		     __attribute__((format(printf, 5, 6)));
-void		 evlist_add_file(struct rl_evlist *, int, const char *,
-		     enum rl_stance, const char *, ...)
-		     __attribute__((format(printf, 5, 6)));
-void		 evlist_move(struct rl_evlist *, struct rl_evlist *);
-void		 evlist_free(struct rl_evlist *);
-void		 evidence_first(struct rl_incident *);
-void		 evidence_verdict(struct rl_incident *);
-const char	*stance_name(enum rl_stance);
-const char	*confidence_level(double);
-
-/* capacity.c: vLLM's memory budget and what one change would give. */
-void		 capacity_build(struct rl_incident *);
-
-/* advice.c: the evidence checklist and the next steps. */
-void		 advice_build(struct rl_incident *);
-const char	*check_name(enum rl_check);
-const char	*advice_kind_name(enum rl_advice_kind);
 /*
  * fingerprint.c: what makes two incidents the same failure.  The root line
  * becomes a template (typed masks, launcher prefixes cut); the fingerprint
@@ -699,7 +544,7 @@ const char	*advice_kind_name(enum rl_advice_kind);
 /*
  * The incident's past, as the store found it before the report was made:
  * filled by store/, read by the reports and the console (which never speak
- * SQL).  The incident borrows it; its filler frees it with history_free.
+ * SQL).  The incident borrows it; its filler frees it with history_clear.
  */
 struct rl_history_match {
 	int64_t		 incident;	/* its id in the database */
@@ -734,38 +579,17 @@ struct rl_history {
 	size_t		 noffenders;
 };
 
+/*
+ * The fingerprint's parts, for the store's migration of fingerprints made
+ * by an older scheme; the incident's own is inc->sig, made by the pipeline.
+ */
 void		 fingerprint_template(const char *, const char *const *, size_t,
 		     struct buf *);
-int		 fingerprint_find_pci(const char *, char *, size_t);
-int		 fingerprint_pci(const char *, char *, size_t);
-int		 fingerprint_pci_busid(const char *, char *, size_t);
-const char	*fingerprint_event_host(const struct rl_incident *,
-		     const struct rl_event *);
 char		*fingerprint_make(int, const char *, const char *, const char *);
-void		 fingerprint_signature(const struct rl_incident *,
-		     struct rl_signature *);
-void		 fingerprint_signature_free(struct rl_signature *);
-void		 fingerprint_incident(struct rl_incident *);
-void		 history_free(struct rl_history *);
+
+/* history.c */
+void		 history_clear(struct rl_history *);
 const char	*offender_kind_name(enum rl_offender_kind);
-
-const char	*job_fact_name(enum job_fact);	/* "name", "id", ... "world_size" */
-void		 job_scan(struct rl_job *, const char *, size_t);
-void		 job_head_feed(struct job_head *, struct rl_job *, const char *,
-		     const char *, size_t);
-void		 job_head_end(struct job_head *, struct rl_job *, const char *);
-void		 job_merge(struct rl_job *, const struct rl_job *);
-void		 job_path(struct rl_job *, const char *);
-void		 job_identity(const struct rl_incident *, struct rl_job *);
-void		 job_free(struct rl_job *);
-
-/* journal.c: a line of journalctl -o json, read as its message. */
-struct journal_entry {
-	char		 host[256];	/* _HOSTNAME, or empty */
-	int		 pid;		/* _PID, or RL_NONE */
-};
-bool		 journal_unwrap(const char *, size_t, struct buf *,
-		     struct journal_entry *);
 
 /* report-json.c: analyze --json, and what the reports share. */
 struct report_tally {			/* how often one signature was seen */

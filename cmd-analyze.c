@@ -129,7 +129,7 @@ analyze_follow(const struct options *o, struct rl_incident *inc, int argc,
 	uv_run(&loop, UV_RUN_DEFAULT);
 	if (uv_loop_close(&loop) != 0)
 		fatal("handles left open on the loop");
-	diagnose(inc);
+	pipeline_diagnose(inc);
 	return inc;
 }
 
@@ -159,7 +159,6 @@ analyze_paths(const struct options *o, struct ruleset *rs, int argc,
     char **argv, ingest_line_cb cb, void *arg, int *bad)
 {
 	struct rl_incident	*inc;
-	int			 k;
 
 	inc = incident_create(rs);
 	*bad = 0;
@@ -169,16 +168,12 @@ analyze_paths(const struct options *o, struct ruleset *rs, int argc,
 			*bad = 1;
 		return inc;
 	}
-	for (k = 0; k < argc; k++) {
-		if (source_add_path(inc, argv[k]) != 0)
-			*bad = 1;
-	}
-	if (batch_read(inc, cb, arg, o->jobs) != 0)
+	if (pipeline_read(inc, argc, argv, cb, arg, o->jobs) != 0)
 		*bad = 1;
 	if (o->ncmds > 0)
 		analyze_follow(o, inc, 0, NULL, cb, arg, bad);
 	else
-		diagnose(inc);
+		pipeline_diagnose(inc);
 	if (analyze_partial(inc))
 		*bad = 1;
 	return inc;
@@ -199,25 +194,19 @@ analyze_history(const struct options *o, struct rl_incident *inc,
     struct rl_history *h, bool save)
 {
 	struct store	*st;
-	char		*path, *cause = NULL;
+	char		*cause = NULL;
 	int64_t		 id = 0;
 	bool		 updated;
-	int		 rv = 0;
+	int		 rv = 0, rc;
 
 	memset(h, 0, sizeof *h);
 	if (o->no_store)
 		return 0;
-	path = o->db != NULL ? xstrdup(o->db) : store_default_path();
-	if (path == NULL) {
-		if (save)
-			fprintf(stderr, "rankline: no place for the incident "
-			    "database (set HOME or use --db)\n");
-		return -1;
-	}
-	if (store_open(path, &st, &cause) != 0) {
-		fprintf(stderr, "rankline: %s\n", cause);
+	if ((rc = store_open_at(o->db, 0, &st, &cause)) != 0) {
+		/* Without a place for it, only a save is missed. */
+		if (rc != STORE_NOWHERE || save)
+			fprintf(stderr, "rankline: %s\n", cause);
 		free(cause);
-		free(path);
 		return -1;
 	}
 	if (save && store_save(st, inc, &id, &updated, &cause) != 0) {
@@ -239,7 +228,6 @@ analyze_history(const struct options *o, struct rl_incident *inc,
 	} else
 		inc->history = h;
 	store_close(st);
-	free(path);
 	return rv;
 }
 
@@ -275,7 +263,7 @@ analyze_warn(const struct rl_incident *inc)
 		fprintf(stderr, "rankline: %s\n", b.p);
 	}
 	analyze_said = inc->errors.n;
-	buf_free(&b);
+	buf_clear(&b);
 }
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -429,7 +417,7 @@ cmd_analyze(const struct options *o, int argc, char **argv)
 		analyze_left[3] = &analyze_left_h;
 		return rv;
 	}
-	buf_free(&b);
+	buf_clear(&b);
 	incident_free(inc);
 	history_free(&h);
 	ruleset_free(rs);
@@ -463,7 +451,7 @@ console_follow(const struct options *o, uv_loop_t *loop,
 	cfg.data_cb = console_data_cb;
 	f = follow_start(loop, inc, &cfg, argc, argv, &bad);
 	analyze_warn(inc);
-	diagnose(inc);
+	pipeline_diagnose(inc);
 	return f;
 }
 
@@ -479,17 +467,9 @@ static struct store *
 console_store(const struct options *o, char **cause)
 {
 	struct store	*st;
-	char		*path;
 
-	path = o->db != NULL ? xstrdup(o->db) : store_default_path();
-	if (path == NULL) {
-		*cause = xstrdup("no place for the incident database (set "
-		    "HOME or use --db)");
+	if (store_open_at(o->db, 0, &st, cause) != 0)
 		return NULL;
-	}
-	if (store_open(path, &st, cause) != 0)
-		st = NULL;
-	free(path);
 	return st;
 }
 
@@ -535,7 +515,7 @@ console_history_list(void *arg, const char *query, struct tui_past **out,
 	}
 	*out = v;
 	*n = l.n;
-	store_list_free(&l);
+	store_list_clear(&l);
 	return 0;
 }
 
@@ -607,7 +587,7 @@ cmd_console(const struct options *o, int argc, char **argv)
 		/* A last read of every file, then the commands are stopped. */
 		follow_stop(f);
 		uv_run(&loop, UV_RUN_DEFAULT);
-		diagnose(inc);
+		pipeline_diagnose(inc);
 		if (analyze_store(o, inc, &last) != 0)
 			rv = -1;
 	}

@@ -30,9 +30,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "rankline.h"
 
 #define CAT_CHUNK	(64 * 1024)	/* bytes of a source read at a time */
+#define CAT_JSON_KEYS	7		/* keys of a cat --json line */
 
 /* One line held for the merge. */
 struct cat_line {
@@ -74,6 +77,8 @@ struct cat_state {
 	size_t		 shut;		/* the next source whose fd may be closed
 					   for another's */
 	bool		 json;
+	json_t		*row;		/* cat --json's line, reused */
+	json_t		*rowv[CAT_JSON_KEYS];/* its values, borrowed */
 	bool		 collect;	/* the first reading keeps every line */
 	struct buf	 out;
 };
@@ -104,10 +109,7 @@ cat_line_cb(void *arg, const struct rl_source *s, uint64_t lineno,
 	if (s->index >= cs->nsrc)
 		cat_grow(cs, s->index + 1);
 	q = &cs->src[s->index];
-	if (q->n == q->cap) {
-		q->cap = q->cap ? q->cap * 2 : 256;
-		q->v = xreallocarray(q->v, q->cap, sizeof *q->v);
-	}
+	q->v = array_grow(q->v, q->n, &q->cap, sizeof *q->v);
 	l = &q->v[q->n++];
 	l->time = *t;
 	l->utc = (t->flags & RL_TIME_VALID) ? clock_utc_ms(t) : INT64_MIN;
@@ -144,6 +146,77 @@ cat_process(struct cat_state *cs, unsigned proc)
 	return cs->procs[proc];
 }
 
+/* The keys of a cat --json line, in order. */
+static const char *const cat_json_keys[CAT_JSON_KEYS] = {
+	"source", "line", "time", "rank", "host", "pid", "text"
+};
+
+/* Set value k of the row to n bytes of s, or null, in place if it can. */
+static void
+cat_json_str(struct cat_state *cs, int k, const char *s, size_t n)
+{
+	json_t	*v = cs->rowv[k];
+
+	if (s != NULL && json_is_string(v)) {
+		json_string_setn_nocheck(v, s, n);
+		return;
+	}
+	if (s == NULL && json_is_null(v))
+		return;
+	v = s != NULL ? json_stringn_nocheck(s, n) : json_null();
+	json_object_set_new_nocheck(cs->row, cat_json_keys[k], v);
+	cs->rowv[k] = v;
+}
+
+/* Set value k of the row to an int, or null, in place if it can. */
+static void
+cat_json_int(struct cat_state *cs, int k, long long n, bool none)
+{
+	json_t	*v = cs->rowv[k];
+
+	if (!none && json_is_integer(v)) {
+		json_integer_set(v, n);
+		return;
+	}
+	if (none && json_is_null(v))
+		return;
+	v = none ? json_null() : json_integer(n);
+	json_object_set_new_nocheck(cs->row, cat_json_keys[k], v);
+	cs->rowv[k] = v;
+}
+
+/*
+ * One line as a JSON object on a line of its own, through the one JSON
+ * printer: its source, line, time, rank, host, pid and text.  The row is
+ * made once and its values set in place, each held by the row and
+ * borrowed in rowv: cat prints millions of them.
+ */
+static void
+cat_json(struct cat_state *cs, const struct cat_src *q,
+    const struct cat_line *l, const struct rl_process *p, const char *text,
+    const char *t)
+{
+	int	k;
+
+	if (cs->row == NULL) {
+		cs->row = json_object();
+		for (k = 0; k < CAT_JSON_KEYS; k++) {
+			cs->rowv[k] = json_null();
+			json_object_set_new_nocheck(cs->row, cat_json_keys[k],
+			    cs->rowv[k]);
+		}
+	}
+	cat_json_str(cs, 0, q->src->path, strlen(q->src->path));
+	cat_json_int(cs, 1, (long long)l->line, false);
+	cat_json_str(cs, 2, t[0] != '\0' ? t : NULL, strlen(t));
+	cat_json_int(cs, 3, p->rank, p->rank == RL_NONE);
+	cat_json_str(cs, 4, p->host, p->host != NULL ? strlen(p->host) : 0);
+	cat_json_int(cs, 5, p->pid, p->pid == RL_NONE);
+	cat_json_str(cs, 6, text, l->len);
+	report_json_print(&cs->out, cs->row, NULL, 0, NULL);
+	buf_addc(&cs->out, '\n');
+}
+
 /* Print one line. */
 static void
 cat_print(struct cat_state *cs, const struct cat_src *q,
@@ -158,28 +231,7 @@ cat_print(struct cat_state *cs, const struct cat_src *q,
 	if (l->time.flags & RL_TIME_VALID)
 		clock_format(&l->time, t, sizeof t);
 	if (cs->json) {
-		buf_adds(b, "{\"source\": \"");
-		sanitize_json(b, q->src->path, strlen(q->src->path));
-		buf_printf(b, "\", \"line\": %llu, \"time\": ",
-		    (unsigned long long)l->line);
-		if (t[0] != '\0')
-			buf_printf(b, "\"%s\"", t);
-		else
-			buf_adds(b, "null");
-		buf_adds(b, ", \"rank\": ");
-		buf_printf(b, p->rank == RL_NONE ? "null" : "%d", p->rank);
-		buf_adds(b, ", \"host\": ");
-		if (p->host != NULL) {
-			buf_addc(b, '"');
-			sanitize_json(b, p->host, strlen(p->host));
-			buf_addc(b, '"');
-		} else
-			buf_adds(b, "null");
-		buf_adds(b, ", \"pid\": ");
-		buf_printf(b, p->pid == RL_NONE ? "null" : "%d", p->pid);
-		buf_adds(b, ", \"text\": \"");
-		sanitize_json(b, text, l->len);
-		buf_adds(b, "\"}\n");
+		cat_json(cs, q, l, p, text, t);
 	} else {
 		buf_printf(b, "%-23s ", t[0] != '\0' ? t : "-");
 		if (p->rank != RL_NONE)
@@ -208,7 +260,7 @@ cat_lost(struct cat_src *q, const char *why)
 	sanitize_terminal(&b, q->src->path, strlen(q->src->path));
 	fprintf(stderr, "rankline: %s: %s: its lines from byte %llu on are "
 	    "left out\n", b.p, why, (unsigned long long)q->off);
-	buf_free(&b);
+	buf_clear(&b);
 }
 
 /* Close the descriptor of a source other than q, if one is open. */
@@ -467,11 +519,12 @@ cmd_cat(const struct options *o, int argc, char **argv)
 		if (cs.src[i].fd != -1)
 			close(cs.src[i].fd);
 		free(cs.src[i].v);
-		buf_free(&cs.src[i].text);
+		buf_clear(&cs.src[i].text);
 	}
 	free(cs.src);
 	free(cs.procs);
-	buf_free(&cs.out);
+	buf_clear(&cs.out);
+	json_decref(cs.row);
 	incident_free(cs.re);
 	incident_free(cs.inc);
 	ruleset_free(rs);

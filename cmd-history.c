@@ -5,11 +5,15 @@
  * export and import that share a team's history between machines.
  */
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "rankline.h"
+#include "wording.h"
 #include "store/store.h"
 
 /*
@@ -24,25 +28,24 @@ static struct store *
 history_open(const struct options *o, int flags, bool *fresh)
 {
 	struct store	*st;
-	char		*path, *cause = NULL;
+	char		*cause = NULL;
 	int		 rc;
 
 	if (fresh != NULL)
 		*fresh = false;
-	path = o->db != NULL ? xstrdup(o->db) : store_default_path();
-	if (path == NULL) {
+	rc = store_open_at(o->db, flags, &st, &cause);
+	if (rc == STORE_NOWHERE) {
 		fprintf(stderr, "rankline: no incident database (set HOME or "
 		    "use --db)\n");
+		free(cause);
 		return NULL;
 	}
-	rc = store_open_flags(path, flags, &st, &cause);
 	if (rc == STORE_ABSENT && o->db == NULL && fresh != NULL) {
 		*fresh = true;
 		rc = -1;
 	} else if (rc != 0)
 		fprintf(stderr, "rankline: %s\n", cause);
 	free(cause);
-	free(path);
 	return rc == 0 ? st : NULL;
 }
 
@@ -73,53 +76,55 @@ put_date(struct buf *b, const char *s, size_t max, size_t width)
 		buf_addc(b, ' ');
 }
 
-/* One row as JSON. */
-static void
-row_json(struct buf *b, const struct store_row *r)
+/* One row as a jansson object, for the one JSON printer. */
+static json_t *
+row_json(const struct store_row *r)
 {
-	buf_printf(b, "{\"id\": %lld, \"created\": ", (long long)r->id);
-	sanitize_json_string(b, r->created);
-	buf_adds(b, ", \"updated\": ");
-	sanitize_json_string(b, r->updated);
-	buf_adds(b, ", \"started\": ");
-	sanitize_json_string(b, r->started);
-	buf_adds(b, ", \"signature\": ");
-	sanitize_json_string(b, r->signature);
-	buf_adds(b, ", \"fingerprint\": ");
-	sanitize_json_string(b, r->fingerprint);
-	buf_adds(b, ", \"rank\": ");
-	buf_printf(b, r->rank == RL_NONE ? "null" : "%d", r->rank);
-	buf_adds(b, ", \"host\": ");
-	sanitize_json_string(b, r->host);
-	buf_adds(b, ", \"domain\": ");
-	sanitize_json_string(b, r->domain);
-	buf_adds(b, ", \"summary\": ");
-	sanitize_json_string(b, r->summary);
-	buf_adds(b, ", \"text\": ");
-	sanitize_json_string(b, r->text);
-	buf_adds(b, ", \"sources\": ");
-	sanitize_json_string(b, r->sources);
-	buf_printf(b, ", \"ranks\": %d, \"note\": ", r->nranks);
-	sanitize_json_string(b, r->note);
-	buf_adds(b, ", \"diagnosis\": ");
-	sanitize_json_string(b, r->diagnosis);
-	buf_adds(b, ", \"resolution\": ");
-	sanitize_json_string(b, r->resolution);
-	buf_adds(b, ", \"uid\": ");
-	sanitize_json_string(b, r->uid);
-	buf_adds(b, ", \"occurred\": ");
-	sanitize_json_string(b, r->occurred);
-	buf_adds(b, ", \"template\": ");
-	sanitize_json_string(b, r->template);
-	buf_adds(b, ", \"pci\": ");
-	sanitize_json_string(b, r->pci);
-	buf_adds(b, ", \"job\": {\"scheduler\": ");
-	sanitize_json_string(b, r->job_scheduler);
-	buf_adds(b, ", \"run\": ");
-	sanitize_json_string(b, r->job_run);
-	buf_adds(b, ", \"command\": ");
-	sanitize_json_string(b, r->job_command);
-	buf_adds(b, "}}");
+	static const struct {
+		const char	*key;
+		size_t		 off;
+	} texts[] = {
+		{ "created", offsetof(struct store_row, created) },
+		{ "updated", offsetof(struct store_row, updated) },
+		{ "started", offsetof(struct store_row, started) },
+		{ "signature", offsetof(struct store_row, signature) },
+		{ "fingerprint", offsetof(struct store_row, fingerprint) },
+	}, more[] = {
+		{ "host", offsetof(struct store_row, host) },
+		{ "domain", offsetof(struct store_row, domain) },
+		{ "summary", offsetof(struct store_row, summary) },
+		{ "text", offsetof(struct store_row, text) },
+		{ "sources", offsetof(struct store_row, sources) },
+	}, notes[] = {
+		{ "note", offsetof(struct store_row, note) },
+		{ "diagnosis", offsetof(struct store_row, diagnosis) },
+		{ "resolution", offsetof(struct store_row, resolution) },
+		{ "uid", offsetof(struct store_row, uid) },
+		{ "occurred", offsetof(struct store_row, occurred) },
+		{ "template", offsetof(struct store_row, template) },
+		{ "pci", offsetof(struct store_row, pci) },
+	};
+	json_t	*o = json_object(), *job;
+	size_t	 i;
+
+#define ROW_TEXT(t, i) report_json_str(*(char *const *)(const void *) \
+	((const char *)r + (t)[i].off))
+	json_object_set_new(o, "id", json_integer(r->id));
+	for (i = 0; i < nitems(texts); i++)
+		json_object_set_new(o, texts[i].key, ROW_TEXT(texts, i));
+	json_object_set_new(o, "rank", report_json_int(r->rank));
+	for (i = 0; i < nitems(more); i++)
+		json_object_set_new(o, more[i].key, ROW_TEXT(more, i));
+	json_object_set_new(o, "ranks", json_integer(r->nranks));
+	for (i = 0; i < nitems(notes); i++)
+		json_object_set_new(o, notes[i].key, ROW_TEXT(notes, i));
+#undef ROW_TEXT
+	job = json_object();
+	json_object_set_new(job, "scheduler", report_json_str(r->job_scheduler));
+	json_object_set_new(job, "run", report_json_str(r->job_run));
+	json_object_set_new(job, "command", report_json_str(r->job_command));
+	json_object_set_new(o, "job", job);
+	return o;
 }
 
 /* One row as a line of the list. */
@@ -176,22 +181,49 @@ offender_text(struct buf *b, const struct store_offender *o)
 	buf_adds(b, ")\n");
 }
 
-/* One offender as JSON. */
-static void
-offender_json(struct buf *b, const struct store_offender *o)
+/* One offender as a jansson object: its incidents' ids a list. */
+static json_t *
+offender_json(const struct store_offender *o)
 {
-	buf_adds(b, "{\"kind\": ");
-	sanitize_json_string(b, o->kind);
-	buf_adds(b, ", \"name\": ");
-	sanitize_json_string(b, o->name);
-	buf_printf(b, ", \"count\": %lld, \"first\": ", (long long)o->count);
-	sanitize_json_string(b, o->first);
-	buf_adds(b, ", \"last\": ");
-	sanitize_json_string(b, o->last);
-	buf_adds(b, ", \"incidents\": [");
-	if (o->incidents != NULL)
-		buf_adds(b, o->incidents);	/* ids joined by the store */
-	buf_adds(b, "]}");
+	json_t		*x = json_object(), *ids = json_array();
+	const char	*p = o->incidents;
+	char		*end;
+	long long	 id;
+
+	json_object_set_new(x, "kind", report_json_str(o->kind));
+	json_object_set_new(x, "name", report_json_str(o->name));
+	json_object_set_new(x, "count", json_integer(o->count));
+	json_object_set_new(x, "first", report_json_str(o->first));
+	json_object_set_new(x, "last", report_json_str(o->last));
+	/* The store joins the ids with ','. */
+	while (p != NULL && *p != '\0') {
+		id = strtoll(p, &end, 10);
+		if (end == p)
+			break;
+		json_array_append_new(ids, json_integer(id));
+		p = *end == ',' ? end + 1 : end;
+	}
+	json_object_set_new(x, "incidents", ids);
+	return x;
+}
+
+/*
+ * A list of history --json and --hosts --json: one element a line; an
+ * offender's incidents joined by ',' alone, as the store joined them.
+ */
+static const struct report_json_layout history_layout[] = {
+	{ "", JL_ROWS, 2, 0, NULL },
+	{ "[].incidents", JL_TIGHT, 0, 0, NULL },
+};
+
+/* Print a list of JSON rows, then a newline; the list is freed. */
+static void
+history_json(struct buf *b, json_t *list)
+{
+	report_json_print(b, list, history_layout, nitems(history_layout),
+	    NULL);
+	buf_addc(b, '\n');
+	json_decref(list);
 }
 
 /*
@@ -203,29 +235,27 @@ history_hosts(const struct options *o, struct store *st)
 {
 	struct store_offenders	 v = { 0 };
 	struct buf		 b = { 0 };
+	json_t			*list;
 	char			*cause = NULL;
 	size_t			 i;
 
 	/* No store: the default database is not there yet, and empty. */
 	if (st != NULL && store_offenders(st, 2, &v, &cause) != 0)
 		return history_fail(st, cause);
-	if (o->json)
-		buf_adds(&b, "[");
-	for (i = 0; i < v.n; i++) {
-		if (o->json) {
-			buf_adds(&b, i ? ",\n  " : "\n  ");
-			offender_json(&b, &v.v[i]);
-		} else
-			offender_text(&b, &v.v[i]);
+	if (o->json) {
+		list = json_array();
+		for (i = 0; i < v.n; i++)
+			json_array_append_new(list, offender_json(&v.v[i]));
+		history_json(&b, list);
 	}
-	if (o->json)
-		buf_adds(&b, v.n ? "\n]\n" : "]\n");
-	else if (v.n == 0)
+	for (i = 0; i < v.n && !o->json; i++)
+		offender_text(&b, &v.v[i]);
+	if (!o->json && v.n == 0)
 		buf_adds(&b, "no host, GPU or rank is in the root of two "
 		    "incidents\n");
 	fwrite(b.p, 1, b.len, stdout);
-	buf_free(&b);
-	store_offenders_free(&v);
+	buf_clear(&b);
+	store_offenders_clear(&v);
 	store_close(st);
 	return 0;
 }
@@ -266,6 +296,7 @@ cmd_history(const struct options *o, int argc, char **argv)
 	struct store		*st;
 	struct store_list	 l = { 0 };
 	struct buf		 b = { 0 };
+	json_t			*list;
 	char			*cause = NULL;
 	size_t			 i;
 	int			 modes, flags;
@@ -289,22 +320,19 @@ cmd_history(const struct options *o, int argc, char **argv)
 	if (st != NULL && store_list(st, argc == 1 ? argv[0] : NULL, 200, &l,
 	    &cause) != 0)
 		return history_fail(st, cause);
-	if (o->json)
-		buf_adds(&b, "[");
-	for (i = 0; i < l.n; i++) {
-		if (o->json) {
-			buf_adds(&b, i ? ",\n  " : "\n  ");
-			row_json(&b, &l.rows[i]);
-		} else
-			row_text(&b, &l.rows[i]);
+	if (o->json) {
+		list = json_array();
+		for (i = 0; i < l.n; i++)
+			json_array_append_new(list, row_json(&l.rows[i]));
+		history_json(&b, list);
 	}
-	if (o->json)
-		buf_adds(&b, l.n ? "\n]\n" : "]\n");
-	else if (l.n == 0)
+	for (i = 0; i < l.n && !o->json; i++)
+		row_text(&b, &l.rows[i]);
+	if (!o->json && l.n == 0)
 		buf_adds(&b, "no incidents\n");
 	fwrite(b.p, 1, b.len, stdout);
-	buf_free(&b);
-	store_list_free(&l);
+	buf_clear(&b);
+	store_list_clear(&l);
 	store_close(st);
 	return 0;
 }
@@ -385,13 +413,17 @@ show_note(void *arg, const char *created, const char *kind, const char *text)
 static void
 show_header(struct buf *b, const struct store_row *r)
 {
+	struct buf	words = { 0 };
+
 	row_text(b, r);
 	buf_adds(b, "       ");
 	put_safe(b, r->summary);
+	/* The report's checkpoint sentence, from what the store kept. */
 	buf_adds(b, "\n       checkpoint ");
-	put_safe(b, r->ckpt);
-	if (r->last_safe_step != RL_NONE)
-		buf_printf(b, ", last safe step %d", r->last_safe_step);
+	wording_checkpoint(&words, r->ckpt != NULL ? r->ckpt : "-",
+	    r->last_safe_step, NULL, 0, NULL, 0);
+	put_safe(b, words.p);
+	buf_clear(&words);
 	if (r->job_scheduler != NULL || r->job_run != NULL ||
 	    r->job_command != NULL) {
 		buf_adds(b, "\nJob: ");
@@ -425,6 +457,7 @@ cmd_show(const struct options *o, int argc, char **argv)
 	struct store_row	 r = { 0 };
 	struct show		 sh = { { 0 }, 0 };
 	struct buf		*b = &sh.b;
+	json_t			*x;
 	char			*cause = NULL;
 	int64_t			 id;
 	int			 rv = 0;
@@ -440,8 +473,10 @@ cmd_show(const struct options *o, int argc, char **argv)
 	if (store_get(st, id, &r, &cause) != 0)
 		return history_fail(st, cause);
 	if (o->json) {
-		row_json(b, &r);
+		x = row_json(&r);
+		report_json_print(b, x, NULL, 0, NULL);
 		buf_addc(b, '\n');
+		json_decref(x);
 	} else {
 		show_header(b, &r);
 		buf_adds(b, "Notes:\n");
@@ -463,8 +498,8 @@ cmd_show(const struct options *o, int argc, char **argv)
 			    "checkpoints)\n", sh.progress);
 	}
 	fwrite(b->p, 1, b->len, stdout);
-	buf_free(b);
-	store_row_free(&r);
+	buf_clear(b);
+	store_row_clear(&r);
 	store_close(st);
 	return rv;
 }

@@ -21,7 +21,7 @@ print_errors(const struct errlist *e, const char *prefix)
 		sanitize_terminal(&b, e->v[i], strlen(e->v[i]));
 		fprintf(stderr, "%s%s\n", prefix, b.p);
 	}
-	buf_free(&b);
+	buf_clear(&b);
 }
 
 /* The default packs; a broken pack is reported and the rest still load. */
@@ -35,7 +35,7 @@ rules_load_or_warn(void)
 	if (ruleset_load_defaults(rs, &errs) != 0)
 		print_errors(&errs, "rankline: ");
 	print_errors(ruleset_warnings(rs), "rankline: warning: ");
-	errlist_free(&errs);
+	errlist_clear(&errs);
 	return rs;
 }
 
@@ -73,8 +73,8 @@ rules_check(int argc, char **argv)
 	    "warning%s\n", ruleset_nrules(rs), ruleset_nattribs(rs),
 	    ruleset_nknobs(rs), nerr, nerr == 1 ? "" : "s", warns.n,
 	    warns.n == 1 ? "" : "s");
-	errlist_free(&errs);
-	errlist_free(&warns);
+	errlist_clear(&errs);
+	errlist_clear(&warns);
 	ruleset_free(rs);
 	return nerr == 0 ? 0 : 1;
 }
@@ -90,7 +90,7 @@ rules_test(struct ruleset *rs)
 	bad = ruleset_test(rs, &errs, &checks);
 	print_errors(&errs, "FAIL ");
 	printf("%u passed, %d failed\n", checks - (unsigned)bad, bad);
-	errlist_free(&errs);
+	errlist_clear(&errs);
 	return bad == 0 ? 0 : 1;
 }
 

@@ -276,7 +276,7 @@ main(int argc, char **argv)
 			if (store_list(st, queries[q], 200, &l, &cause) != 0)
 				die("list", cause);
 			t[i] = now_ms() - t0;
-			store_list_free(&l);
+			store_list_clear(&l);
 		}
 		snprintf(note, sizeof note, "history \"%s\"", queries[q]);
 		report(note, t, lookups / 10 + 1);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core.h"
 #include "rules-int.h"
 
 /* Order path forms by priority, highest first. */

@@ -130,7 +130,8 @@ batch_learn(struct rl_incident *inc)
 		if (want > BATCH_LEARN_EACH)
 			want = BATCH_LEARN_EACH;
 		n = pread(fd, buf, want, 0);
-		close(fd);
+		/* Kept for the reading, so that a file is opened once. */
+		inc->sources[i]->early_fd = fd;
 		if (n < 4 || memchr(buf, '\0', (size_t)n) != NULL ||
 		    ((uint8_t)buf[0] == 0x1f && (uint8_t)buf[1] == 0x8b) ||
 		    ((uint8_t)buf[0] == 0x28 && (uint8_t)buf[1] == 0xb5))

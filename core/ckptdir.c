@@ -13,15 +13,14 @@
  *    will resume from that step, whatever the logs say.
  * A step's folder is recognised by its name (iter_0000010, checkpoint-30,
  * global_step2000, step-100), the checkpoint root being the folder above
- * it; the sizes come from the file system at analysis time.
+ * it.  Nothing here reads the files: the sizes are those the reading found
+ * when it opened them, and a tracker's step is in the first bytes it read.
  */
 #include <sys/stat.h>
 
 #include <ctype.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "core.h"
 
@@ -139,24 +138,17 @@ ckd_tracker(const char *path, char **root)
 	return false;
 }
 
-/* The step a tracker names (its first number), or -1. */
+/*
+ * The step a tracker names (its first number), or -1: from its first bytes,
+ * which ingestion kept as it read the file.
+ */
 static int
-ckd_tracker_step(const char *path)
+ckd_tracker_step(const struct rl_source *src)
 {
-	char	 buf[64];
-	ssize_t	 n;
-	int	 fd;
-	long	 v = 0;
-	char	*p;
+	long		 v = 0;
+	const char	*p;
 
-	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) == -1)
-		return -1;
-	n = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
-	for (p = buf; *p != '\0' && !isdigit((unsigned char)*p); p++)
+	for (p = src->lead; *p != '\0' && !isdigit((unsigned char)*p); p++)
 		;
 	if (*p == '\0')
 		return -1;
@@ -165,13 +157,19 @@ ckd_tracker_step(const char *path)
 	return (int)v;
 }
 
-/* A file's size now, or -1. */
+/*
+ * A file's size, or -1: as the reading found it when it opened the file
+ * (ingestion reads the folder; the diagnosis does not), else, for a file
+ * the reading could not open, as it is now.
+ */
 static long long
-ckd_size(const char *path)
+ckd_size(const struct rl_source *src)
 {
 	struct stat	sb;
 
-	return stat(path, &sb) == 0 && S_ISREG(sb.st_mode) ?
+	if (src->file_size >= 0)
+		return (long long)src->file_size;
+	return stat(src->path, &sb) == 0 && S_ISREG(sb.st_mode) ?
 	    (long long)sb.st_size : -1;
 }
 
@@ -392,7 +390,7 @@ ckd_trackers_read(const struct rl_incident *inc, struct ckpt_disk *d)
 		    !ckd_tracker(inc->sources[i]->path, &root))
 			continue;
 		free(root);
-		if ((step = ckd_tracker_step(inc->sources[i]->path)) < 0)
+		if ((step = ckd_tracker_step(inc->sources[i])) < 0)
 			continue;
 		d->present = true;
 		if (d->tracker == RL_NONE || step > d->tracker) {
@@ -419,7 +417,7 @@ ckptdir_check(struct rl_incident *inc, struct ckpt_disk *d)
 		    !ckd_parse(inc->sources[i]->path, &one))
 			continue;
 		one.source = (unsigned)i;
-		one.size = ckd_size(inc->sources[i]->path);
+		one.size = ckd_size(inc->sources[i]);
 		f = xreallocarray(f, n + 1, sizeof *f);
 		f[n++] = one;
 	}

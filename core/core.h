@@ -27,403 +27,71 @@
 
 #include <time.h>
 
-#include "clock.h"
-
-/* The elements of an array (BSD's <sys/param.h> name). */
-#ifndef nitems
-#define nitems(a)	(sizeof (a) / sizeof (a)[0])
-#endif
+#include "base.h"
+#include "rules.h"
 
 #define RL_NONE		(-1)		/* an unknown rank, pid or index */
-#define RL_CAP_UNSET	INT64_MIN	/* a capture the line did not have */
-#define RL_REF_NONE	INT32_MIN	/* a context key naming nothing known */
-
-/* util.c: memory that cannot fail, and the one fatal exit. */
-void		*xmalloc(size_t);
-void		*xcalloc(size_t, size_t);
-void		*xrealloc(void *, size_t);
-void		*xreallocarray(void *, size_t, size_t);
-char		*xstrdup(const char *);
-char		*xstrndup(const char *, size_t);
-void		 strv_free(char **, size_t);
-int		 xasprintf(char **, const char *, ...)
-		     __attribute__((format(printf, 2, 3)));
-int		 xvasprintf(char **, const char *, va_list);
-void		 fatal(const char *, ...)
-		     __attribute__((noreturn, format(printf, 1, 2)));
-extern void	(*fatal_hook)(void);	/* run before exit: the console ends curses */
-size_t		 mem_count_nl(const char *, size_t);
-#define STR_HASH_SEED	1469598103934665603ULL
-uint64_t	 str_hash(uint64_t, const char *);
-#define HASH_FNV_OFFSET	0xcbf29ce484222325ULL
-#define HASH_FNV_PRIME	0x100000001b3ULL
-uint64_t	 hash_bytes(uint64_t, const void *, size_t);
-void		*array_grow(void *, size_t, size_t *, size_t);
 
 /*
- * A table of 64-bit ids, open addressing: a set, or with idhash_put a map
- * of each id to a value (0 until set).  Zeroed it is empty; idhash_free
- * frees it.
+ * job.c: which job an incident belongs to.  Each fact keeps where it was
+ * read, for `analyze --json` and the console: "PATH:LINE" for a log line,
+ * "PATH (its name)" for a path, "ranks seen" for what the ranks imply.
  */
-struct idhash {
-	uint64_t	*v;		/* key + 1, 0 empty */
-	uint64_t	*val;		/* per slot: its key's value, or NULL
-					   while only idhash_add was used */
-	size_t		 cap;		/* a power of two */
-	size_t		 n;		/* keys held */
+enum job_fact {
+	JOB_NAME,		/* the job's name (SLURM_JOB_NAME, --job-name) */
+	JOB_ID,			/* the scheduler's job id (Slurm) */
+	JOB_RUN,		/* the launcher's run id */
+	JOB_COMMAND,		/* the launch command or its arguments */
+	JOB_HOSTS,		/* the hosts, comma-separated, sorted */
+	JOB_WORLD,		/* the world size, in decimal */
+	JOB_NFACTS
 };
-bool		 idhash_add(struct idhash *, uint64_t);
-uint64_t	*idhash_put(struct idhash *, uint64_t);
-void		 idhash_free(struct idhash *);
 
-/* A growable byte buffer; text is kept NUL-terminated for convenience. */
-struct buf {
-	char		*p;		/* bytes, p[len] == '\0' */
-	size_t		 len;		/* bytes used */
-	size_t		 cap;		/* bytes allocated */
+struct rl_job {
+	struct rl_job_fact {
+		char	*value;		/* or NULL: not found */
+		char	*from;		/* where it was read, or NULL */
+	}		 fact[JOB_NFACTS];
 };
-void		 buf_grow(struct buf *, size_t);
+
+/* A log's first JOB_HEAD bytes, scanned for the job as they are read. */
+#define JOB_HEAD	65536
+struct job_head {
+	struct buf	 line;		/* the unfinished line of the head */
+	uint64_t	 fed;		/* head bytes seen */
+	uint64_t	 lines;		/* whole lines of it scanned */
+};
+
+/* The root of an incident, as recurrence sees it. */
+struct rl_signature {
+	int		 scheme;	/* FP_SCHEME when made */
+	char		*rule;		/* root rule id, or NULL: nothing failed */
+	char		*template;	/* the root line, masked */
+	char		*host;		/* the root's host, or NULL */
+	char		*pci;		/* a GPU in the root line, normalised, or NULL */
+	int		 rank;		/* the root's rank, or RL_NONE */
+	bool		 hardware;	/* the verdict is hardware: host is in the hash */
+	char		*fingerprint;	/* "<scheme>:<hex>", or NULL */
+};
 
 /*
- * The appends are inline: a report is millions of short pieces, most of
- * them literals, whose length the compiler then knows and whose copy it
- * makes in a move or two; only a buffer out of room calls buf_grow.
+ * The lines around a failure, as ingestion read them: up to CONTEXT_LINES
+ * whole lines before and after its line, within CONTEXT_BYTES each way, a
+ * first line cut by that limit dropped.  Hostile text: sanitize per
+ * destination.
  */
-static inline void
-buf_add(struct buf *b, const void *p, size_t n)
-{
-	/* Room for n bytes and the NUL: len + n + 1 <= cap. */
-	if (b->cap - b->len <= n)
-		buf_grow(b, n);
-	if (n != 0)
-		memcpy(b->p + b->len, p, n);
-	b->len += n;
-	b->p[b->len] = '\0';
-}
-
-static inline void
-buf_addc(struct buf *b, char c)
-{
-	if (b->cap - b->len <= 1)
-		buf_grow(b, 1);
-	b->p[b->len++] = c;
-	b->p[b->len] = '\0';
-}
-
-static inline void
-buf_adds(struct buf *b, const char *s)
-{
-	buf_add(b, s, strlen(s));
-}
-void		 buf_printf(struct buf *, const char *, ...)
-		     __attribute__((format(printf, 2, 3)));
-void		 buf_add_int(struct buf *, long long);
-void		 buf_reset(struct buf *);
-void		 buf_free(struct buf *);
-char		*buf_steal(struct buf *);
-
-/* A list of error messages, each naming file:line, collected not printed. */
-struct errlist {
-	char		**v;		/* messages, owned */
-	size_t		  n;		/* how many */
+#define CONTEXT_LINES	3
+#define CONTEXT_BYTES	2048
+struct rl_context {
+	uint64_t	 offset;	/* the failure's line's byte offset */
+	int64_t		 first;		/* the number of text's first line */
+	char		*text;		/* the lines, the last newline trimmed;
+					   NULL: dropped (a replaced tail's) */
+	uint8_t		 nhead;		/* bytes of head */
+	bool		 dropped;	/* no event is this line any more */
+	char		 head[64];	/* the line's first bytes as read, to
+					   tell that an event is this line */
 };
-void		 errlist_add(struct errlist *, const char *, ...)
-		     __attribute__((format(printf, 2, 3)));
-void		 errlist_free(struct errlist *);
-
-/* sanitize.c: log text is hostile; these make it safe for each destination. */
-void		 sanitize_terminal(struct buf *, const char *, size_t);
-void		 sanitize_json(struct buf *, const char *, size_t);
-void		 sanitize_html(struct buf *, const char *, size_t);
-void		 sanitize_json_string(struct buf *, const char *);
-size_t		 strip_ansi(char *, size_t);
-
-/* ini.c: the INI-like format of rule packs and themes (see rules/FORMAT.md). */
-typedef int	(*ini_cb)(void *, const char *, unsigned, const char *,
-		     const char *, const char *, char **);
-int		 ini_parse(const char *, const char *, size_t, ini_cb, void *,
-		     struct errlist *);
-
-/* Roles a rule gives a line, in the order the diagnosis prefers them. */
-enum rl_role {
-	ROLE_NONE = 0,
-	ROLE_ROOT,		/* can be the first failure */
-	ROLE_SYMPTOM,		/* a failure; root only when nothing better exists */
-	ROLE_COLLATERAL,	/* caused by a peer's failure */
-	ROLE_WRAPPER,		/* carries a failure raised elsewhere */
-	ROLE_PROGRESS,		/* steps, checkpoints, readiness */
-	ROLE_EVIDENCE,		/* versions, hardware, arguments, memory */
-	ROLE_HANG,		/* the diagnosis's own: the rank that went quiet */
-	ROLE_NROLES
-};
-
-enum rl_domain {
-	DOMAIN_NONE = 0,	/* no failure */
-	DOMAIN_CODE,
-	DOMAIN_CONFIG,
-	DOMAIN_INFRA,
-	DOMAIN_HARDWARE,
-	DOMAIN_FRAMEWORK,
-	DOMAIN_UNKNOWN,
-	DOMAIN_NDOMAINS
-};
-
-enum rl_group {
-	GROUP_NONE = 0,
-	GROUP_CAPACITY,
-	GROUP_WORKER_DEATH,
-	GROUP_COMMUNICATION,
-	GROUP_KERNEL,
-	GROUP_OTHER,
-	GROUP_NGROUPS
-};
-
-enum rl_severity {
-	SEV_INFO = 0,
-	SEV_WARNING,
-	SEV_ERROR,
-	SEV_FATAL
-};
-
-/* What a progress or evidence line marks. */
-enum rl_mark {
-	MARK_NONE = 0,
-	MARK_STEP,		/* a training step; captures step */
-	MARK_CKPT_BEGIN,	/* a checkpoint save began; captures step */
-	MARK_CKPT_END,		/* a checkpoint save completed; captures step */
-	MARK_READY,		/* the job or engine reported it was up */
-	MARK_SHUTDOWN,		/* an operator or launcher asked it to stop */
-	MARK_EXIT,		/* a process ended; captures exitcode, signal */
-	MARK_RECORD,		/* a launcher's per-rank failure record */
-	MARK_NMARKS
-};
-
-/* The capture names the engine understands; others are kept as text only. */
-enum rl_cap {
-	CAP_RANK = 0,
-	CAP_LOCAL_RANK,
-	CAP_HOST,
-	CAP_PID,
-	CAP_STEP,
-	CAP_SEQ,
-	CAP_EXITCODE,
-	CAP_SIGNAL,
-	CAP_TIMEOUT_MS,
-	CAP_XID,
-	CAP_PCI,
-	CAP_COUNT,		/* occurrences the line reports (an interval's count) */
-	CAP_TOTAL,		/* a running total the line reports */
-	CAP_NCAPS
-};
-
-/* One compiled pattern of a rule. */
-struct rl_pattern {
-	void		*code;		/* pcre2_code_8 */
-	char		*source;	/* the text as written in the pack */
-	int		 cap[CAP_NCAPS];/* group number of each known capture, or 0 */
-	uint8_t		 first[32];	/* bytes a match can start with (bitmap) */
-	uint8_t		 jit;		/* JIT_*: compiled for pcre2_jit_match,
-					   on first use (pattern_ready) */
-	uint8_t		 capv[CAP_NCAPS];/* the known captures it has */
-	int		 ncapv;
-	char		*names;		/* its group names, each NUL-ended,
-					   then an empty one */
-	uint64_t	 name_bits;	/* capture_name_bits of each, or'ed */
-	bool		 anywhere;	/* a match never depends on where the
-					   subject starts (no ^, \G, \A, \b,
-					   \B or lookbehind) */
-	uint32_t	 owner;		/* its rule's index, or an attribution's
-					   with TARGET_ATTRIB, once the ruleset
-					   is finished; else UINT32_MAX */
-};
-
-/* rl_pattern's jit: its JIT code is made on the first match. */
-#define JIT_NOT_YET	0
-#define JIT_READY	1
-#define JIT_NONE	2		/* RANKLINE_NO_JIT, or pcre2 could not */
-bool		 pattern_ready(const struct rl_pattern *);
-uint64_t	 capture_name_bits(const char *);
-
-/* A rule from a pack. */
-struct rl_rule {
-	char		*id;		/* dotted, unique in the set */
-	char		*file;		/* pack it came from */
-	unsigned	 line;		/* line of its [rule] header */
-	struct rl_pattern *pat;		/* patterns, any may match */
-	size_t		 npat;
-	char		**literal;	/* required literals for the prefilter */
-	size_t		 nliteral;
-	enum rl_role	 role;
-	enum rl_domain	 domain;
-	enum rl_group	 group;
-	enum rl_severity severity;
-	enum rl_mark	 mark;
-	int		 priority;	/* highest wins on one line */
-	bool		 job_scope;	/* by its nature it concerns the whole job */
-	char		*only_after;	/* mark name or rule id, or NULL */
-	char		*not_after;	/* mark name or rule id, or NULL */
-	char		*not_within;	/* rule id whose match shortly before... */
-	unsigned	 not_within_lines;/* ...this many lines makes it harmless */
-	int		 only_after_ref;/* the three above resolved when the set is */
-	int		 not_after_ref;	/*   finished: a mark (-1 - mark), a rule */
-	int		 not_within_ref;/*   index, or RL_REF_NONE (unknown) */
-	char		*title;
-	char		*explain;
-	char		*action;
-	char		*probe;
-	char		*knobs;		/* comma-separated knob names */
-	unsigned	 checklist;	/* CHECK_* bits the line fills, or 0 */
-	char		**example;	/* must match */
-	size_t		 nexample;
-	char		**counter;	/* must not match */
-	size_t		 ncounter;
-	unsigned	 index;		/* position in the set */
-	bool		 blind;		/* every pattern treats digits alike */
-};
-
-/* Attribution: where a file or a line comes from. */
-enum attrib_kind { ATTRIB_PATH, ATTRIB_PREFIX, ATTRIB_LINK, ATTRIB_RECORD };
-
-struct rl_attrib {
-	char		*id;
-	char		*file;
-	unsigned	 line;
-	enum attrib_kind kind;
-	struct rl_pattern *pat;
-	size_t		 npat;
-	struct rl_pattern end;		/* record: the pattern that closes it */
-	char		**literal;
-	size_t		 nliteral;
-	int		 priority;
-	int		 proc_group;	/* path: group number of (?<proc>), or 0 */
-	bool		 copy;		/* path: the file copies what ranks wrote */
-	uint32_t	 caps;		/* 1 << each known capture a pattern has */
-	char		**example;
-	size_t		 nexample;
-	char		**counter;
-	size_t		 ncounter;
-};
-
-struct rl_knob {
-	char		*name;
-	char		*what;
-	char		*helps;
-	char		*cost;
-};
-
-/* rules.c: the set of rules, attribution forms and knobs, and the matcher. */
-struct ruleset;
-#define RL_MAXGROUPS	24		/* capture groups a pattern may report */
-struct rl_match {
-	const struct rl_rule *rule;	/* borrowed from the set */
-	const struct rl_pattern *pat;	/* the pattern that matched */
-	const char	*subject;	/* the line matched, borrowed */
-	size_t		 ovec[2 * RL_MAXGROUPS];	/* offsets of the groups */
-	int		 ngroups;	/* groups set in ovec */
-};
-typedef void	(*ruleset_attrib_cb)(void *, const struct rl_attrib *,
-		     const struct rl_match *);
-struct ruleset	*ruleset_create(void);
-void		 ruleset_free(struct ruleset *);
-int		 ruleset_load(struct ruleset *, const char *, const char *,
-		     size_t, struct errlist *);
-int		 ruleset_load_file(struct ruleset *, const char *,
-		     struct errlist *);
-int		 ruleset_load_defaults(struct ruleset *, struct errlist *);
-void		 ruleset_finish(struct ruleset *);
-struct ruleset	*ruleset_clone(struct ruleset *);
-void		 ruleset_absorb(struct ruleset *, const struct ruleset *);
-void		 ruleset_learn(struct ruleset *, const char *, size_t);
-bool		 ruleset_learning(const struct ruleset *);
-void		 ruleset_learnt(struct ruleset *);
-size_t		 ruleset_nrules(const struct ruleset *);
-const struct rl_rule *ruleset_rule(const struct ruleset *, size_t);
-const struct rl_rule *ruleset_find(const struct ruleset *, const char *);
-size_t		 ruleset_nattribs(const struct ruleset *);
-const struct rl_attrib *ruleset_attrib(const struct ruleset *, size_t);
-size_t		 ruleset_nknobs(const struct ruleset *);
-const struct rl_knob *ruleset_knob_at(const struct ruleset *, size_t);
-const struct rl_knob *ruleset_knob(const struct ruleset *, const char *);
-bool		 ruleset_match(struct ruleset *, const char *, size_t,
-		     struct rl_match *);
-void		 ruleset_links(struct ruleset *, const char *, size_t,
-		     ruleset_attrib_cb, void *);
-bool		 ruleset_match_rule(struct ruleset *, const struct rl_rule *,
-		     const char *, size_t, struct rl_match *);
-bool		 ruleset_match_pattern(struct ruleset *,
-		     const struct rl_pattern *, const char *, size_t,
-		     struct rl_match *);
-uint64_t	 ruleset_limit_hits(const struct ruleset *);
-const struct errlist *ruleset_warnings(const struct ruleset *);
-uint64_t	 ruleset_rule_limit_hits(const struct ruleset *, size_t);
-uint64_t	 ruleset_attrib_limit_hits(const struct ruleset *, size_t);
-size_t		 ruleset_limit_notes(const struct ruleset *, char ***);
-
-/*
- * A known capture as a number, or RL_CAP_UNSET.  Inline: every matched
- * line of a run (steps, counts) reads its numbers through it.  An unset
- * group's offset is pcre2's PCRE2_UNSET, SIZE_MAX (rules.c checks).
- */
-static inline int64_t
-match_int(const struct rl_match *m, enum rl_cap c)
-{
-	int		 g = m->pat->cap[c];
-	const char	*s;
-	size_t		 a, b;
-	int64_t		 v = 0;
-	bool		 neg = false, check;
-
-	if (g == 0 || g >= m->ngroups || m->ovec[2 * g] == SIZE_MAX)
-		return RL_CAP_UNSET;
-	a = m->ovec[2 * g];
-	b = m->ovec[2 * g + 1];
-	s = m->subject;
-	if (a < b && s[a] == '-') {
-		neg = true;
-		a++;
-	}
-	if (a == b)
-		return RL_CAP_UNSET;
-	/* 18 digits cannot overflow: only a longer run is checked for it. */
-	check = b - a > 18;
-	for (; a < b; a++) {
-		if ((unsigned)(s[a] - '0') > 9 ||
-		    (check && v > INT64_MAX / 10 - 10))
-			return RL_CAP_UNSET;
-		v = v * 10 + (s[a] - '0');
-	}
-	return neg ? -v : v;
-}
-char		*match_str(const struct rl_match *, enum rl_cap);
-const char	*role_name(enum rl_role);
-const char	*domain_name(enum rl_domain);
-const char	*group_name(enum rl_group);
-const char	*severity_name(enum rl_severity);
-const char	*mark_name(enum rl_mark);
-const char	*cap_name(enum rl_cap);
-
-/* rules-parse.c: the pack format into rules, attribs and knobs. */
-int		 rules_parse(struct ruleset *, const char *, const char *,
-		     size_t, struct errlist *);
-
-/* rules-check.c: `rankline rules check` and `rankline rules test`. */
-int		 ruleset_test(struct ruleset *, struct errlist *, unsigned *);
-int		 ruleset_check(const struct ruleset *, struct errlist *);
-
-/* embedded.c (generated): the shipped packs and themes, for a lone binary. */
-struct rl_embedded {
-	const char	*name;		/* file name, such as "torch.rules" */
-	const char	*data;
-	size_t		 len;
-};
-extern const struct rl_embedded rl_embedded_files[];
-extern const size_t rl_embedded_nfiles;
-
-/* paths.c: where data files are found. */
-char		*paths_datadir(const char *);
-char		*paths_user_config(const char *);
-char		*paths_user_data(const char *);
-char		**paths_list(const char *, const char *, size_t *);
 
 /*
  * The model.  A source is one input (a file, a command, stdin).  A process is
@@ -443,6 +111,8 @@ struct rl_source {
 	uint64_t	 lines;		/* lines read */
 	uint64_t	 bytes;		/* bytes read */
 	uint64_t	 walk_size;	/* its size when its path was walked */
+	int64_t		 file_size;	/* a regular file's size when the
+					   reading opened it, or -1 */
 	uint64_t	 long_lines;	/* lines cut at the length limit */
 	uint64_t	 binary_lines;	/* lines with NUL or invalid UTF-8 */
 	bool		 multiplexed;	/* lines carry rank prefixes */
@@ -464,10 +134,19 @@ struct rl_source {
 					   incident's errors): the analysis
 					   exits non-zero */
 	struct ingest	*ingest;	/* owned: line state kept between reads */
+	int		 early_fd;	/* opened by the prefilter's learning,
+					   for the reading to take, or -1 */
 	struct clock_ctx clock;		/* timestamp form detection */
 	struct rl_time	 first;		/* first time seen */
 	struct rl_time	 last;		/* last time seen */
 	unsigned	 index;		/* position in the incident */
+	struct rl_job	 job;		/* what its head says of the job */
+	struct job_head	 head;		/* its head's unfinished line */
+	char		 lead[64];	/* its first bytes, NUL-ended (a
+					   checkpoint tracker's step) */
+	struct rl_context *contexts;	/* around its failures, by offset */
+	size_t		 ncontexts;
+	size_t		 ccontexts;	/* room in contexts */
 };
 
 struct rl_process {
@@ -484,9 +163,12 @@ struct rl_process {
 	int		 last_source;	/* where its last timed line is, or RL_NONE */
 	uint64_t	 last_line;	/* its line number */
 	uint64_t	 last_offset;	/* its byte offset */
-	char		*last_text;	/* for sources that cannot be re-read, or NULL */
+	char		*last_text;	/* its text, copied as it was read, or NULL */
 	size_t		 last_len;	/* its length */
 	unsigned	 index;
+	uint64_t	 last_fed;	/* ingestion's: the chunk that last
+					   moved its last line */
+	struct rl_context *last_context;/* around its last line, or NULL */
 };
 
 /* The state of a rank when the analysis ended. */
@@ -523,7 +205,7 @@ struct rl_rank {
  * at most in the shipped packs), and an event held thirteen slots for them,
  * half of its size, across millions of kept and gathered events.
  */
-#define EVENT_CAPS	6
+#define EVENT_CAPS	RULE_NCAPS
 
 /* One matched line. */
 struct rl_event {
@@ -579,6 +261,28 @@ event_ahead(struct rl_event *const *v, size_t n, size_t i)
 	return v[i];
 }
 
+/*
+ * Is a role a failure's: root, symptom, collateral, wrapper, or the
+ * diagnosis's hang?  Progress and evidence are not.
+ */
+static inline bool
+event_failing_role(enum rl_role r)
+{
+	return r == ROLE_ROOT || r == ROLE_SYMPTOM || r == ROLE_COLLATERAL ||
+	    r == ROLE_WRAPPER || r == ROLE_HANG;
+}
+
+/*
+ * Is an event a failure: of a failing role and not made harmless by its
+ * context.  The store gives such events their context lines; the console
+ * draws them as failures; the diagnosis judges those a rule named.
+ */
+static inline bool
+event_failing(const struct rl_event *e)
+{
+	return event_failing_role(e->role) && !e->harmless;
+}
+
 /* An event's numeric capture c, or RL_CAP_UNSET. */
 static inline int64_t
 event_cap(const struct rl_event *e, enum rl_cap c)
@@ -592,54 +296,6 @@ event_cap(const struct rl_event *e, enum rl_cap c)
 	return RL_CAP_UNSET;
 }
 
-/*
- * Events are kept per signature and writer (rule, process, source), and a
- * keep is bounded whatever the length of the run: failures and evidence
- * keep their first occurrences, checkpoint marks their latest, and step
- * and periodic lines an even sample over the run plus the latest one.  A
- * run of a million steps on 10,000 ranks costs what its failures cost.
- */
-#define EVENT_TEXT_MAX		4096	/* bytes of a line an event keeps */
-#define EVENT_TEXT_PROGRESS	200	/* for step and periodic lines */
-enum keep_policy { KEEP_FIRST, KEEP_LAST, KEEP_SAMPLE };
-
-struct rl_keep {
-	const struct rl_rule *rule;	/* borrowed from the ruleset */
-	int		 process;	/* index of its process */
-	unsigned	 source;	/* index of its source */
-	enum keep_policy policy;
-	uint32_t	 limit;		/* events kept at most */
-	struct rl_event	*v;		/* kept, in arrival order; owned with text */
-	uint32_t	 n;
-	uint32_t	 cap;		/* slots of v; grows to limit */
-	uint32_t	 ring;		/* KEEP_LAST: next slot to reuse, from 1 */
-	uint64_t	 stride;	/* KEEP_SAMPLE: ords kept are multiples;
-					   a power of two */
-	struct rl_event	 tail;		/* the latest if not in v (rule NULL: none) */
-	size_t		 tail_len;	/* its line's length, while dirty */
-	bool		 dirty;		/* times and texts are to come (ingest's
-					   tail, samples, last) */
-	bool		 last_due;	/* `last` is to be the time of the line
-					   at last_off, of last_len bytes */
-	size_t		 last_len;
-	uint64_t	 last_off;
-	uint64_t	 matched;	/* lines matched, kept or not */
-	uint64_t	 lines;		/* of those, not harmless: the tally's */
-	int64_t		 count;		/* their `count` captures, summed */
-	int64_t		 total;		/* their largest `total` capture */
-	struct rl_time	 first;		/* the first such line's time */
-	struct rl_time	 last;		/* the latest's */
-};
-
-/*
- * A slot of the keeps' table: a keep and the hash of its identity, so that
- * a look for a keep not there yet (each new writer of a signature, 25K at
- * 1,024 ranks) and the table's growth read the slots and no keep.
- */
-struct keep_slot {
-	uint64_t	 h;		/* never 0; 0 is an empty slot */
-	struct rl_keep	*k;
-};
 
 /* How often one signature was seen in all (harmless ones not counted). */
 struct rl_tally {
@@ -727,19 +383,6 @@ struct rl_capacity {
 	struct rl_evlist evidence;	/* the lines the numbers come from */
 };
 
-/* The items of the evidence checklist (advice.c). */
-enum rl_check {
-	CHECK_VERSIONS = 0,	/* framework versions */
-	CHECK_GPU,		/* GPU model */
-	CHECK_DRIVER,		/* driver version */
-	CHECK_ARGS,		/* launch command or non-default arguments */
-	CHECK_MODEL,		/* model and quantization */
-	CHECK_MEMORY,		/* memory profile */
-	CHECK_KERNEL,		/* host kernel lines (dmesg) */
-	CHECK_TRACEBACK,	/* the first traceback of every failing rank */
-	CHECK_NITEMS
-};
-
 struct rl_check_item {
 	bool		 found;		/* the logs hold it */
 	char		*missing;	/* what to collect, or NULL */
@@ -801,6 +444,7 @@ struct rl_incident {
 	size_t		 nsources;
 	struct rl_process **procs;
 	size_t		 nprocs;
+	size_t		 cprocs;	/* room in procs */
 	struct rl_process **phash;	/* procs by key, open addressing */
 	size_t		 phsize;	/* its slots: a power of two, or 0 */
 	size_t		 phashed;	/* procs[0, phashed) are in it */
@@ -819,10 +463,10 @@ struct rl_incident {
 	uint32_t	 samples;	/* per sampling keep: incident_samples
 					   of all the sources, or 0: of those
 					   known when the keep is made */
-	struct rl_keep	**keeps;	/* owned, in creation order */
+	struct rl_keep	**keeps;	/* owned, in creation order (engine.h) */
 	size_t		 nkeeps;
 	size_t		 ckeeps;	/* room for so many */
-	struct keep_slot *khash;	/* by (rule, process, source), open
+	struct keep_slot *khash;	/* engine.h's: by (rule, process, source), open
 					   addressing, at most half full */
 	size_t		 khsize;	/* slots, a power of two, or 0 */
 	struct rl_tally	*tally;		/* per rule index, or NULL */
@@ -837,9 +481,13 @@ struct rl_incident {
 	uint64_t	 lines;		/* lines read in all */
 	uint64_t	 bytes;
 	uint64_t	 next_seq;
+	uint64_t	 feeds;		/* chunks fed to its ingests */
+	unsigned	 diagnoses;	/* times diagnose() ran on it */
 	const struct ruleset *rules;	/* borrowed */
 	struct errlist	 errors;	/* unreadable paths and the like */
 	char		*fingerprint;	/* of the root signature, or NULL */
+	struct rl_signature sig;	/* the root as recurrence sees it */
+	struct rl_job	 job;		/* which job it was (job_identity) */
 	const struct rl_history *history;/* borrowed: its past, or NULL */
 	char		*readbuf;	/* what its sources are read into, kept
 					   from one source to the next */
@@ -857,10 +505,6 @@ struct rl_event	*incident_add_event(struct rl_incident *);
 uint32_t	 incident_samples(size_t);
 char		*incident_own(struct rl_incident *, char *);
 void		 incident_disown(struct rl_incident *);
-struct rl_keep	*incident_keep(struct rl_incident *, const struct rl_rule *,
-		     int, unsigned);
-struct rl_event	*keep_add(struct rl_incident *, struct rl_keep *, uint64_t);
-struct rl_event	*keep_find(struct rl_keep *, uint64_t);
 void		 incident_gather(struct rl_incident *);
 void		 incident_absorb(struct rl_incident *, struct rl_incident *);
 struct rl_tally	*incident_tally(struct rl_incident *, const struct rl_rule *);
@@ -869,6 +513,9 @@ const struct rl_rank *incident_rank(const struct rl_incident *, int);
 const char	*rank_state_name(enum rank_state);
 const char	*ckpt_status_name(enum ckpt_status);
 const char	*scope_name(enum rl_scope);
+void		 answer_clear(struct rl_answer *);
+char		*process_last_line(const struct rl_incident *,
+		     const struct rl_process *);
 
 /* ingest.c: bytes to lines to events. */
 struct ingest;
@@ -887,6 +534,7 @@ void		 ingest_set_line_cb(struct ingest *, ingest_line_cb, void *);
 void		 attrib_path(const struct ruleset *, struct rl_source *);
 
 bool		 ingest_pending(const struct ingest *);
+void		 ingest_context(struct ingest *);
 uint64_t	 ingest_warmup(void);
 
 /* source-file.c: reading files and folders named on the command line. */
@@ -903,6 +551,8 @@ void		 source_spill_start(struct rl_incident *, struct rl_source *);
 void		 source_spill_write(struct rl_incident *, struct rl_source *,
 		     const char *, size_t);
 bool		 source_spilled(const struct rl_source *, uint64_t);
+void		 source_feed(struct rl_incident *, struct rl_source *,
+		     struct ingest *, const char *, size_t);
 int		 source_reopen(const struct rl_source *);
 
 /* batch.c: every source read to its end, on every core. */
@@ -952,7 +602,15 @@ void		 source_cmds_add_stdin(struct source_cmds *, struct rl_source *);
 void		 source_cmds_stop(struct source_cmds *);
 int		 source_cmds_live(const struct source_cmds *, bool *);
 
-/* diagnose.c: the three answers from the events. */
+/*
+ * pipeline.c: read -> diagnose -> fingerprint -> job identity; the one
+ * caller of diagnose().
+ */
+int		 pipeline_read(struct rl_incident *, int, char **,
+		     ingest_line_cb, void *, int);
+void		 pipeline_diagnose(struct rl_incident *);
+
+/* diagnose.c: the three answers from the events (through pipeline.c). */
 void		 diagnose(struct rl_incident *);
 void		 diagnose_reset(struct rl_incident *);
 
@@ -971,6 +629,14 @@ struct ckpt_disk {
 	struct rl_evlist evidence;	/* what the files show */
 };
 void		 ckptdir_check(struct rl_incident *, struct ckpt_disk *);
+
+/* context.c: the lines around a failure, from the model. */
+const char	*event_context(const struct rl_incident *,
+		     const struct rl_event *, int64_t *);
+int		 context_cut(const char *, size_t, size_t, bool, uint64_t,
+		     char **, int64_t *);
+void		 context_free(struct rl_context *);
+void		 context_list_free(struct rl_source *);
 
 /* capture.c: named values of an event's line, read back on demand. */
 char		*event_capture(const struct rl_event *, const char *);
@@ -1009,9 +675,6 @@ void		 evlist_move(struct rl_evlist *, struct rl_evlist *);
 void		 evlist_free(struct rl_evlist *);
 void		 evidence_first(struct rl_incident *);
 void		 evidence_verdict(struct rl_incident *);
-void		 answer_clear(struct rl_answer *);
-char		*process_last_line(const struct rl_incident *,
-		     const struct rl_process *);
 const char	*stance_name(enum rl_stance);
 const char	*confidence_level(double);
 
@@ -1021,8 +684,6 @@ void		 capacity_build(struct rl_incident *);
 /* advice.c: the evidence checklist and the next steps. */
 void		 advice_build(struct rl_incident *);
 const char	*check_name(enum rl_check);
-const char	*check_key(enum rl_check);
-int		 check_lookup(const char *);
 const char	*advice_kind_name(enum rl_advice_kind);
 /*
  * fingerprint.c: what makes two incidents the same failure.  The root line
@@ -1033,18 +694,6 @@ const char	*advice_kind_name(enum rl_advice_kind);
  */
 #define FP_SCHEME	1	/* the masking and grouping this build does */
 #define FP_TEMPLATE_MAX	512	/* bytes of a template */
-
-/* The root of an incident, as recurrence sees it. */
-struct rl_signature {
-	int		 scheme;	/* FP_SCHEME when made */
-	char		*rule;		/* root rule id, or NULL: nothing failed */
-	char		*template;	/* the root line, masked */
-	char		*host;		/* the root's host, or NULL */
-	char		*pci;		/* a GPU in the root line, normalised, or NULL */
-	int		 rank;		/* the root's rank, or RL_NONE */
-	bool		 hardware;	/* the verdict is hardware: host is in the hash */
-	char		*fingerprint;	/* "<scheme>:<hex>", or NULL */
-};
 
 /*
  * The incident's past, as the store found it before the report was made:
@@ -1099,29 +748,12 @@ void		 fingerprint_incident(struct rl_incident *);
 void		 history_free(struct rl_history *);
 const char	*offender_kind_name(enum rl_offender_kind);
 
-/*
- * job.c: which job an incident belongs to.  Each fact keeps where it was
- * read, for `analyze --json` and the console: "PATH:LINE" for a log line,
- * "PATH (its name)" for a path, "ranks seen" for what the ranks imply.
- */
-enum job_fact {
-	JOB_NAME,		/* the job's name (SLURM_JOB_NAME, --job-name) */
-	JOB_ID,			/* the scheduler's job id (Slurm) */
-	JOB_RUN,		/* the launcher's run id */
-	JOB_COMMAND,		/* the launch command or its arguments */
-	JOB_HOSTS,		/* the hosts, comma-separated, sorted */
-	JOB_WORLD,		/* the world size, in decimal */
-	JOB_NFACTS
-};
-
-struct rl_job {
-	struct rl_job_fact {
-		char	*value;		/* or NULL: not found */
-		char	*from;		/* where it was read, or NULL */
-	}		 fact[JOB_NFACTS];
-};
 const char	*job_fact_name(enum job_fact);	/* "name", "id", ... "world_size" */
 void		 job_scan(struct rl_job *, const char *, size_t);
+void		 job_head_feed(struct job_head *, struct rl_job *, const char *,
+		     const char *, size_t);
+void		 job_head_end(struct job_head *, struct rl_job *, const char *);
+void		 job_merge(struct rl_job *, const struct rl_job *);
 void		 job_path(struct rl_job *, const char *);
 void		 job_identity(const struct rl_incident *, struct rl_job *);
 void		 job_free(struct rl_job *);
@@ -1134,8 +766,52 @@ struct journal_entry {
 bool		 journal_unwrap(const char *, size_t, struct buf *,
 		     struct journal_entry *);
 
-/* report-json.c */
+/* report-json.c: analyze --json, and what the reports share. */
+struct report_tally {			/* how often one signature was seen */
+	const struct rl_rule *rule;
+	const struct rl_tally *t;	/* borrowed from the incident */
+};
 void		 report_json(const struct rl_incident *, struct buf *, FILE *);
+struct json_t		*report_json_tree(const struct rl_incident *);
+struct json_t		*report_json_job(const struct rl_job *);
+struct json_t		*report_json_str(const char *);	/* raw bytes, or null */
+struct json_t		*report_json_int(int);		/* null for RL_NONE */
+
+/*
+ * The one JSON printer: a jansson tree, laid out by a table of rules,
+ * each at a path ("" the value, "a.b" key b of a, "a[]" an element of a).
+ */
+enum report_json_kind {
+	JL_ROWS,		/* one key or element a line, at indent */
+	JL_BREAK,		/* a line break before this key, at indent */
+	JL_REAL,		/* print this real with the format real */
+	JL_TIGHT		/* this array's elements joined by ',' alone */
+};
+struct report_json_layout {
+	const char	*path;
+	enum report_json_kind kind;
+	int		 indent;	/* of a row or the key after a break */
+	int		 close;		/* rows: the closing line's indent, or
+					   -1 to close on the last row's line */
+	const char	*real;		/* printf format of a JL_REAL */
+};
+struct report_json_stream {		/* an array made as it is printed */
+	const char	*path;		/* where, as in a layout */
+	struct json_t	*(*next)(void *);/* its next element, or NULL: no more */
+	void		*arg;
+};
+void		 report_json_print(struct buf *, const struct json_t *,
+		     const struct report_json_layout *, size_t, FILE *);
+void		 report_json_print_stream(struct buf *, const struct json_t *,
+		     const struct report_json_layout *, size_t, FILE *,
+		     const struct report_json_stream *);
+struct report_tally *report_tally(const struct rl_incident *, size_t *);
+int64_t		 report_tally_amount(const struct rl_tally *);
+double		 report_tally_rate(const struct rl_tally *);
+const char	*report_event_signature(const struct rl_incident *,
+		     const struct rl_event *);
+
+/* report-text.c */
 void		 report_text(const struct rl_incident *, struct buf *);
 
 #endif

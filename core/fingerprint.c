@@ -27,8 +27,6 @@
 
 #include "core.h"
 
-#define FNV_OFFSET	0xcbf29ce484222325ULL
-#define FNV_PRIME	0x100000001b3ULL
 #define nitems_fp(a)	(sizeof (a) / sizeof (a)[0])
 
 /* A recogniser: how many bytes at p (a token start) it takes, or 0. */
@@ -702,15 +700,14 @@ fp_rule(const struct rl_event *e)
 	return e->rule != NULL ? e->rule->id : "rankline.unknown";
 }
 
-/* FNV-1a 64 over a string and its NUL, continuing from h. */
+/*
+ * The one hash over a string and its NUL, on from h: the NUL keeps "ab"+"c"
+ * apart from "a"+"bc", and stored fingerprints were made so.
+ */
 static uint64_t
 fp_hash(uint64_t h, const char *s)
 {
-	do {
-		h ^= (unsigned char)*s;
-		h *= FNV_PRIME;
-	} while (*s++ != '\0');
-	return h;
+	return hash_bytes(h, s, strlen(s) + 1);
 }
 
 /*
@@ -721,7 +718,7 @@ char *
 fingerprint_make(int scheme, const char *rule, const char *template,
     const char *host)
 {
-	uint64_t	 h = FNV_OFFSET;
+	uint64_t	 h = HASH_FNV_OFFSET;
 	char		*fp;
 
 	h = fp_hash(h, rule != NULL ? rule : "");
@@ -779,17 +776,18 @@ fingerprint_signature_free(struct rl_signature *sig)
 	memset(sig, 0, sizeof *sig);
 }
 
-/* Set inc->fingerprint from the diagnosis (NULL when nothing failed). */
+/*
+ * Keep the root's signature in the model, and its fingerprint as
+ * inc->fingerprint (NULL when nothing failed), from the diagnosis.
+ */
 void
 fingerprint_incident(struct rl_incident *inc)
 {
-	struct rl_signature	sig;
-
-	fingerprint_signature(inc, &sig);
+	fingerprint_signature_free(&inc->sig);
+	fingerprint_signature(inc, &inc->sig);
 	free(inc->fingerprint);
-	inc->fingerprint = sig.fingerprint;
-	sig.fingerprint = NULL;
-	fingerprint_signature_free(&sig);
+	inc->fingerprint = inc->sig.fingerprint != NULL ?
+	    xstrdup(inc->sig.fingerprint) : NULL;
 }
 
 /* Free what a store put into a history; the struct itself is the caller's. */

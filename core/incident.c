@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core.h"
+#include "engine.h"
 
 static const char *rank_state_names[RANK_NSTATES] = {
 	"ok", "failed", "collateral", "hung", "exited"
@@ -73,6 +73,11 @@ source_free(struct rl_source *s)
 	free(s->proc_key);
 	free(s->error);
 	ingest_free(s->ingest);
+	if (s->early_fd != -1)
+		close(s->early_fd);
+	job_free(&s->job);
+	buf_clear(&s->head.line);
+	context_list_free(s);
 	if (s->spill != -1)
 		close(s->spill);
 	free(s);
@@ -93,6 +98,7 @@ incident_free(struct rl_incident *inc)
 		free(inc->procs[i]->key);
 		free(inc->procs[i]->host);
 		free(inc->procs[i]->last_text);
+		context_free(inc->procs[i]->last_context);
 		free(inc->procs[i]);
 	}
 	free(inc->procs);
@@ -113,7 +119,9 @@ incident_free(struct rl_incident *inc)
 	free(inc->copies);
 	answer_clear(&inc->answer);
 	free(inc->fingerprint);
-	errlist_free(&inc->errors);
+	fingerprint_signature_free(&inc->sig);
+	job_free(&inc->job);
+	errlist_clear(&inc->errors);
 	free(inc);
 }
 
@@ -129,6 +137,8 @@ incident_add_source(struct rl_incident *inc, const char *path,
 	s->kind = kind;
 	s->rank = s->local_rank = RL_NONE;
 	s->spill = -1;
+	s->early_fd = -1;
+	s->file_size = -1;
 	s->index = (unsigned)inc->nsources;
 	inc->sources = xreallocarray(inc->sources, inc->nsources + 1,
 	    sizeof *inc->sources);
@@ -179,11 +189,8 @@ process_index(struct rl_incident *inc)
 static void
 process_room(struct rl_incident *inc)
 {
-	size_t	n = inc->nprocs;
-
-	if ((n & (n - 1)) == 0)
-		inc->procs = xreallocarray(inc->procs, n == 0 ? 1 : 2 * n,
-		    sizeof *inc->procs);
+	inc->procs = array_grow(inc->procs, inc->nprocs, &inc->cprocs,
+	    sizeof *inc->procs);
 }
 
 /* The slot of the process with this key, or of the empty one it would take. */
@@ -746,6 +753,10 @@ process_merge(struct rl_process *d, struct rl_process *s)
 		free(d->last_text);
 		d->last_text = s->last_text;
 		s->last_text = NULL;
+		context_free(d->last_context);
+		d->last_context = s->last_context;
+		s->last_context = NULL;
+
 	}
 	d->lines += s->lines;
 }
@@ -788,6 +799,7 @@ incident_absorb(struct rl_incident *inc, struct rl_incident *part)
 			free(p->key);
 			free(p->host);
 			free(p->last_text);
+			context_free(p->last_context);
 			free(p);
 			continue;
 		}
@@ -842,4 +854,51 @@ incident_absorb(struct rl_incident *inc, struct rl_incident *part)
 		inc->end = part->end;
 	for (i = 0; i < part->errors.n; i++)
 		errlist_add(&inc->errors, "%s", part->errors.v[i]);
+}
+
+/* A process's last timed line, as ingestion copied it; "" if none. */
+char *
+process_last_line(const struct rl_incident *inc, const struct rl_process *p)
+{
+	(void)inc;
+	return xstrdup(p->last_text != NULL ? p->last_text : "");
+}
+
+/* Free everything an answer owns and make it empty again. */
+void
+answer_clear(struct rl_answer *a)
+{
+	size_t	i;
+
+	free(a->summary);
+	free(a->explanation);
+	free(a->verdict_explanation);
+	free(a->ckpt_explanation);
+	free(a->unsafe_steps);
+	free(a->suspect_steps);
+	evlist_free(&a->first_evidence);
+	evlist_free(&a->verdict_evidence);
+	evlist_free(&a->ckpt_evidence);
+	for (i = 0; i < a->nskew; i++)
+		free(a->skew[i].host);
+	free(a->skew);
+	strv_free(a->capacity.lines, a->capacity.nlines);
+	strv_free(a->capacity.whatif, a->capacity.nwhatif);
+	evlist_free(&a->capacity.evidence);
+	for (i = 0; i < CHECK_NITEMS; i++) {
+		free(a->checklist[i].missing);
+		evlist_free(&a->checklist[i].evidence);
+	}
+	for (i = 0; i < a->nadvice; i++) {
+		free(a->advice[i].host);
+		free(a->advice[i].text);
+		free(a->advice[i].why);
+	}
+	free(a->advice);
+	memset(a, 0, sizeof *a);
+	a->first = RL_NONE;
+	a->last_safe_step = a->clean_step = RL_NONE;
+	a->hang.culprit = a->hang.lag_rank = a->hang.dump_origin = RL_NONE;
+	a->hang.lag_event = a->hang.dump_event = a->hang.timeout_event =
+	    RL_NONE;
 }

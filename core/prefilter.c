@@ -244,7 +244,7 @@ prefilter_build(struct prefilter *pf, char **lit, uint32_t *target, size_t n)
 	uint32_t	li;
 	size_t		i;
 
-	prefilter_free(pf);
+	prefilter_clear(pf);
 	pf->outnext = xcalloc(n + 1, sizeof *pf->outnext);
 	pf->outtarget = xcalloc(n + 1, sizeof *pf->outtarget);
 	pf->nout = n;
@@ -319,7 +319,7 @@ prefilter_learnt(struct prefilter *pf)
 }
 
 void
-prefilter_free(struct prefilter *pf)
+prefilter_clear(struct prefilter *pf)
 {
 	size_t	i;
 
@@ -635,7 +635,7 @@ prefilter_scan(const struct prefilter *pf, const uint8_t *p, size_t n,
 
 /* Free a hit list. */
 void
-pf_hits_free(struct pf_hits *h)
+pf_hits_clear(struct pf_hits *h)
 {
 	free(h->all.v);
 	free(h->tmp.v);

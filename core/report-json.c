@@ -1,9 +1,10 @@
 /*
- * report-json.c: `analyze --json` and the plain text report.
+ * report-json.c: `analyze --json`, and the tallies the reports share.
  *
  * The JSON shape is a promise (issue #2): later versions add fields and
- * never change or remove one.  Every string from a log goes through
- * sanitize_json; times are ISO 8601 as the log wrote them.
+ * never change or remove one.  The analysis is built as a jansson tree and
+ * printed by report-json-print.c, laid out by report_layout below; strings
+ * are kept as the logs wrote them and escaped there.
  */
 #include <math.h>
 #include <stddef.h>
@@ -11,63 +12,44 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "core.h"
 
 #define JSON_EVENTS_MAX	20000	/* events listed; the count says if more */
-#define JSON_FLUSH	(64 * 1024)	/* bytes held before writing them out */
 
-/* A valid time, quoted, into s: its length. */
-static size_t
-json_time_quoted(const struct rl_time *t, char *s, size_t sz)
+/* Set a key, the value's reference taken. */
+static void
+jset(json_t *o, const char *key, json_t *v)
 {
-	size_t	n;
-
-	/* Digits, '-', 'T', ':', '.', '+' and 'Z': nothing to escape. */
-	s[0] = '"';
-	n = clock_format(t, s + 1, sz - 2);
-	s[n + 1] = '"';
-	return n + 2;
+	json_object_set_new_nocheck(o, key, v != NULL ? v : json_null());
 }
 
-/* Append a time, or null. */
-static void
-json_time(struct buf *b, const struct rl_time *t)
+/* A time as the log wrote it (ISO 8601), or null. */
+static json_t *
+json_time(const struct rl_time *t)
 {
 	char	s[64];
 
-	if (!(t->flags & RL_TIME_VALID)) {
-		buf_adds(b, "null");
-		return;
-	}
-	buf_add(b, s, json_time_quoted(t, s, sizeof s));
+	if (!(t->flags & RL_TIME_VALID))
+		return json_null();
+	clock_format(t, s, sizeof s);
+	return json_string_nocheck(s);
 }
 
-/* Append an int, or null for RL_NONE. */
-static void
-json_int(struct buf *b, int v)
+/* A number that may be unknown (NAN): null then. */
+static json_t *
+json_num(double v)
 {
-	if (v == RL_NONE)
-		buf_adds(b, "null");
-	else
-		buf_add_int(b, v);
-}
-
-/* Append a number that may be unknown (NAN): null then. */
-static void
-json_num(struct buf *b, double v)
-{
-	if (isnan(v))
-		buf_adds(b, "null");
-	else
-		buf_printf(b, "%.6g", v);
+	return isfinite(v) ? json_real(v) : json_null();
 }
 
 /*
  * The rule id of an event; for a hang's culprit the diagnosis's own, named
  * for what found it: a lagging collective, a dump signal, or silence.
  */
-static const char *
-event_signature(const struct rl_incident *inc, const struct rl_event *e)
+const char *
+report_event_signature(const struct rl_incident *inc, const struct rl_event *e)
 {
 	const char	*basis = inc->answer.hang.basis;
 
@@ -82,225 +64,211 @@ event_signature(const struct rl_incident *inc, const struct rl_event *e)
 	return "rankline.hang.quiet";
 }
 
-/* One list of evidence: where each line is, what it says and shows. */
+/* A source's path, or null for none. */
+static json_t *
+json_source(const struct rl_incident *inc, int source)
+{
+	return report_json_str(source != RL_NONE && (size_t)source <
+	    inc->nsources ? inc->sources[source]->path : NULL);
+}
+
+/*
+ * One list of evidence, at key "evidence" of o: where each line is, what
+ * it says and shows; what the cap left out is counted beside it.
+ */
 static void
-json_evidence(struct buf *b, const struct rl_incident *inc,
+json_evidence(json_t *o, const struct rl_incident *inc,
     const struct rl_evlist *l)
 {
 	const struct rl_evidence	*v;
+	json_t				*a = json_array(), *x;
 	size_t				 i;
 
-	buf_adds(b, "[");
 	for (i = 0; i < l->n; i++) {
 		v = &l->v[i];
-		buf_adds(b, i ? ", {\"source\": " : "{\"source\": ");
-		sanitize_json_string(b, v->source != RL_NONE && (size_t)v->source <
-		    inc->nsources ? inc->sources[v->source]->path : NULL);
-		buf_adds(b, ", \"line\": ");
-		if (v->line > 0)
-			buf_printf(b, "%llu", (unsigned long long)v->line);
-		else
-			buf_adds(b, "null");
-		buf_adds(b, ", \"rank\": ");
-		json_int(b, v->rank);
-		buf_adds(b, ", \"time\": ");
-		json_time(b, &v->time);
-		buf_adds(b, ", \"text\": ");
-		sanitize_json_string(b, v->text);
-		buf_adds(b, ", \"shows\": ");
-		sanitize_json_string(b, v->shows);
-		buf_adds(b, ", \"stance\": ");
-		sanitize_json_string(b, stance_name(v->stance));
-		buf_adds(b, "}");
+		x = json_object();
+		jset(x, "source", json_source(inc, v->source));
+		jset(x, "line", v->line > 0 ? json_integer((json_int_t)v->line) :
+		    json_null());
+		jset(x, "rank", report_json_int(v->rank));
+		jset(x, "time", json_time(&v->time));
+		jset(x, "text", report_json_str(v->text));
+		jset(x, "shows", report_json_str(v->shows));
+		jset(x, "stance", report_json_str(stance_name(v->stance)));
+		json_array_append_new(a, x);
 	}
-	buf_adds(b, "]");
+	jset(o, "evidence", a);
 	if (l->dropped > 0)
-		buf_printf(b, ", \"evidence_omitted\": %zu", l->dropped);
+		jset(o, "evidence_omitted", json_integer((json_int_t)l->dropped));
 }
 
 /* What the timeouts of a hang said. */
-static void
-json_hang(struct buf *b, const struct rl_incident *inc)
+static json_t *
+json_hang(const struct rl_incident *inc)
 {
 	const struct rl_hang	*h = &inc->answer.hang;
+	json_t			*o = json_object();
 
-	buf_adds(b, "{\"culprit\": ");
-	json_int(b, h->culprit);
-	buf_adds(b, ", \"basis\": ");
-	sanitize_json_string(b, h->basis);
-	buf_adds(b, ", \"lagging_rank\": ");
-	json_int(b, h->lag_rank);
-	if (h->lag_rank != RL_NONE)
-		buf_printf(b, ", \"lagging_last_enqueued\": %lld, "
-		    "\"peers_last_enqueued\": %lld", (long long)h->lag_enqueued,
-		    (long long)h->peers_enqueued);
-	buf_adds(b, ", \"dump_origin\": ");
-	json_int(b, h->dump_origin);
-	buf_printf(b, ", \"frozen\": %s, \"reporters\": %zu, "
-	    "\"began\": ", h->frozen ? "true" : "false", h->reporters);
-	json_time(b, &h->began);
-	buf_adds(b, ", \"timeout_ms\": ");
-	if (h->timeout_event != RL_NONE)
-		buf_printf(b, "%lld", (long long)h->timeout_ms);
-	else
-		buf_adds(b, "null");
-	buf_adds(b, "}");
+	jset(o, "culprit", report_json_int(h->culprit));
+	jset(o, "basis", report_json_str(h->basis));
+	jset(o, "lagging_rank", report_json_int(h->lag_rank));
+	if (h->lag_rank != RL_NONE) {
+		jset(o, "lagging_last_enqueued", json_integer(h->lag_enqueued));
+		jset(o, "peers_last_enqueued", json_integer(h->peers_enqueued));
+	}
+	jset(o, "dump_origin", report_json_int(h->dump_origin));
+	jset(o, "frozen", json_boolean(h->frozen));
+	jset(o, "reporters", json_integer((json_int_t)h->reporters));
+	jset(o, "began", json_time(&h->began));
+	jset(o, "timeout_ms", h->timeout_event != RL_NONE ?
+	    json_integer(h->timeout_ms) : json_null());
+	return o;
 }
 
-static void
-json_first(struct buf *b, const struct rl_incident *inc)
+/* The first failure, or null. */
+static json_t *
+json_first(const struct rl_incident *inc)
 {
 	const struct rl_event	*e;
+	json_t			*o;
 
-	if (inc->answer.first == RL_NONE) {
-		buf_adds(b, "null");
-		return;
-	}
+	if (inc->answer.first == RL_NONE)
+		return json_null();
 	e = inc->events[inc->answer.first];
-	buf_adds(b, "{\"rank\": ");
-	json_int(b, e->rank);
-	buf_adds(b, ", \"host\": ");
-	sanitize_json_string(b, event_host(inc, e));
-	buf_adds(b, ", \"source\": ");
-	sanitize_json_string(b, inc->sources[e->source]->path);
-	buf_printf(b, ", \"line\": %llu, \"time\": ", (unsigned long long)e->line);
-	json_time(b, &e->time);
-	buf_adds(b, ", \"signature\": ");
-	sanitize_json_string(b, event_signature(inc, e));
-	buf_adds(b, ", \"role\": ");
-	sanitize_json_string(b, role_name(e->role));
-	buf_adds(b, ", \"text\": ");
-	sanitize_json_string(b, e->text);
+	o = json_object();
+	jset(o, "rank", report_json_int(e->rank));
+	jset(o, "host", report_json_str(event_host(inc, e)));
+	jset(o, "source", report_json_str(inc->sources[e->source]->path));
+	jset(o, "line", json_integer((json_int_t)e->line));
+	jset(o, "time", json_time(&e->time));
+	jset(o, "signature", report_json_str(report_event_signature(inc, e)));
+	jset(o, "role", report_json_str(role_name(e->role)));
+	jset(o, "text", report_json_str(e->text));
 	if (e->rule != NULL) {
-		buf_adds(b, ", \"title\": ");
-		sanitize_json_string(b, e->rule->title);
-		buf_adds(b, ", \"explain\": ");
-		sanitize_json_string(b, e->rule->explain);
-		buf_adds(b, ", \"action\": ");
-		sanitize_json_string(b, e->rule->action);
+		jset(o, "title", report_json_str(e->rule->title));
+		jset(o, "explain", report_json_str(e->rule->explain));
+		jset(o, "action", report_json_str(e->rule->action));
 	}
-	if (e->role == ROLE_HANG) {
-		buf_adds(b, ", \"hang\": ");
-		json_hang(b, inc);
-	}
-	buf_adds(b, ",\n    \"explanation\": ");
-	sanitize_json_string(b, inc->answer.explanation);
-	buf_adds(b, ",\n    \"evidence\": ");
-	json_evidence(b, inc, &inc->answer.first_evidence);
-	buf_adds(b, "}");
+	if (e->role == ROLE_HANG)
+		jset(o, "hang", json_hang(inc));
+	jset(o, "explanation", report_json_str(inc->answer.explanation));
+	json_evidence(o, inc, &inc->answer.first_evidence);
+	return o;
 }
 
 /* The next steps: advice with its reasons. */
-static void
-json_advice(struct buf *b, const struct rl_incident *inc)
+static json_t *
+json_advice(const struct rl_incident *inc)
 {
 	const struct rl_advice	*v;
+	json_t			*a = json_array(), *x;
 	size_t			 i;
 
-	buf_adds(b, "[");
 	for (i = 0; i < inc->answer.nadvice; i++) {
 		v = &inc->answer.advice[i];
-		buf_adds(b, i ? ", {\"action\": " : "{\"action\": ");
-		sanitize_json_string(b, advice_kind_name(v->kind));
-		buf_adds(b, ", \"host\": ");
-		sanitize_json_string(b, v->host);
-		buf_adds(b, ", \"step\": ");
-		json_int(b, v->step);
-		buf_adds(b, ", \"text\": ");
-		sanitize_json_string(b, v->text);
-		buf_adds(b, ", \"why\": ");
-		sanitize_json_string(b, v->why);
-		buf_adds(b, "}");
+		x = json_object();
+		jset(x, "action", report_json_str(advice_kind_name(v->kind)));
+		jset(x, "host", report_json_str(v->host));
+		jset(x, "step", report_json_int(v->step));
+		jset(x, "text", report_json_str(v->text));
+		jset(x, "why", report_json_str(v->why));
+		json_array_append_new(a, x);
 	}
-	buf_adds(b, "]");
+	return a;
 }
 
-static void
-json_verdict(struct buf *b, const struct rl_incident *inc)
+static json_t *
+json_verdict(const struct rl_incident *inc)
 {
 	const struct rl_answer	*a = &inc->answer;
 	bool			 none = a->first == RL_NONE;
+	json_t			*o = json_object();
 
-	buf_adds(b, "{\"domain\": ");
-	sanitize_json_string(b, none ? "none" : domain_name(a->domain));
-	buf_adds(b, ", \"group\": ");
-	sanitize_json_string(b, none ? NULL : group_name(a->group));
-	buf_adds(b, ", \"scope\": ");
-	sanitize_json_string(b, none ? NULL : scope_name(a->scope));
-	buf_adds(b, ", \"summary\": ");
-	sanitize_json_string(b, a->summary);
-	buf_adds(b, ", \"confidence\": ");
-	if (none)
-		buf_adds(b, "null, \"confidence_level\": null");
-	else {
-		buf_printf(b, "%.2f, \"confidence_level\": ", a->confidence);
-		sanitize_json_string(b, confidence_level(a->confidence));
-	}
-	buf_adds(b, ",\n    \"explanation\": ");
-	sanitize_json_string(b, a->verdict_explanation);
-	buf_adds(b, ",\n    \"evidence\": ");
-	json_evidence(b, inc, &a->verdict_evidence);
-	buf_adds(b, ",\n    \"next_steps\": ");
-	json_advice(b, inc);
-	buf_adds(b, "}");
+	jset(o, "domain", report_json_str(none ? "none" :
+	    domain_name(a->domain)));
+	jset(o, "group", report_json_str(none ? NULL : group_name(a->group)));
+	jset(o, "scope", report_json_str(none ? NULL : scope_name(a->scope)));
+	jset(o, "summary", report_json_str(a->summary));
+	jset(o, "confidence", none ? json_null() : json_real(a->confidence));
+	jset(o, "confidence_level", none ? json_null() :
+	    report_json_str(confidence_level(a->confidence)));
+	jset(o, "explanation", report_json_str(a->verdict_explanation));
+	json_evidence(o, inc, &a->verdict_evidence);
+	jset(o, "next_steps", json_advice(inc));
+	return o;
 }
 
-static void
-json_checkpoint(struct buf *b, const struct rl_incident *inc)
+/* A list of steps. */
+static json_t *
+json_steps(const int *v, size_t n)
+{
+	json_t	*a = json_array();
+	size_t	 i;
+
+	for (i = 0; i < n; i++)
+		json_array_append_new(a, json_integer(v[i]));
+	return a;
+}
+
+static json_t *
+json_checkpoint(const struct rl_incident *inc)
 {
 	const struct rl_answer	*a = &inc->answer;
-	size_t			 i;
+	json_t			*o = json_object();
 
-	buf_adds(b, "{\"status\": ");
-	sanitize_json_string(b, ckpt_status_name(a->ckpt));
-	buf_adds(b, ", \"last_safe_step\": ");
-	json_int(b, a->last_safe_step);
-	buf_adds(b, ", \"unsafe_steps\": [");
-	for (i = 0; i < a->nunsafe; i++)
-		buf_printf(b, "%s%d", i ? ", " : "", a->unsafe_steps[i]);
-	buf_adds(b, "], \"suspect_steps\": [");
-	for (i = 0; i < a->nsuspect; i++)
-		buf_printf(b, "%s%d", i ? ", " : "", a->suspect_steps[i]);
-	buf_adds(b, "], \"last_clean_step\": ");
-	json_int(b, a->nsuspect > 0 ? a->clean_step : a->last_safe_step);
-	buf_adds(b, ",\n    \"explanation\": ");
-	sanitize_json_string(b, a->ckpt_explanation);
-	buf_adds(b, ",\n    \"evidence\": ");
-	json_evidence(b, inc, &a->ckpt_evidence);
-	buf_adds(b, "}");
+	jset(o, "status", report_json_str(ckpt_status_name(a->ckpt)));
+	jset(o, "last_safe_step", report_json_int(a->last_safe_step));
+	jset(o, "unsafe_steps", json_steps(a->unsafe_steps, a->nunsafe));
+	jset(o, "suspect_steps", json_steps(a->suspect_steps, a->nsuspect));
+	jset(o, "last_clean_step", report_json_int(a->nsuspect > 0 ?
+	    a->clean_step : a->last_safe_step));
+	jset(o, "explanation", report_json_str(a->ckpt_explanation));
+	json_evidence(o, inc, &a->ckpt_evidence);
+	return o;
 }
 
 /* Each host's clock offset against the reference host. */
-static void
-json_skew(struct buf *b, const struct rl_incident *inc)
+static json_t *
+json_skew(const struct rl_incident *inc)
 {
 	const struct rl_answer	*a = &inc->answer;
+	json_t			*o = json_object(), *hosts = json_array(), *x;
 	size_t			 i;
 
-	buf_printf(b, "{\"tolerance_ms\": %lld, \"reference\": ",
-	    (long long)a->skew_tolerance_ms);
+	jset(o, "tolerance_ms", json_integer(a->skew_tolerance_ms));
 	for (i = 0; i < a->nskew && !a->skew[i].reference; i++)
 		;
-	sanitize_json_string(b, i < a->nskew ? a->skew[i].host : NULL);
-	buf_adds(b, ", \"hosts\": [");
+	jset(o, "reference", report_json_str(i < a->nskew ? a->skew[i].host :
+	    NULL));
 	for (i = 0; i < a->nskew; i++) {
-		buf_adds(b, i ? ", {\"host\": " : "{\"host\": ");
-		sanitize_json_string(b, a->skew[i].host);
-		buf_printf(b, ", \"offset_ms\": %lld, \"spread_ms\": %lld, "
-		    "\"samples\": %zu, \"reference\": %s}",
-		    (long long)a->skew[i].offset_ms,
-		    (long long)a->skew[i].spread_ms, a->skew[i].samples,
-		    a->skew[i].reference ? "true" : "false");
+		x = json_object();
+		jset(x, "host", report_json_str(a->skew[i].host));
+		jset(x, "offset_ms", json_integer(a->skew[i].offset_ms));
+		jset(x, "spread_ms", json_integer(a->skew[i].spread_ms));
+		jset(x, "samples", json_integer((json_int_t)a->skew[i].samples));
+		jset(x, "reference", json_boolean(a->skew[i].reference));
+		json_array_append_new(hosts, x);
 	}
-	buf_adds(b, "]}");
+	jset(o, "hosts", hosts);
+	return o;
+}
+
+/* A list of our sentences. */
+static json_t *
+json_strings(char *const *v, size_t n)
+{
+	json_t	*a = json_array();
+	size_t	 i;
+
+	for (i = 0; i < n; i++)
+		json_array_append_new(a, report_json_str(v[i]));
+	return a;
 }
 
 /* vLLM's memory budget and the what-ifs, or null. */
-static void
-json_capacity(struct buf *b, const struct rl_incident *inc)
+static json_t *
+json_capacity(const struct rl_incident *inc)
 {
-	const struct rl_capacity	*c = &inc->answer.capacity;
-	size_t				 i;
 	static const struct {
 		const char	*name;
 		size_t		 off;
@@ -321,89 +289,71 @@ json_capacity(struct buf *b, const struct rl_incident *inc)
 		{ "needed_gib_per_request",
 		    offsetof(struct rl_capacity, needed_gib) },
 	};
+	const struct rl_capacity	*c = &inc->answer.capacity;
+	json_t				*o;
+	size_t				 i;
 
-	if (!c->present) {
-		buf_adds(b, "null");
-		return;
-	}
-	buf_adds(b, "{");
-	for (i = 0; i < sizeof nums / sizeof *nums; i++) {
-		buf_printf(b, "%s\"%s\": ", i ? ", " : "", nums[i].name);
-		json_num(b, *(const double *)(const void *)((const char *)c +
-		    nums[i].off));
-	}
-	buf_adds(b, ",\n    \"budget\": [");
-	for (i = 0; i < c->nlines; i++) {
-		buf_adds(b, i ? ", " : "");
-		sanitize_json_string(b, c->lines[i]);
-	}
-	buf_adds(b, "],\n    \"what_if\": [");
-	for (i = 0; i < c->nwhatif; i++) {
-		buf_adds(b, i ? ", " : "");
-		sanitize_json_string(b, c->whatif[i]);
-	}
-	buf_adds(b, "],\n    \"evidence\": ");
-	json_evidence(b, inc, &c->evidence);
-	buf_adds(b, "}");
+	if (!c->present)
+		return json_null();
+	o = json_object();
+	for (i = 0; i < nitems(nums); i++)
+		jset(o, nums[i].name, json_num(*(const double *)(const void *)
+		    ((const char *)c + nums[i].off)));
+	jset(o, "budget", json_strings(c->lines, c->nlines));
+	jset(o, "what_if", json_strings(c->whatif, c->nwhatif));
+	json_evidence(o, inc, &c->evidence);
+	return o;
 }
 
 /* The evidence checklist: what the logs hold and what to collect. */
-static void
-json_checklist(struct buf *b, const struct rl_incident *inc)
+static json_t *
+json_checklist(const struct rl_incident *inc)
 {
 	const struct rl_check_item	*c = inc->answer.checklist;
+	json_t				*o = json_object(), *items, *missing, *x;
 	int				 k;
-	bool				 any = false;
 
-	buf_adds(b, "{\"items\": [");
+	items = json_array();
+	missing = json_array();
 	for (k = 0; k < CHECK_NITEMS; k++) {
-		buf_adds(b, k ? ",\n      {\"item\": " : "\n      {\"item\": ");
-		sanitize_json_string(b, check_key(k));
-		buf_adds(b, ", \"name\": ");
-		sanitize_json_string(b, check_name(k));
-		buf_printf(b, ", \"found\": %s, \"missing\": ",
-		    c[k].found ? "true" : "false");
-		sanitize_json_string(b, c[k].missing);
-		buf_adds(b, ", \"evidence\": ");
-		json_evidence(b, inc, &c[k].evidence);
-		buf_adds(b, "}");
+		x = json_object();
+		jset(x, "item", report_json_str(check_key(k)));
+		jset(x, "name", report_json_str(check_name(k)));
+		jset(x, "found", json_boolean(c[k].found));
+		jset(x, "missing", report_json_str(c[k].missing));
+		json_evidence(x, inc, &c[k].evidence);
+		json_array_append_new(items, x);
+		if (c[k].missing != NULL)
+			json_array_append_new(missing,
+			    report_json_str(c[k].missing));
 	}
-	buf_adds(b, "],\n    \"missing\": [");
-	for (k = 0; k < CHECK_NITEMS; k++) {
-		if (c[k].missing == NULL)
-			continue;
-		buf_adds(b, any ? ", " : "");
-		sanitize_json_string(b, c[k].missing);
-		any = true;
-	}
-	buf_adds(b, "]}");
+	jset(o, "items", items);
+	jset(o, "missing", missing);
+	return o;
 }
 
-static void
-json_ranks(struct buf *b, const struct rl_incident *inc)
+static json_t *
+json_ranks(const struct rl_incident *inc)
 {
 	const struct rl_rank	*r;
+	json_t			*a = json_array(), *x, *s;
 	size_t			 i, k;
 
-	buf_adds(b, "[");
 	for (i = 0; i < inc->nranks; i++) {
 		r = &inc->ranks[i];
-		buf_printf(b, "%s\n    {\"rank\": %d, \"host\": ", i ? "," : "",
-		    r->rank);
-		sanitize_json_string(b, r->host);
-		buf_adds(b, ", \"sources\": [");
-		for (k = 0; k < r->nsources; k++) {
-			if (k)
-				buf_adds(b, ", ");
-			sanitize_json_string(b, inc->sources[r->sources[k]]->path);
-		}
-		buf_adds(b, "], \"state\": ");
-		sanitize_json_string(b, rank_state_name(r->state));
-		buf_adds(b, ", \"last_time\": ");
-		json_time(b, &r->last);
-		buf_adds(b, "}");
+		x = json_object();
+		jset(x, "rank", json_integer(r->rank));
+		jset(x, "host", report_json_str(r->host));
+		s = json_array();
+		for (k = 0; k < r->nsources; k++)
+			json_array_append_new(s,
+			    report_json_str(inc->sources[r->sources[k]]->path));
+		jset(x, "sources", s);
+		jset(x, "state", report_json_str(rank_state_name(r->state)));
+		jset(x, "last_time", json_time(&r->last));
+		json_array_append_new(a, x);
 	}
-	buf_adds(b, inc->nranks ? "\n  ]" : "]");
+	return a;
 }
 
 /*
@@ -411,51 +361,48 @@ json_ranks(struct buf *b, const struct rl_incident *inc)
  * first, then near ones with a score; the root's host, GPU and rank seen
  * in earlier roots.  No store asked (--no-store): nothing seen before.
  */
-static void
-json_history(struct buf *b, const struct rl_incident *inc)
+static json_t *
+json_history(const struct rl_incident *inc)
 {
 	const struct rl_history		*h = inc->history;
 	const struct rl_history_match	*m;
-	const struct rl_offender	*o;
+	const struct rl_offender	*f;
+	json_t				*o = json_object(), *a, *x;
 	size_t				 i;
 
-	buf_printf(b, "{\"seen_before\": %zu, \"fingerprint\": ",
-	    h != NULL ? h->seen_before : 0);
-	sanitize_json_string(b, inc->fingerprint);
-	buf_adds(b, ", \"matches\": [");
+	jset(o, "seen_before", json_integer(h != NULL ?
+	    (json_int_t)h->seen_before : 0));
+	jset(o, "fingerprint", report_json_str(inc->fingerprint));
+	a = json_array();
 	for (i = 0; h != NULL && i < h->nmatches; i++) {
 		m = &h->matches[i];
-		buf_printf(b, "%s\n    {\"incident\": %lld, \"time\": ",
-		    i ? "," : "", (long long)m->incident);
-		sanitize_json_string(b, m->time);
-		buf_adds(b, ", \"fingerprint\": ");
-		sanitize_json_string(b, m->fingerprint);
-		buf_adds(b, ", \"diagnosis\": ");
-		sanitize_json_string(b, m->diagnosis);
-		buf_adds(b, ", \"resolution\": ");
-		sanitize_json_string(b, m->resolution);
-		buf_adds(b, ", \"summary\": ");
-		sanitize_json_string(b, m->summary);
-		buf_printf(b, ", \"exact\": %s", m->exact ? "true" : "false");
+		x = json_object();
+		jset(x, "incident", json_integer(m->incident));
+		jset(x, "time", report_json_str(m->time));
+		jset(x, "fingerprint", report_json_str(m->fingerprint));
+		jset(x, "diagnosis", report_json_str(m->diagnosis));
+		jset(x, "resolution", report_json_str(m->resolution));
+		jset(x, "summary", report_json_str(m->summary));
+		jset(x, "exact", json_boolean(m->exact));
 		if (!m->exact)
-			buf_printf(b, ", \"score\": %.3f", m->score);
-		buf_adds(b, "}");
+			jset(x, "score", json_real(m->score));
+		json_array_append_new(a, x);
 	}
-	buf_adds(b, h != NULL && h->nmatches ? "\n  ], \"offenders\": [" :
-	    "], \"offenders\": [");
+	jset(o, "matches", a);
+	a = json_array();
 	for (i = 0; h != NULL && i < h->noffenders; i++) {
-		o = &h->offenders[i];
-		buf_printf(b, "%s{\"kind\": \"%s\", \"name\": ", i ? ", " : "",
-		    offender_kind_name(o->kind));
-		sanitize_json_string(b, o->name);
-		buf_printf(b, ", \"count\": %zu, \"first\": ", o->count);
-		sanitize_json_string(b, o->first);
-		buf_adds(b, ", \"last\": ");
-		sanitize_json_string(b, o->last);
-		buf_printf(b, ", \"last_incident\": %lld}",
-		    (long long)o->last_incident);
+		f = &h->offenders[i];
+		x = json_object();
+		jset(x, "kind", report_json_str(offender_kind_name(f->kind)));
+		jset(x, "name", report_json_str(f->name));
+		jset(x, "count", json_integer((json_int_t)f->count));
+		jset(x, "first", report_json_str(f->first));
+		jset(x, "last", report_json_str(f->last));
+		jset(x, "last_incident", json_integer(f->last_incident));
+		json_array_append_new(a, x);
 	}
-	buf_adds(b, "]}");
+	jset(o, "offenders", a);
+	return o;
 }
 
 /* Is this event worth listing?  Step lines are counted, not listed. */
@@ -466,145 +413,119 @@ event_listed(const struct rl_event *e)
 }
 
 /*
- * The listed events are most of the report, and most of their fields
- * repeat: a source's path is escaped once, and a time formatted once for
- * the events that share it (two in three do, at 1,024 ranks).  Roles and
- * domains are rankline's own words, with nothing to escape.
+ * The listed events are most of the report: they are made one at a time
+ * as they are printed (report_json_print_stream), and most of their
+ * fields repeat: each source's path is one string, shared by its events,
+ * and a time is made once for the events that share it (two in three do,
+ * at 1,024 ranks).
  */
-struct json_memo {
-	struct buf	 paths;		/* each source's path, quoted, escaped */
-	size_t		*at;		/* where source i's is in paths, + 1 */
-	struct rl_time	 t;		/* the last time formatted, */
-	char		 ts[64];	/* quoted, */
-	size_t		 tn;		/* this long (0: none yet) */
+struct json_events {
+	const struct rl_incident *inc;
+	size_t		 i;		/* the next event to look at */
+	size_t		 n;		/* events listed so far */
+	json_t		**paths;	/* by source, made when first wanted */
+	json_t		*tj;		/* the last time made, */
+	struct rl_time	 t;		/* of this */
 };
 
-static void
-json_memo_path(struct buf *b, const struct rl_incident *inc,
-    struct json_memo *m, unsigned src)
+/* The next listed event as an object, or NULL after the last. */
+static json_t *
+json_events_next(void *arg)
 {
-	const char	*p;
-	size_t		 from;
-
-	if (m->at[src] == 0) {
-		from = m->paths.len;
-		sanitize_json_string(&m->paths, inc->sources[src]->path);
-		buf_addc(&m->paths, '\0');
-		m->at[src] = from + 1;
-	}
-	p = m->paths.p + m->at[src] - 1;
-	buf_add(b, p, strlen(p));
-}
-
-static void
-json_memo_time(struct buf *b, struct json_memo *m, const struct rl_time *t)
-{
-	if (!(t->flags & RL_TIME_VALID)) {
-		buf_adds(b, "null");
-		return;
-	}
-	if (m->tn == 0 || t->ms != m->t.ms || t->flags != m->t.flags ||
-	    t->tz_min != m->t.tz_min) {
-		m->tn = json_time_quoted(t, m->ts, sizeof m->ts);
-		m->t = *t;
-	}
-	buf_add(b, m->ts, m->tn);
-}
-
-/* One of rankline's own words, quoted: nothing in it to escape. */
-static void
-json_word(struct buf *b, const char *w)
-{
-	buf_addc(b, '"');
-	buf_adds(b, w);
-	buf_addc(b, '"');
-}
-
-static void
-json_events(struct buf *b, const struct rl_incident *inc, FILE *out)
-{
+	struct json_events	*ev = arg;
+	const struct rl_incident *inc = ev->inc;
 	const struct rl_event	*e;
-	struct json_memo	 m;
-	size_t			 i, n = 0;
+	json_t			*x;
 
-	memset(&m, 0, sizeof m);
-	m.at = xcalloc(inc->nsources + 1, sizeof *m.at);
-	buf_adds(b, "[");
-	for (i = 0; i < inc->nevents && n < JSON_EVENTS_MAX; i++) {
-		e = event_ahead(inc->events, inc->nevents, i);
-		if (!event_listed(e))
-			continue;
-		buf_adds(b, n++ ? ",\n    {\"rank\": " : "\n    {\"rank\": ");
-		json_int(b, e->rank);
-		buf_adds(b, ", \"source\": ");
-		json_memo_path(b, inc, &m, e->source);
-		buf_adds(b, ", \"line\": ");
-		buf_add_int(b, (long long)e->line);
-		buf_adds(b, ", \"time\": ");
-		json_memo_time(b, &m, &e->time);
-		buf_adds(b, ", \"signature\": ");
-		sanitize_json_string(b, event_signature(inc, e));
-		buf_adds(b, ", \"role\": ");
-		json_word(b, role_name(e->role));
-		buf_adds(b, ", \"domain\": ");
-		json_word(b, e->rule != NULL ? domain_name(e->rule->domain) :
-		    "unknown");
-		if (e->harmless)
-			buf_adds(b, ", \"harmless\": true");
-		buf_adds(b, ", \"text\": ");
-		sanitize_json_string(b, e->text);
-		buf_adds(b, "}");
-		/* The list is most of the output: pass it on as it grows. */
-		if (out != NULL && b->len >= JSON_FLUSH) {
-			fwrite(b->p, 1, b->len, out);
-			buf_reset(b);
-		}
+	do {
+		if (ev->i >= inc->nevents || ev->n >= JSON_EVENTS_MAX)
+			return NULL;
+		e = event_ahead(inc->events, inc->nevents, ev->i++);
+	} while (!event_listed(e));
+	ev->n++;
+	x = json_object();
+	jset(x, "rank", report_json_int(e->rank));
+	if (ev->paths[e->source] == NULL)
+		ev->paths[e->source] = report_json_str(
+		    inc->sources[e->source]->path);
+	json_object_set_nocheck(x, "source", ev->paths[e->source]);
+	jset(x, "line", json_integer((json_int_t)e->line));
+	if (ev->tj == NULL || e->time.ms != ev->t.ms || e->time.flags !=
+	    ev->t.flags || e->time.tz_min != ev->t.tz_min) {
+		json_decref(ev->tj);
+		ev->tj = json_time(&e->time);
+		ev->t = e->time;
 	}
-	buf_adds(b, n ? "\n  ]" : "]");
-	buf_free(&m.paths);
-	free(m.at);
+	json_object_set_nocheck(x, "time", ev->tj);
+	jset(x, "signature", report_json_str(report_event_signature(inc, e)));
+	jset(x, "role", json_string_nocheck(role_name(e->role)));
+	jset(x, "domain", json_string_nocheck(e->rule != NULL ?
+	    domain_name(e->rule->domain) : "unknown"));
+	if (e->harmless)
+		jset(x, "harmless", json_true());
+	jset(x, "text", report_json_str(e->text));
+	return x;
 }
 
+/* Free what the events' stream holds. */
 static void
-json_sources(struct buf *b, const struct rl_incident *inc)
+json_events_clear(struct json_events *ev)
+{
+	size_t	i;
+
+	json_decref(ev->tj);
+	for (i = 0; i < ev->inc->nsources; i++)
+		json_decref(ev->paths[i]);
+	free(ev->paths);
+	memset(ev, 0, sizeof *ev);
+}
+
+/* Every listed event, made at once: for a tree that is not printed. */
+static json_t *
+json_events(const struct rl_incident *inc)
+{
+	struct json_events	 ev = { 0 };
+	json_t			*a = json_array(), *x;
+
+	ev.inc = inc;
+	ev.paths = xcalloc(inc->nsources + 1, sizeof *ev.paths);
+	while ((x = json_events_next(&ev)) != NULL)
+		json_array_append_new(a, x);
+	json_events_clear(&ev);
+	return a;
+}
+
+static json_t *
+json_sources(const struct rl_incident *inc)
 {
 	const struct rl_source	*s;
+	json_t			*a = json_array(), *x;
 	size_t			 i;
 
-	buf_adds(b, "[");
 	for (i = 0; i < inc->nsources; i++) {
 		s = inc->sources[i];
-		buf_adds(b, i ? ",\n    {\"path\": " : "\n    {\"path\": ");
-		sanitize_json_string(b, s->path);
-		buf_printf(b, ", \"lines\": %llu, \"bytes\": %llu",
-		    (unsigned long long)s->lines, (unsigned long long)s->bytes);
-		buf_adds(b, ", \"time_form\": ");
-		sanitize_json_string(b, clock_form_name(clock_form_main(&s->clock)));
+		x = json_object();
+		jset(x, "path", report_json_str(s->path));
+		jset(x, "lines", json_integer((json_int_t)s->lines));
+		jset(x, "bytes", json_integer((json_int_t)s->bytes));
+		jset(x, "time_form", report_json_str(clock_form_name(
+		    clock_form_main(&s->clock))));
 		if (s->binary)
-			buf_adds(b, ", \"skipped\": \"binary\"");
+			jset(x, "skipped", json_string_nocheck("binary"));
 		if (s->long_lines)
-			buf_printf(b, ", \"long_lines\": %llu",
-			    (unsigned long long)s->long_lines);
-		if (s->error != NULL) {
-			buf_adds(b, ", \"error\": ");
-			sanitize_json_string(b, s->error);
-		}
-		buf_adds(b, "}");
+			jset(x, "long_lines", json_integer((json_int_t)
+			    s->long_lines));
+		if (s->error != NULL)
+			jset(x, "error", report_json_str(s->error));
+		json_array_append_new(a, x);
 	}
-	buf_adds(b, inc->nsources ? "\n  ]" : "]");
+	return a;
 }
-
-/* How often one signature was seen, for counts and rates. */
-struct tally {
-	const struct rl_rule *rule;
-	const struct rl_tally *t;	/* borrowed from the incident */
-};
-
 /* Tallies in the order their signatures were first seen. */
 static int
 tally_cmp(const void *a, const void *b)
 {
-	const struct tally	*x = a, *y = b;
+	const struct report_tally	*x = a, *y = b;
 
 	if (x->t->first != y->t->first)
 		return x->t->first < y->t->first ? -1 : 1;
@@ -618,10 +539,10 @@ tally_cmp(const void *a, const void *b)
  * preemption amounts to.  Counted as the lines were read, so a signature
  * counts every line even where only some of its events are kept.
  */
-static struct tally *
+struct report_tally *
 report_tally(const struct rl_incident *inc, size_t *np)
 {
-	struct tally		*v;
+	struct report_tally		*v;
 	const struct rl_rule	*r;
 	size_t			 n = 0, i;
 
@@ -641,8 +562,8 @@ report_tally(const struct rl_incident *inc, size_t *np)
 }
 
 /* What a tally amounts to: reported counts beat counted lines. */
-static int64_t
-tally_amount(const struct rl_tally *t)
+int64_t
+report_tally_amount(const struct rl_tally *t)
 {
 	if (t->count > 0)
 		return t->count;
@@ -652,8 +573,8 @@ tally_amount(const struct rl_tally *t)
 }
 
 /* Occurrences per minute over the span they were seen in, or -1. */
-static double
-tally_rate(const struct rl_tally *t)
+double
+report_tally_rate(const struct rl_tally *t)
 {
 	/*
 	 * Over less than a minute a rate says nothing.  Either end may be
@@ -663,50 +584,48 @@ tally_rate(const struct rl_tally *t)
 	if (t->first == INT64_MAX || t->last == INT64_MIN ||
 	    t->last <= t->first || t->last - t->first < 60000)
 		return -1;
-	return (double)tally_amount(t) * 60000.0 / (double)(t->last - t->first);
+	return (double)report_tally_amount(t) * 60000.0 / (double)(t->last - t->first);
 }
 
-static void
-json_signatures(struct buf *b, const struct rl_incident *inc)
+
+static json_t *
+json_signatures(const struct rl_incident *inc)
 {
-	struct tally	*v;
-	size_t		 n, i;
-	double		 r;
+	struct report_tally	*v;
+	json_t			*a = json_array(), *x;
+	size_t			 n, i;
+	double			 r;
 
 	v = report_tally(inc, &n);
-	buf_adds(b, "[");
 	for (i = 0; i < n; i++) {
-		buf_adds(b, i ? ",\n    {\"signature\": " : "\n    {\"signature\": ");
-		sanitize_json_string(b, v[i].rule->id);
-		buf_adds(b, ", \"role\": ");
-		sanitize_json_string(b, role_name(v[i].rule->role));
-		buf_printf(b, ", \"lines\": %llu, \"count\": %lld",
-		    (unsigned long long)v[i].t->lines, (long long)tally_amount(v[i].t));
-		if ((r = tally_rate(v[i].t)) >= 0)
-			buf_printf(b, ", \"per_minute\": %.2f", r);
-		buf_adds(b, ", \"title\": ");
-		sanitize_json_string(b, v[i].rule->title);
-		buf_adds(b, ", \"explain\": ");
-		sanitize_json_string(b, v[i].rule->explain);
-		buf_adds(b, ", \"action\": ");
-		sanitize_json_string(b, v[i].rule->action);
-		buf_adds(b, "}");
+		x = json_object();
+		jset(x, "signature", report_json_str(v[i].rule->id));
+		jset(x, "role", report_json_str(role_name(v[i].rule->role)));
+		jset(x, "lines", json_integer((json_int_t)v[i].t->lines));
+		jset(x, "count", json_integer(report_tally_amount(v[i].t)));
+		if ((r = report_tally_rate(v[i].t)) >= 0)
+			jset(x, "per_minute", json_real(r));
+		jset(x, "title", report_json_str(v[i].rule->title));
+		jset(x, "explain", report_json_str(v[i].rule->explain));
+		jset(x, "action", report_json_str(v[i].rule->action));
+		json_array_append_new(a, x);
 	}
-	buf_adds(b, n ? "\n  ]" : "]");
 	free(v);
+	return a;
 }
 
 /* One rule's or attribution's limit hits, as an object of "match_limits". */
-static void
-json_limit(struct buf *b, bool first, const char *kind, const char *id,
-    const char *file, unsigned line, uint64_t hits)
+static json_t *
+json_limit(const char *kind, const char *id, const char *file,
+    unsigned line, uint64_t hits)
 {
-	buf_printf(b, "%s{\"%s\": ", first ? "" : ", ", kind);
-	sanitize_json_string(b, id);
-	buf_adds(b, ", \"file\": ");
-	sanitize_json_string(b, file);
-	buf_printf(b, ", \"line\": %u, \"lines\": %llu}", line,
-	    (unsigned long long)hits);
+	json_t	*o = json_object();
+
+	jset(o, kind, report_json_str(id));
+	jset(o, "file", report_json_str(file));
+	jset(o, "line", json_integer(line));
+	jset(o, "lines", json_integer((json_int_t)hits));
+	return o;
 }
 
 /*
@@ -714,462 +633,169 @@ json_limit(struct buf *b, bool first, const char *kind, const char *id,
  * or attribution: what they would have matched is missing from the rest.
  */
 static void
-json_limits(struct buf *b, const struct ruleset *rs)
+json_limits(json_t *stats, const struct ruleset *rs)
 {
 	const struct rl_rule	*r;
 	const struct rl_attrib	*a;
+	json_t			*v;
 	uint64_t		 h;
 	size_t			 i;
-	bool			 first = true;
 
 	if (rs == NULL)
 		return;
-	buf_printf(b, ", \"limit_hits\": %llu, \"match_limits\": [",
-	    (unsigned long long)ruleset_limit_hits(rs));
+	jset(stats, "limit_hits", json_integer((json_int_t)
+	    ruleset_limit_hits(rs)));
+	v = json_array();
 	for (i = 0; i < ruleset_nrules(rs); i++) {
 		r = ruleset_rule(rs, i);
-		if ((h = ruleset_rule_limit_hits(rs, i)) == 0)
-			continue;
-		json_limit(b, first, "rule", r->id, r->file, r->line, h);
-		first = false;
+		if ((h = ruleset_rule_limit_hits(rs, i)) != 0)
+			json_array_append_new(v, json_limit("rule", r->id,
+			    r->file, r->line, h));
 	}
 	for (i = 0; i < ruleset_nattribs(rs); i++) {
 		a = ruleset_attrib(rs, i);
-		if ((h = ruleset_attrib_limit_hits(rs, i)) == 0)
-			continue;
-		json_limit(b, first, "attribution", a->id, a->file, a->line, h);
-		first = false;
+		if ((h = ruleset_attrib_limit_hits(rs, i)) != 0)
+			json_array_append_new(v, json_limit("attribution", a->id,
+			    a->file, a->line, h));
 	}
-	buf_adds(b, "]");
+	jset(stats, "match_limits", v);
+}
+
+/* A job fact's value: hosts a list, the world size a number. */
+static json_t *
+json_job_value(enum job_fact k, const char *s)
+{
+	json_t		*a;
+	const char	*comma;
+	char		*end;
+	long long	 n;
+
+	if (k == JOB_WORLD) {
+		n = strtoll(s, &end, 10);
+		if (end != s && *end == '\0')
+			return json_integer(n);
+	}
+	if (k != JOB_HOSTS)
+		return report_json_str(s);
+	a = json_array();
+	while (*s != '\0') {
+		comma = strchr(s, ',');
+		if (comma == NULL)
+			comma = s + strlen(s);
+		if (comma > s)
+			json_array_append_new(a, json_stringn_nocheck(s,
+			    (size_t)(comma - s)));
+		s = *comma != '\0' ? comma + 1 : comma;
+	}
+	return a;
 }
 
 /*
- * The whole analysis as one JSON object, in b; with out, the events list
- * is written to out as it is made, and b holds what is left to write.
+ * Which job the logs belong to: each fact null when not found, else its
+ * value and where it was read.
+ */
+json_t *
+report_json_job(const struct rl_job *job)
+{
+	const struct rl_job_fact	*f;
+	json_t				*o = json_object(), *x;
+	int				 k;
+
+	for (k = 0; k < JOB_NFACTS; k++) {
+		f = &job->fact[k];
+		if (f->value == NULL) {
+			jset(o, job_fact_name(k), json_null());
+			continue;
+		}
+		x = json_object();
+		jset(x, "value", json_job_value(k, f->value));
+		jset(x, "from", report_json_str(f->from));
+		jset(o, job_fact_name(k), x);
+	}
+	return o;
+}
+
+/* How analyze --json is laid out: the answers' reasons and lists on lines. */
+static const struct report_json_layout report_layout[] = {
+	{ "", JL_ROWS, 2, 0, NULL },
+	{ "first_failure.explanation", JL_BREAK, 4, 0, NULL },
+	{ "first_failure.evidence", JL_BREAK, 4, 0, NULL },
+	{ "verdict.confidence", JL_REAL, 0, 0, "%.2f" },
+	{ "verdict.explanation", JL_BREAK, 4, 0, NULL },
+	{ "verdict.evidence", JL_BREAK, 4, 0, NULL },
+	{ "verdict.next_steps", JL_BREAK, 4, 0, NULL },
+	{ "checkpoint.explanation", JL_BREAK, 4, 0, NULL },
+	{ "checkpoint.evidence", JL_BREAK, 4, 0, NULL },
+	{ "ranks", JL_ROWS, 4, 2, NULL },
+	{ "events", JL_ROWS, 4, 2, NULL },
+	{ "history.matches", JL_ROWS, 4, 2, NULL },
+	{ "history.matches[].score", JL_REAL, 0, 0, "%.3f" },
+	{ "signatures", JL_ROWS, 4, 2, NULL },
+	{ "signatures[].per_minute", JL_REAL, 0, 0, "%.2f" },
+	{ "capacity.budget", JL_BREAK, 4, 0, NULL },
+	{ "capacity.what_if", JL_BREAK, 4, 0, NULL },
+	{ "capacity.evidence", JL_BREAK, 4, 0, NULL },
+	{ "checklist.items", JL_ROWS, 6, -1, NULL },
+	{ "checklist.missing", JL_BREAK, 4, 0, NULL },
+	{ "sources", JL_ROWS, 4, 2, NULL },
+};
+
+static json_t	*report_json_make(const struct rl_incident *, bool);
+
+/* The whole analysis as a jansson tree, in the order of the promise. */
+json_t *
+report_json_tree(const struct rl_incident *inc)
+{
+	return report_json_make(inc, true);
+}
+
+/* The tree, with the events or with an empty list for a stream to fill. */
+static json_t *
+report_json_make(const struct rl_incident *inc, bool events)
+{
+	json_t	*o = json_object(), *stats;
+
+	jset(o, "first_failure", json_first(inc));
+	jset(o, "verdict", json_verdict(inc));
+	jset(o, "checkpoint", json_checkpoint(inc));
+	jset(o, "ranks", json_ranks(inc));
+	jset(o, "events", events ? json_events(inc) : json_array());
+	jset(o, "history", json_history(inc));
+	jset(o, "signatures", json_signatures(inc));
+	jset(o, "skew", json_skew(inc));
+	jset(o, "capacity", json_capacity(inc));
+	jset(o, "checklist", json_checklist(inc));
+	jset(o, "sources", json_sources(inc));
+	jset(o, "job", report_json_job(&inc->job));
+	stats = json_object();
+	jset(stats, "lines", json_integer((json_int_t)inc->lines));
+	jset(stats, "bytes", json_integer((json_int_t)inc->bytes));
+	jset(stats, "events", json_integer((json_int_t)inc->nevents));
+	jset(stats, "matched", json_integer((json_int_t)inc->matched));
+	json_limits(stats, inc->rules);
+	jset(o, "stats", stats);
+	jset(o, "errors", json_strings(inc->errors.v, inc->errors.n));
+	return o;
+}
+
+/*
+ * The whole analysis as one JSON object, in b; with out, the rows are
+ * written to out as they are made, and b holds what is left to write.
  */
 void
 report_json(const struct rl_incident *inc, struct buf *b, FILE *out)
 {
-	size_t	i;
-
-	buf_adds(b, "{\n  \"first_failure\": ");
-	json_first(b, inc);
-	buf_adds(b, ",\n  \"verdict\": ");
-	json_verdict(b, inc);
-	buf_adds(b, ",\n  \"checkpoint\": ");
-	json_checkpoint(b, inc);
-	buf_adds(b, ",\n  \"ranks\": ");
-	json_ranks(b, inc);
-	buf_adds(b, ",\n  \"events\": ");
-	json_events(b, inc, out);
-	buf_adds(b, ",\n  \"history\": ");
-	json_history(b, inc);
-	buf_adds(b, ",\n  \"signatures\": ");
-	json_signatures(b, inc);
-	buf_adds(b, ",\n  \"skew\": ");
-	json_skew(b, inc);
-	buf_adds(b, ",\n  \"capacity\": ");
-	json_capacity(b, inc);
-	buf_adds(b, ",\n  \"checklist\": ");
-	json_checklist(b, inc);
-	buf_adds(b, ",\n  \"sources\": ");
-	json_sources(b, inc);
-	buf_printf(b, ",\n  \"stats\": {\"lines\": %llu, \"bytes\": %llu, "
-	    "\"events\": %zu, \"matched\": %llu", (unsigned long long)inc->lines,
-	    (unsigned long long)inc->bytes, inc->nevents,
-	    (unsigned long long)inc->matched);
-	json_limits(b, inc->rules);
-	buf_adds(b, "}");
-	buf_adds(b, ",\n  \"errors\": [");
-	for (i = 0; i < inc->errors.n; i++) {
-		if (i)
-			buf_adds(b, ", ");
-		sanitize_json_string(b, inc->errors.v[i]);
-	}
-	buf_adds(b, "]\n}\n");
-}
-
-/* Append log text made safe for a terminal. */
-static void
-text_safe(struct buf *b, const char *s)
-{
-	sanitize_terminal(b, s, strlen(s));
-}
-
-/* The signatures seen, most frequent first, with their first actions. */
-static void
-report_text_tally(const struct rl_incident *inc, struct buf *b)
-{
-	struct tally	*v, t;
-	size_t		 n, i, k;
-	double		 r;
-
-	v = report_tally(inc, &n);
-	for (i = 1; i < n; i++) {
-		t = v[i];
-		for (k = i; k > 0 && tally_amount(v[k - 1].t) < tally_amount(t.t);
-		    k--)
-			v[k] = v[k - 1];
-		v[k] = t;
-	}
-	for (i = 0, k = 0; i < n && k < 12; i++) {
-		if (v[i].rule->role == ROLE_PROGRESS ||
-		    v[i].rule->role == ROLE_EVIDENCE)
-			continue;
-		if (k++ == 0)
-			buf_adds(b, "Signatures seen:\n");
-		buf_printf(b, "  %6lld  %-40s %s", (long long)tally_amount(v[i].t),
-		    v[i].rule->id, role_name(v[i].rule->role));
-		if ((r = tally_rate(v[i].t)) >= 0 && tally_amount(v[i].t) > 1)
-			buf_printf(b, ", %.1f/min", r);
-		buf_adds(b, "\n");
-	}
-	free(v);
-}
-
-#define TEXT_EVIDENCE	8	/* evidence lines the text report shows */
-#define TEXT_MEANINGS	6	/* failure signatures explained */
-
-/* A paragraph of our own words (with log text in it), indented. */
-static void
-text_para(struct buf *b, const char *label, const char *s)
-{
-	if (s == NULL || *s == '\0')
-		return;
-	buf_printf(b, "  %s", label);
-	text_safe(b, s);
-	buf_adds(b, "\n");
-}
-
-/* An evidence list, a few lines of it: + supports, - argues against. */
-static void
-text_evidence(struct buf *b, const struct rl_incident *inc,
-    const struct rl_evlist *l)
-{
-	const struct rl_evidence	*v;
-	size_t				 i;
-
-	for (i = 0; i < l->n && i < TEXT_EVIDENCE; i++) {
-		v = &l->v[i];
-		buf_printf(b, "    %c ", v->stance == STANCE_AGAINST ? '-' : '+');
-		if (v->source != RL_NONE && (size_t)v->source < inc->nsources) {
-			text_safe(b, inc->sources[v->source]->path);
-			if (v->line > 0)
-				buf_printf(b, ":%llu", (unsigned long long)v->line);
-			buf_adds(b, ": ");
-		}
-		text_safe(b, v->shows);
-		buf_adds(b, "\n");
-	}
-	if (l->n + l->dropped > TEXT_EVIDENCE)
-		buf_printf(b, "    (%zu more in analyze --json)\n",
-		    l->n + l->dropped - TEXT_EVIDENCE);
-}
-
-/* What each failure signature found means and what to do first. */
-static void
-report_text_meanings(const struct rl_incident *inc, struct buf *b)
-{
-	struct tally	*v;
-	size_t		 n, i, k = 0;
-
-	/* Causes first, then what they cause, then what carries them. */
-	static const enum rl_role order[] = {
-		ROLE_ROOT, ROLE_SYMPTOM, ROLE_COLLATERAL, ROLE_WRAPPER
+	struct json_events		 ev = { 0 };
+	struct report_json_stream	 stream = {
+		"events", json_events_next, &ev
 	};
-	size_t		 o;
+	json_t				*o = report_json_make(inc, false);
 
-	v = report_tally(inc, &n);
-	for (o = 0; o < sizeof order / sizeof *order; o++) {
-		for (i = 0; i < n && k < TEXT_MEANINGS; i++) {
-			if (v[i].rule->role != order[o] ||
-			    (v[i].rule->explain == NULL &&
-			    v[i].rule->action == NULL))
-				continue;
-			if (k++ == 0)
-				buf_adds(b, "What the signatures mean, and what "
-				    "to do first:\n");
-			buf_printf(b, "  %s", v[i].rule->id);
-			if (v[i].rule->title != NULL) {
-				buf_adds(b, ": ");
-				text_safe(b, v[i].rule->title);
-			}
-			buf_adds(b, "\n");
-			text_para(b, "  means: ", v[i].rule->explain);
-			text_para(b, "  do:    ", v[i].rule->action);
-		}
-	}
-	free(v);
-}
-
-/* The skew of each host's clock, when there is more than one host. */
-static void
-report_text_skew(const struct rl_incident *inc, struct buf *b)
-{
-	const struct rl_answer	*a = &inc->answer;
-	size_t			 i;
-
-	if (a->nskew == 0)
-		return;
-	buf_adds(b, "Clocks (from step lines every rank printed):\n");
-	for (i = 0; i < a->nskew; i++) {
-		buf_adds(b, "  ");
-		text_safe(b, a->skew[i].host);
-		if (a->skew[i].reference)
-			buf_adds(b, ": reference\n");
-		else
-			buf_printf(b, ": %+.3f s (%zu samples, spread %.3f s)\n",
-			    (double)a->skew[i].offset_ms / 1000,
-			    a->skew[i].samples,
-			    (double)a->skew[i].spread_ms / 1000);
-	}
-}
-
-/* The memory budget and the what-ifs. */
-static void
-report_text_capacity(const struct rl_incident *inc, struct buf *b)
-{
-	const struct rl_capacity	*c = &inc->answer.capacity;
-	size_t				 i;
-
-	if (!c->present)
-		return;
-	buf_adds(b, "Memory budget (vLLM):\n");
-	for (i = 0; i < c->nlines; i++)
-		text_para(b, "", c->lines[i]);
-	if (c->nwhatif > 0)
-		buf_adds(b, "  One change at a time:\n");
-	for (i = 0; i < c->nwhatif; i++)
-		text_para(b, "  ", c->whatif[i]);
-}
-
-/* The next steps and what to collect before taking them. */
-static void
-report_text_advice(const struct rl_incident *inc, struct buf *b)
-{
-	const struct rl_answer	*a = &inc->answer;
-	size_t			 i;
-	int			 k;
-	bool			 any = false;
-
-	for (i = 0; i < a->nadvice; i++) {
-		if (i == 0)
-			buf_adds(b, "Next steps (advice, not actions):\n");
-		buf_printf(b, "  %zu. ", i + 1);
-		text_safe(b, a->advice[i].text);
-		buf_adds(b, " (");
-		text_safe(b, a->advice[i].why);
-		buf_adds(b, ")\n");
-	}
-	for (k = 0; k < CHECK_NITEMS && a->first != RL_NONE; k++) {
-		if (a->checklist[k].missing == NULL)
-			continue;
-		if (!any)
-			buf_adds(b, "Collect before restarting (not in the "
-			    "logs):\n");
-		any = true;
-		text_para(b, "- ", a->checklist[k].missing);
-	}
-}
-
-/* The date part of an ISO 8601 time, for a sentence. */
-static void
-text_date(struct buf *b, const char *t)
-{
-	/* From the store, which imports whatever another machine wrote. */
-	if (t == NULL)
-		buf_adds(b, "an unknown date");
-	else
-		sanitize_terminal(b, t, strnlen(t, 10));
-}
-
-/* A note written then, quoted, for a terminal. */
-static void
-text_note(struct buf *b, const char *label, const char *note)
-{
-	if (note == NULL)
-		return;
-	buf_printf(b, "    %s: ", label);
-	text_safe(b, note);
-	buf_adds(b, "\n");
-}
-
-/* The root's hosts, GPUs and ranks that failed before. */
-static void
-report_text_offenders(const struct rl_incident *inc, struct buf *b)
-{
-	const struct rl_history		*h = inc->history;
-	const struct rl_offender	*o;
-	size_t				 i;
-
-	for (i = 0; i < h->noffenders; i++) {
-		o = &h->offenders[i];
-		buf_printf(b, "Repeat offender: %s ", offender_kind_name(o->kind));
-		text_safe(b, o->name);
-		buf_printf(b, " was in the root of %zu earlier incident%s (",
-		    o->count, o->count == 1 ? "" : "s");
-		text_date(b, o->first);
-		if (o->count > 1) {
-			buf_adds(b, " to ");
-			text_date(b, o->last);
-		}
-		buf_printf(b, ", last #%lld)\n", (long long)o->last_incident);
-		if (o->kind == OFFENDER_HOST &&
-		    inc->answer.domain == DOMAIN_HARDWARE)
-			buf_adds(b, "  A hardware fault on a host that has "
-			    "failed before: consider draining it.\n");
-	}
-}
-
-/* Whether any exact match carries a note. */
-static bool
-history_noted(const struct rl_history *h)
-{
-	size_t	i;
-
-	for (i = 0; i < h->nmatches; i++) {
-		if (h->matches[i].exact && (h->matches[i].diagnosis != NULL ||
-		    h->matches[i].resolution != NULL))
-			return true;
-	}
-	return false;
-}
-
-/* What the store knew of this failure: seen before, near ones, offenders. */
-static void
-report_text_history(const struct rl_incident *inc, struct buf *b)
-{
-	const struct rl_history		*h = inc->history;
-	const struct rl_history_match	*m;
-	size_t				 i;
-
-	if (h == NULL || !h->looked || inc->answer.first == RL_NONE)
-		return;
-	if (h->seen_before == 0)
-		buf_adds(b, "Seen before: never (a new fingerprint)\n");
-	for (i = 0; i < h->nmatches; i++) {
-		m = &h->matches[i];
-		if (m->exact && i == 0) {
-			buf_printf(b, "Seen before: %zu time%s, last on ",
-			    h->seen_before, h->seen_before == 1 ? "" : "s");
-			text_date(b, m->time);
-			buf_printf(b, " in incident #%lld\n",
-			    (long long)m->incident);
-		}
-		if (m->exact && (m->diagnosis != NULL ||
-		    m->resolution != NULL)) {
-			buf_printf(b, "  In incident #%lld (", (long long)
-			    m->incident);
-			text_date(b, m->time);
-			buf_adds(b, "):\n");
-			text_note(b, "Diagnosis", m->diagnosis);
-			text_note(b, "Resolution", m->resolution);
-		} else if (!m->exact) {
-			buf_printf(b, "Similar: incident #%lld (score %.2f) "
-			    "on ", (long long)m->incident, m->score);
-			text_date(b, m->time);
-			buf_adds(b, ": ");
-			text_safe(b, m->summary != NULL ? m->summary : "");
-			buf_adds(b, "\n");
-			text_note(b, "Diagnosis", m->diagnosis);
-		}
-	}
-	if (h->seen_before > 0 && !history_noted(h))
-		buf_printf(b, "  No diagnosis was written then (rankline note "
-		    "%lld TEXT)\n", (long long)h->matches[0].incident);
-	report_text_offenders(inc, b);
-}
-
-/* Rules that gave lines up at pcre2's match limit, one warning each. */
-static void
-report_text_limits(const struct rl_incident *inc, struct buf *b)
-{
-	char	**notes;
-	size_t	  n, i;
-
-	n = ruleset_limit_notes(inc->rules, &notes);
-	for (i = 0; i < n; i++) {
-		buf_adds(b, "warning: ");
-		text_safe(b, notes[i]);
-		buf_adds(b, "\n");
-		free(notes[i]);
-	}
-	free(notes);
-}
-
-/* The analysis for a person at a terminal. */
-void
-report_text(const struct rl_incident *inc, struct buf *b)
-{
-	const struct rl_answer	*a = &inc->answer;
-	const struct rl_event	*e;
-	char			 t[64];
-	size_t			 i;
-
-	if (a->first == RL_NONE) {
-		buf_printf(b, "No failure found in %zu sources (%llu lines).\n",
-		    inc->nsources, (unsigned long long)inc->lines);
-	} else {
-		e = inc->events[a->first];
-		buf_adds(b, "First failure: ");
-		if (e->rank != RL_NONE)
-			buf_printf(b, "rank %d", e->rank);
-		else
-			buf_adds(b, "the launcher");
-		if (event_host(inc, e) != NULL) {
-			buf_adds(b, " on ");
-			text_safe(b, event_host(inc, e));
-		}
-		if (e->time.flags & RL_TIME_VALID) {
-			clock_format(&e->time, t, sizeof t);
-			buf_printf(b, " at %s", t);
-		}
-		buf_printf(b, "\n  %s (%s)\n  ", event_signature(inc, e),
-		    role_name(e->role));
-		text_safe(b, inc->sources[e->source]->path);
-		buf_printf(b, ":%llu: ", (unsigned long long)e->line);
-		text_safe(b, e->text);
-		buf_adds(b, "\n");
-		text_para(b, "why: ", a->explanation);
-		text_evidence(b, inc, &a->first_evidence);
-		buf_printf(b, "Verdict: %s", domain_name(a->domain));
-		if (group_name(a->group) != NULL)
-			buf_printf(b, ", %s", group_name(a->group));
-		if (scope_name(a->scope) != NULL)
-			buf_printf(b, ", scope %s", scope_name(a->scope));
-		buf_printf(b, " (confidence %s, %.2f)\n  ",
-		    confidence_level(a->confidence), a->confidence);
-		text_safe(b, a->summary);
-		buf_adds(b, "\n");
-		text_para(b, "why: ", a->verdict_explanation);
-		text_evidence(b, inc, &a->verdict_evidence);
-		if (e->rule != NULL && e->rule->action != NULL) {
-			buf_adds(b, "First action: ");
-			text_safe(b, e->rule->action);
-			buf_adds(b, "\n");
-		}
-	}
-	report_text_history(inc, b);
-	report_text_tally(inc, b);
-	report_text_meanings(inc, b);
-	buf_printf(b, "Checkpoint: %s", ckpt_status_name(a->ckpt));
-	if (a->last_safe_step != RL_NONE)
-		buf_printf(b, ", last safe step %d", a->last_safe_step);
-	for (i = 0; i < a->nunsafe; i++)
-		buf_printf(b, "%s%d", i ? ", " : ", unsafe: ", a->unsafe_steps[i]);
-	for (i = 0; i < a->nsuspect; i++)
-		buf_printf(b, "%s%d", i ? ", " : ", suspect: ",
-		    a->suspect_steps[i]);
-	buf_adds(b, "\n");
-	text_para(b, "why: ", a->ckpt_explanation);
-	text_evidence(b, inc, &a->ckpt_evidence);
-	report_text_skew(inc, b);
-	report_text_capacity(inc, b);
-	report_text_advice(inc, b);
-	for (i = 0; i < inc->errors.n; i++) {
-		buf_adds(b, "warning: ");
-		text_safe(b, inc->errors.v[i]);
-		buf_adds(b, "\n");
-	}
-	report_text_limits(inc, b);
+	ev.inc = inc;
+	ev.paths = xcalloc(inc->nsources + 1, sizeof *ev.paths);
+	report_json_print_stream(b, o, report_layout, nitems(report_layout),
+	    out, &stream);
+	buf_addc(b, '\n');
+	json_events_clear(&ev);
+	json_decref(o);
 }

@@ -1,7 +1,10 @@
 /*
- * rules-int.h: the inside of a ruleset, shared by rules.c (compile and
- * match), rules-parse.c (the pack format) and rules-check.c (validation).
- * Nothing outside those three files includes it.
+ * rules-int.h: the inside of a ruleset, shared by the rule engine's files:
+ * rules.c (compile), rules-match.c (match), rules-shape.c (the line shape
+ * memo), prefilter.c (literals), rules-parse.c (the pack format),
+ * rules-load.c, rules-check.c (validation) and rules-backtrack.c; and by
+ * the reader (ingest.c, attrib.c), which drives the scan and the peels.
+ * It includes rules.h alone: the engine sees nothing of the incident.
  */
 #ifndef RANKLINE_RULES_INT_H
 #define RANKLINE_RULES_INT_H
@@ -9,7 +12,7 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
 
-#include "core.h"
+#include "rules.h"
 
 /* What a literal found by the prefilter points at. */
 #define TARGET_ATTRIB	0x80000000u	/* else a rule index */
@@ -124,7 +127,7 @@ struct ruleset {
 	uint32_t	*stamp;		/* per target: last scan that found it */
 	uint32_t	 gen;		/* current scan number */
 	const uint32_t	*cand;		/* candidates of the current scan: cand_buf,
-					   or a kept shape's (shape.c) */
+					   or a kept shape's (rules-shape.c) */
 	uint32_t	*cand_buf;	/* owned: what a scan fills */
 	size_t		 ncand;
 	bool		 cand_esc;	/* the scanned bytes hold an escape */
@@ -139,8 +142,8 @@ struct ruleset {
 					   ruleset, not per source */
 	struct peel_memo *memo;		/* PEEL_MEMO_SLOTS, or NULL: no memo */
 	uint32_t	 memo_clock;	/* stamps memo entries */
-	struct shape_memo *shapes;	/* lines named by their shape (shape.c),
-					   or NULL */
+	struct shape_memo *shapes;	/* lines named by their shape
+					   (rules-shape.c), or NULL */
 	char		**dlit;		/* the literals that hold a digit, digits
 					   as '0'; a clone's are its parent's */
 	size_t		 ndlit;
@@ -148,13 +151,14 @@ struct ruleset {
 					   prefilter are its parent's */
 };
 
-/* rules.c */
+/* rules.c: compiling */
 int		 pattern_compile(struct rl_pattern *, const char *, char **);
-void		 pattern_free(struct rl_pattern *);
+void		 pattern_clear(struct rl_pattern *);
 size_t		 pattern_literals(const char *, char ***);
 void		 rule_free(struct rl_rule *);
 void		 attrib_free(struct rl_attrib *);
 
+/* rules-match.c */
 void		 ruleset_scan_begin(struct ruleset *);
 void		 ruleset_scan_lit(struct ruleset *, uint32_t);
 void		 ruleset_scan_block(struct ruleset *, const char *, size_t,
@@ -168,7 +172,7 @@ int		 ruleset_match_partial(struct ruleset *,
 /* rules-backtrack.c */
 bool		 pattern_backtracks(const char *, size_t *, size_t *);
 
-/* shape.c */
+/* rules-shape.c */
 void		 digits_mask(const char *, size_t, uint8_t *);
 void		 shape_init(struct ruleset *);
 void		 shape_free(struct ruleset *);
@@ -186,11 +190,11 @@ uint64_t	 ruleset_shape_hits(const struct ruleset *);
 bool		 pattern_digit_blind(const char *);
 void		 prefilter_build(struct prefilter *, char **, uint32_t *,
 		     size_t);
-void		 prefilter_free(struct prefilter *);
+void		 prefilter_clear(struct prefilter *);
 void		 prefilter_learn(struct prefilter *, const uint8_t *, size_t);
 void		 prefilter_learnt(struct prefilter *);
 void		 prefilter_scan(const struct prefilter *, const uint8_t *,
 		     size_t, struct pf_hits *);
-void		 pf_hits_free(struct pf_hits *);
+void		 pf_hits_clear(struct pf_hits *);
 
 #endif

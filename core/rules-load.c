@@ -33,7 +33,7 @@ slurp(const char *path, size_t *len, char **cause)
 				continue;
 			xasprintf(cause, "%s: %s", path, strerror(errno));
 			close(fd);
-			buf_free(&b);
+			buf_clear(&b);
 			return NULL;
 		}
 		buf_add(&b, chunk, (size_t)n);
@@ -41,7 +41,7 @@ slurp(const char *path, size_t *len, char **cause)
 			xasprintf(cause, "%s: larger than %d bytes", path,
 			    PACK_MAX);
 			close(fd);
-			buf_free(&b);
+			buf_clear(&b);
 			return NULL;
 		}
 	}

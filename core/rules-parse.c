@@ -105,7 +105,7 @@ enum_set(int *dst, const char *const *names, int n, const char *key,
 			buf_printf(&b, "%s%s", b.len ? ", " : "", names[i]);
 	}
 	xasprintf(cause, "%s '%s' is not one of: %s", key, value, b.p);
-	buf_free(&b);
+	buf_clear(&b);
 	return -1;
 }
 
@@ -129,7 +129,7 @@ checklist_set(unsigned *dst, const char *value, char **cause)
 				    check_key(i));
 			xasprintf(cause, "checklist '%s' is not one of: %s",
 			    tok, b.p);
-			buf_free(&b);
+			buf_clear(&b);
 			free(dup);
 			return -1;
 		}
@@ -148,12 +148,12 @@ rule_key(struct rl_rule *r, const char *k, const char *v, char **cause)
 	if (strcmp(k, "pattern") == 0) {
 		if (pattern_add(&r->pat, &r->npat, v, cause) != 0)
 			return -1;
-		if (r->pat[r->npat - 1].ncapv > EVENT_CAPS) {
+		if (r->pat[r->npat - 1].ncapv > RULE_NCAPS) {
 			/* An event keeps that many; more would be lost. */
 			xasprintf(cause, "pattern names %d numeric captures; "
 			    "a rule's events keep at most %d",
-			    r->pat[r->npat - 1].ncapv, EVENT_CAPS);
-			pattern_free(&r->pat[--r->npat]);
+			    r->pat[r->npat - 1].ncapv, RULE_NCAPS);
+			pattern_clear(&r->pat[--r->npat]);
 			return -1;
 		}
 		return 0;
@@ -244,7 +244,7 @@ attrib_key(struct rl_attrib *a, const char *k, const char *v, char **cause)
 	if (strcmp(k, "pattern") == 0)
 		return pattern_add(&a->pat, &a->npat, v, cause);
 	if (strcmp(k, "end") == 0) {
-		pattern_free(&a->end);
+		pattern_clear(&a->end);
 		return pattern_compile(&a->end, v, cause);
 	}
 	if (strcmp(k, "kind") == 0) {

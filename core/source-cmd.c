@@ -136,8 +136,8 @@ source_cmd_read_cb(uv_stream_t *s, ssize_t n, const uv_buf_t *b)
 	struct source_cmds	*set = cp->set;
 
 	if (n > 0) {
-		ingest_feed(source_ingest(set->inc, cp->src, NULL, NULL),
-		    b->base, (size_t)n);
+		source_feed(set->inc, cp->src, source_ingest(set->inc, cp->src,
+		    NULL, NULL), b->base, (size_t)n);
 		if (set->activity != NULL)
 			set->activity(set->arg, (size_t)n);
 	} else if (n < 0)

@@ -144,7 +144,8 @@ looks_binary(const char *p, size_t n)
 
 /* Read a gzip-compressed file through zlib, to its end. */
 static int
-source_read_gzip(struct ingest *in, struct rl_source *src, int fd, char *chunk)
+source_read_gzip(struct rl_incident *inc, struct ingest *in,
+    struct rl_source *src, int fd, char *chunk)
 {
 	gzFile	gz;
 	int	n, err;
@@ -157,7 +158,7 @@ source_read_gzip(struct ingest *in, struct rl_source *src, int fd, char *chunk)
 	}
 	gzbuffer(gz, 256 * 1024);
 	while ((n = gzread(gz, chunk, READ_CHUNK)) > 0)
-		ingest_feed(in, chunk, (size_t)n);
+		source_feed(inc, src, in, chunk, (size_t)n);
 	if (n < 0) {
 		xasprintf(&src->error, "%s: %s", src->path, gzerror(gz, &err));
 		gzclose(gz);
@@ -173,7 +174,8 @@ source_read_gzip(struct ingest *in, struct rl_source *src, int fd, char *chunk)
  * one another, as `zstd` and `cat a.zst b.zst` write them.
  */
 static int
-source_read_zstd(struct ingest *in, struct rl_source *src, int fd, char *chunk,
+source_read_zstd(struct rl_incident *inc, struct ingest *in,
+    struct rl_source *src, int fd, char *chunk,
     size_t n)
 {
 	ZSTD_DStream	*z;
@@ -205,7 +207,7 @@ source_read_zstd(struct ingest *in, struct rl_source *src, int fd, char *chunk,
 				goto out;
 			}
 			if (ob.pos > 0)
-				ingest_feed(in, out, ob.pos);
+				source_feed(inc, src, in, out, ob.pos);
 		} while (ib.pos < ib.size || ob.pos == ob.size);
 		do
 			r = read(fd, chunk, READ_CHUNK);
@@ -362,6 +364,20 @@ source_spilled(const struct rl_source *src, uint64_t end)
 }
 
 /*
+ * Feed bytes read from a source to its ingest, kept first in its spill
+ * when it has one (commands, standard input, decompressed logs): the
+ * reader keeps its copy, and ingestion only reads what it is given.
+ */
+void
+source_feed(struct rl_incident *inc, struct rl_source *src,
+    struct ingest *in, const char *p, size_t n)
+{
+	if (src->spill != -1)
+		source_spill_write(inc, src, p, n);
+	ingest_feed(in, p, n);
+}
+
+/*
  * A descriptor to read a source's bytes at the offsets its lines were read
  * from (the caller closes it), or -1: a plain file again, or the spill of
  * one that cannot be read twice.  O_NONBLOCK, so that a FIFO given as a
@@ -418,7 +434,11 @@ source_file_open(struct rl_incident *inc, struct rl_source *src,
 
 	if (src->kind == SOURCE_STDIN)
 		fd = STDIN_FILENO;
-	else if ((fd = open(src->path, O_RDONLY | O_CLOEXEC)) == -1) {
+	else if (src->early_fd != -1) {
+		/* The learning's: a file is opened once. */
+		fd = src->early_fd;
+		src->early_fd = -1;
+	} else if ((fd = open(src->path, O_RDONLY | O_CLOEXEC)) == -1) {
 		free(src->error);
 		xasprintf(&src->error, "%s: %s", src->path, strerror(errno));
 		errlist_add(&inc->errors, "%s", src->error);
@@ -428,6 +448,8 @@ source_file_open(struct rl_incident *inc, struct rl_source *src,
 	if (size == NULL && src->ingest != NULL)
 		return fd;
 	reg = fd != STDIN_FILENO && fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode);
+	if (reg)
+		src->file_size = (int64_t)sb.st_size;
 	if (size != NULL)
 		*size = reg ? (uint64_t)sb.st_size : 0;
 	if (src->ingest == NULL)
@@ -450,13 +472,13 @@ source_first_chunk(struct rl_incident *inc, struct ingest *in,
 	    lseek(fd, 0, SEEK_SET) == 0) {
 		src->compressed = true;
 		source_spill_start(inc, src);
-		return source_read_gzip(in, src, fd, chunk) == 0 ? 1 : -1;
+		return source_read_gzip(inc, in, src, fd, chunk) == 0 ? 1 : -1;
 	}
 	if (n >= 4 && (uint8_t)chunk[0] == 0x28 && (uint8_t)chunk[1] == 0xb5 &&
 	    (uint8_t)chunk[2] == 0x2f && (uint8_t)chunk[3] == 0xfd) {
 		src->compressed = true;
 		source_spill_start(inc, src);
-		return source_read_zstd(in, src, fd, chunk, n) == 0 ? 1 : -1;
+		return source_read_zstd(inc, in, src, fd, chunk, n) == 0 ? 1 : -1;
 	}
 	if (looks_binary(chunk, n)) {
 		src->binary = true;
@@ -517,7 +539,7 @@ source_fd_drain(struct rl_incident *inc, struct rl_source *src, int fd,
 			break;
 		}
 		ingest_more(in, *offset + (uint64_t)n < size);
-		ingest_feed(in, chunk, (size_t)n);
+		source_feed(inc, src, in, chunk, (size_t)n);
 		*offset += (uint64_t)n;
 		total += n;
 	}
@@ -618,7 +640,7 @@ source_map_feed(struct rl_incident *inc, struct rl_source *src, int fd,
 	for (o = 0, done = 0; o < len && !mapped.shrank; o += n) {
 		n = len - o < MAP_WINDOW ? len - o : MAP_WINDOW;
 		ingest_more(in, o + n < len);
-		ingest_feed(in, p + o, n);
+		source_feed(inc, src, in, p + o, n);
 		/*
 		 * Pages read stay resident in the mapping, and count in the
 		 * process's memory, until they are let go: ingest keeps no
@@ -668,7 +690,7 @@ source_map_read(struct rl_incident *inc, struct rl_source *src, int fd,
 		    MAP_SNIFF)) != 0)
 			return rv < 0 ? -1 : 1;
 		ingest_more(src->ingest, true);
-		ingest_feed(src->ingest, buf, MAP_SNIFF);
+		source_feed(inc, src, src->ingest, buf, MAP_SNIFF);
 		*offset = MAP_SNIFF;
 		if ((end = source_map_feed(inc, src, fd, MAP_SNIFF, size)) !=
 		    MAP_NONE) {

@@ -173,7 +173,7 @@ export_text(const unsigned char *p, size_t len)
 			buf_adds(&b, "\xef\xbf\xbd");
 	}
 	j = json_stringn(b.p != NULL ? b.p : "", b.len);
-	buf_free(&b);
+	buf_clear(&b);
 	return j;
 }
 

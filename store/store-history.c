@@ -117,7 +117,7 @@ store_like(const char *query, char **exact)
 	buf_addc(&b, '%');
 	buf_addc(&e, '%');
 	*exact = escaped ? buf_steal(&e) : NULL;
-	buf_free(&e);
+	buf_clear(&e);
 	return buf_steal(&b);
 }
 
@@ -164,7 +164,7 @@ store_list(struct store *st, const char *query, int limit,
 	free(like);
 	free(exact);
 	if (rc == -1) {
-		store_list_free(list);
+		store_list_clear(list);
 		return -1;
 	}
 	return 0;
@@ -679,7 +679,7 @@ store_offenders(struct store *st, int64_t min, struct store_offenders *out,
 	}
 	store_q_end(&q);
 	if (rc == -1) {
-		store_offenders_free(out);
+		store_offenders_clear(out);
 		return -1;
 	}
 	return 0;
@@ -687,7 +687,7 @@ store_offenders(struct store *st, int64_t min, struct store_offenders *out,
 
 /* Free what store_offenders made. */
 void
-store_offenders_free(struct store_offenders *out)
+store_offenders_clear(struct store_offenders *out)
 {
 	size_t	i;
 
@@ -705,7 +705,7 @@ store_offenders_free(struct store_offenders *out)
 
 /* Free a row's strings; the row itself is the caller's. */
 void
-store_row_free(struct store_row *row)
+store_row_clear(struct store_row *row)
 {
 	char	**fields[] = {
 		&row->created, &row->updated, &row->started, &row->signature,
@@ -724,12 +724,12 @@ store_row_free(struct store_row *row)
 
 /* Free a list's rows; it is left empty, ready for another store_list. */
 void
-store_list_free(struct store_list *list)
+store_list_clear(struct store_list *list)
 {
 	size_t	i;
 
 	for (i = 0; i < list->n; i++)
-		store_row_free(&list->rows[i]);
+		store_row_clear(&list->rows[i]);
 	free(list->rows);
 	list->rows = NULL;
 	list->n = 0;

@@ -93,6 +93,7 @@ void		 store_q_int(struct store_q *, int64_t);
 void		 store_q_count(struct store_q *, uint64_t);
 void		 store_q_maybe(struct store_q *, int);
 void		 store_q_double(struct store_q *, double);
+void		 store_q_time(struct store_q *, const struct rl_time *);
 int		 store_q_step(struct store *, struct store_q *, char **);
 int		 store_q_run(struct store *, struct store_q *, char **);
 int		 store_run_id(struct store *, enum store_stmt, int64_t,

@@ -222,7 +222,7 @@ store_migrate_fill2(sqlite3 *db, const char *path, char **cause)
 		goto fail;
 	sqlite3_finalize(get);
 	sqlite3_finalize(set);
-	buf_free(&b);
+	buf_clear(&b);
 	return store_migrate_exec(db, path, "indexing version 1 incidents",
 	    "INSERT OR IGNORE INTO fingerprints (fingerprint, scheme, signature,"
 	    "  template) SELECT fingerprint, fp_scheme, signature, template"
@@ -239,7 +239,7 @@ fail:
 	    sqlite3_errmsg(db));
 	sqlite3_finalize(get);
 	sqlite3_finalize(set);
-	buf_free(&b);
+	buf_clear(&b);
 	return -1;
 }
 

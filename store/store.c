@@ -14,11 +14,7 @@
  * bound parameters, and comes back byte for byte.  The database holds log
  * lines, which can hold secrets, so it is created 0600 in a 0700 folder.
  *
- * Besides the answer, a save keeps what makes the incident useful once the
- * logs are gone: each failure's line with the lines around it, read again
- * from the log at the event's byte offset; the job's identity; the root's
- * template, fingerprint, host, GPU and rank (the offenders); and the two
- * search indexes (store_index).  Reading, recurrence and notes are in
+ * Saving an incident is in store-save.c; reading, recurrence and notes in
  * store-history.c, export and import in store-export.c.
  *
  * The connection and every prepared statement belong to the struct store.
@@ -41,12 +37,6 @@
 #include "store-int.h"
 
 #define STORE_FILE	"incidents.db"	/* in the user's XDG data folder */
-#define CONTEXT_LINES	3		/* lines kept before and after a failure */
-#define CONTEXT_BYTES	2048		/* read on each side of it, at most */
-#define CONTEXT_EVENTS	64		/* failures given context, root included */
-#define JOB_HEAD	65536		/* bytes of each log searched for the job */
-#define FNV_OFFSET	0xcbf29ce484222325ULL
-#define FNV_PRIME	0x100000001b3ULL
 
 /* The latest note of a kind ("?" for any) of incident i. */
 #define STORE_NOTE_SQL(kind)						\
@@ -176,45 +166,6 @@ const char *const store_sql[STMT_N] = {
 	    " ORDER BY count(*) DESC, max(occurred) DESC, kind, name LIMIT 200",
 };
 
-/*
- * How many events of each role are kept.  A 10,000-rank job that fails
- * everywhere would otherwise store every rank's copy of the same error and
- * every step line; the logs still hold them all, and the ranks table keeps
- * each rank's state.  Progress keeps its latest, which are the ones that
- * tell where training stopped; the other roles keep their earliest, which
- * are nearest the first failure.  The first failure itself is always kept.
- */
-static const struct {
-	size_t		 max;		/* events of the role kept */
-	bool		 latest;	/* keep the last max, not the first */
-} store_caps[ROLE_NROLES] = {
-	[ROLE_NONE] = { 256, false },
-	[ROLE_ROOT] = { 1024, false },
-	[ROLE_SYMPTOM] = { 1024, false },
-	[ROLE_COLLATERAL] = { 512, false },
-	[ROLE_WRAPPER] = { 256, false },
-	[ROLE_PROGRESS] = { 256, true },
-	[ROLE_EVIDENCE] = { 256, false },
-	[ROLE_HANG] = { 1024, false },
-};
-
-/* What one save works from. */
-struct store_save {
-	const struct rl_incident *inc;	/* borrowed */
-	const struct rl_event *root;	/* the first failure, or NULL */
-	char		**paths;	/* each source's absolute path, owned */
-	char		 key[17];	/* hex FNV-1a 64 of the sorted paths */
-	char		 now[32];	/* ISO 8601 UTC */
-	int64_t		 id;
-	bool		 updated;	/* the key was already stored */
-	char		*old_fp;	/* its fingerprint before, owned, or NULL */
-	struct rl_signature sig;	/* the root's, owned */
-	struct rl_job	 job;		/* the job's identity, owned */
-	char		 occurred[64];	/* the root's time, else now */
-	int		 fd;		/* source fd_of opened again, or -1 */
-	size_t		 fd_of;		/* which source fd is (when not -1) */
-	size_t		 ncontext;	/* events given context so far */
-};
 
 /*
  * The system's reason behind SQLite's last I/O failure, or NULL: SQLite
@@ -344,7 +295,7 @@ store_q_double(struct store_q *q, double v)
 }
 
 /* Bind a log time as clock.c writes it, or NULL when the log had none. */
-static void
+void
 store_q_time(struct store_q *q, const struct rl_time *t)
 {
 	char	buf[64];
@@ -782,6 +733,29 @@ store_default_path(void)
 	return paths_user_data(STORE_FILE);
 }
 
+/*
+ * Open the database at db (--db), or at the default path when db is NULL:
+ * the one place analyze, history and the console find it.  As
+ * store_open_flags, or STORE_NOWHERE, with *cause, when there is no
+ * default path (neither XDG_DATA_HOME nor HOME is set).
+ */
+int
+store_open_at(const char *db, int flags, struct store **stp, char **cause)
+{
+	char	*path;
+	int	 rc;
+
+	*stp = NULL;
+	if ((path = db != NULL ? xstrdup(db) : store_default_path()) == NULL) {
+		*cause = xstrdup("no place for the incident database (set "
+		    "HOME or use --db)");
+		return STORE_NOWHERE;
+	}
+	rc = store_open_flags(path, flags, stp, cause);
+	free(path);
+	return rc;
+}
+
 /* The schema version the database holds, or -1. */
 int
 store_user_version(struct store *st)
@@ -795,589 +769,6 @@ store_user_version(struct store *st)
 		version = sqlite3_column_int(q.stmt, 0);
 	store_q_end(&q);
 	return version;
-}
-
-/* Order paths bytewise, so that the key ignores argument order. */
-static int
-store_path_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/*
- * The incident's key: FNV-1a 64 over the sorted paths, each with its NUL so
- * that "ab"+"c" and "a"+"bc" differ.  Only identity, never security.
- */
-static void
-store_key(char **paths, size_t n, char *key, size_t len)
-{
-	char		**sorted;
-	const char	 *p;
-	uint64_t	  h = FNV_OFFSET;
-	size_t		  i;
-
-	sorted = xreallocarray(NULL, n, sizeof *sorted);
-	if (n != 0) {
-		memcpy(sorted, paths, n * sizeof *sorted);
-		qsort(sorted, n, sizeof *sorted, store_path_cmp);
-	}
-	for (i = 0; i < n; i++) {
-		p = sorted[i];
-		do {
-			h ^= (unsigned char)*p;
-			h *= FNV_PRIME;
-		} while (*p++ != '\0');
-	}
-	free(sorted);
-	snprintf(key, len, "%016" PRIx64, h);
-}
-
-/*
- * Open a source again to copy lines out of it, or -1: a plain file, or
- * what a command, standard input or a decompressor gave, kept in its spill.
- */
-static int
-store_source_open(const struct rl_source *src, const char *path)
-{
-	(void)path;
-	if (src->error != NULL)
-		return -1;
-	return source_reopen(src);
-}
-
-/*
- * Source i opened again, or -1.  One is open at a time: 10,000 rank logs
- * under a limit of 256 descriptors are each read in turn, where holding
- * them all open left most without their job scan or context, unsaid.
- */
-static int
-store_save_fd(struct store_save *s, size_t i)
-{
-	if (s->fd != -1 && s->fd_of == i)
-		return s->fd;
-	if (s->fd != -1)
-		close(s->fd);
-	s->fd = store_source_open(s->inc->sources[i], s->paths[i]);
-	s->fd_of = i;
-	return s->fd;
-}
-
-/* The job's identity: paths, matched lines, and the head of each log. */
-static void
-store_save_job(struct store_save *s)
-{
-	char		*head;
-	ssize_t		 n;
-	size_t		 i;
-	int		 fd;
-
-	job_identity(s->inc, &s->job);
-	head = xmalloc(JOB_HEAD);
-	for (i = 0; i < s->inc->nsources; i++) {
-		if ((fd = store_save_fd(s, i)) == -1)
-			continue;
-		if ((n = pread(fd, head, JOB_HEAD, 0)) > 0)
-			job_scan(&s->job, head, (size_t)n);
-	}
-	free(head);
-}
-
-/* Each source's absolute path (a file's real path; others as given). */
-static char **
-store_paths(const struct rl_incident *inc)
-{
-	char	**paths, *real;
-	size_t	  i;
-
-	paths = xcalloc(inc->nsources + 1, sizeof *paths);
-	for (i = 0; i < inc->nsources; i++) {
-		real = NULL;
-		if (inc->sources[i]->kind == SOURCE_FILE)
-			real = realpath(inc->sources[i]->path, NULL);
-		paths[i] = real != NULL ? real :
-		    xstrdup(inc->sources[i]->path);
-	}
-	return paths;
-}
-
-/* Free what store_paths made. */
-static void
-store_paths_free(char **paths, size_t n)
-{
-	size_t	i;
-
-	for (i = 0; i < n; i++)
-		free(paths[i]);
-	free(paths);
-}
-
-/* Resolve the paths, make the key, pick the root, read the job. */
-static void
-store_save_init(struct store_save *s, const struct rl_incident *inc)
-{
-	memset(s, 0, sizeof *s);
-	s->inc = inc;
-	s->paths = store_paths(inc);
-	s->fd = -1;
-	store_key(s->paths, inc->nsources, s->key, sizeof s->key);
-	store_now(s->now, sizeof s->now);
-	snprintf(s->occurred, sizeof s->occurred, "%s", s->now);
-	if (inc->answer.first != RL_NONE) {
-		assert((size_t)inc->answer.first < inc->nevents);
-		s->root = inc->events[inc->answer.first];
-		if ((s->root->time.flags & RL_TIME_VALID) &&
-		    !(s->root->time.flags & RL_TIME_BOOT))
-			clock_format(&s->root->time, s->occurred,
-			    sizeof s->occurred);
-	}
-	fingerprint_signature(inc, &s->sig);
-	store_save_job(s);
-}
-
-/* Free what store_save_init made. */
-static void
-store_save_clear(struct store_save *s)
-{
-	if (s->fd != -1)
-		close(s->fd);
-	store_paths_free(s->paths, s->inc->nsources);
-	free(s->old_fp);
-	fingerprint_signature_free(&s->sig);
-	job_free(&s->job);
-}
-
-/* The row of these logs: its id, or 0 when they were never stored. */
-static int
-store_lookup(struct store *st, const char *key, int64_t *id, char **old_fp,
-    char **cause)
-{
-	struct store_q	q;
-	int		rc;
-
-	*id = 0;
-	if (store_q_start(st, STMT_FIND, &q, cause) != 0)
-		return -1;
-	store_q_text(&q, key);
-	if ((rc = store_q_step(st, &q, cause)) == 1) {
-		*id = sqlite3_column_int64(q.stmt, 0);
-		if (old_fp != NULL)
-			*old_fp = store_column(q.stmt, 1);
-	}
-	store_q_end(&q);
-	return rc == -1 ? -1 : 0;
-}
-
-/* The id the same logs were stored under, or 0: what recall leaves out. */
-int
-store_find(struct store *st, const struct rl_incident *inc, int64_t *id,
-    char **cause)
-{
-	char	**paths, key[17];
-	int	  rc;
-
-	paths = store_paths(inc);
-	store_key(paths, inc->nsources, key, sizeof key);
-	rc = store_lookup(st, key, id, NULL, cause);
-	store_paths_free(paths, inc->nsources);
-	return rc;
-}
-
-/* Find the incident by key, or make its row; either way s->id is set. */
-static int
-store_save_find(struct store *st, struct store_save *s, char **cause)
-{
-	struct store_q	q;
-
-	if (store_lookup(st, s->key, &s->id, &s->old_fp, cause) != 0)
-		return -1;
-	if ((s->updated = (s->id != 0)))
-		return 0;
-	if (store_q_start(st, STMT_CREATE, &q, cause) != 0)
-		return -1;
-	store_q_text(&q, s->key);
-	store_q_text(&q, s->now);
-	if (store_q_run(st, &q, cause) != 0)
-		return -1;
-	s->id = sqlite3_last_insert_rowid(st->db);
-	return 0;
-}
-
-/* Write the answer and the counts into the incident's row. */
-static int
-store_save_answer(struct store *st, struct store_save *s, char **cause)
-{
-	const struct rl_incident	*inc = s->inc;
-	const struct rl_answer		*a = &inc->answer;
-	const struct rl_event		*root = s->root;
-	struct store_q			 q;
-
-	if (store_q_start(st, STMT_UPDATE, &q, cause) != 0)
-		return -1;
-	store_q_text(&q, s->now);
-	store_q_time(&q, &inc->start);
-	store_q_time(&q, &inc->end);
-	store_q_text(&q, s->occurred);
-	store_q_text(&q, s->sig.rule);
-	store_q_text(&q, s->sig.fingerprint);
-	store_q_maybe(&q, root != NULL ? s->sig.scheme : RL_NONE);
-	store_q_text(&q, s->sig.template);
-	store_q_maybe(&q, root != NULL ? root->rank : RL_NONE);
-	store_q_text(&q, s->sig.host);
-	store_q_text(&q, s->sig.pci);
-	store_q_text(&q, root != NULL ? role_name(a->first_role) : NULL);
-	store_q_text(&q, domain_name(a->domain));
-	store_q_text(&q, group_name(a->group));
-	store_q_text(&q, scope_name(a->scope));
-	store_q_text(&q, a->summary);
-	store_q_text(&q, a->explanation);
-	store_q_text(&q, ckpt_status_name(a->ckpt));
-	store_q_maybe(&q, a->last_safe_step);
-	store_q_text(&q, root != NULL ? root->text : NULL);
-	store_q_count(&q, inc->nsources);
-	store_q_count(&q, inc->nranks);
-	store_q_count(&q, inc->nevents);
-	store_q_count(&q, inc->lines);
-	store_q_count(&q, inc->bytes);
-	store_q_text(&q, s->job.fact[JOB_ID].value);
-	store_q_text(&q, s->job.fact[JOB_RUN].value);
-	store_q_text(&q, s->job.fact[JOB_COMMAND].value);
-	store_q_int(&q, s->id);
-	return store_q_run(st, &q, cause);
-}
-
-/* Replace the incident's sources. */
-static int
-store_save_sources(struct store *st, struct store_save *s, char **cause)
-{
-	const struct rl_source	*src;
-	struct store_q		 q;
-	size_t			 i;
-
-	for (i = 0; i < s->inc->nsources; i++) {
-		src = s->inc->sources[i];
-		if (store_q_start(st, STMT_ADD_SOURCE, &q, cause) != 0)
-			return -1;
-		store_q_int(&q, s->id);
-		store_q_text(&q, s->paths[i]);
-		store_q_maybe(&q, src->rank);
-		store_q_text(&q, src->host);
-		store_q_count(&q, src->lines);
-		store_q_count(&q, src->bytes);
-		if (store_q_run(st, &q, cause) != 0)
-			return -1;
-	}
-	return 0;
-}
-
-/* Replace the incident's ranks: one row each, the map of who did what. */
-static int
-store_save_ranks(struct store *st, struct store_save *s, char **cause)
-{
-	const struct rl_rank	*r;
-	struct store_q		 q;
-	size_t			 i;
-
-	for (i = 0; i < s->inc->nranks; i++) {
-		r = &s->inc->ranks[i];
-		if (store_q_start(st, STMT_ADD_RANK, &q, cause) != 0)
-			return -1;
-		store_q_int(&q, s->id);
-		store_q_maybe(&q, r->rank);
-		store_q_text(&q, r->host);
-		store_q_text(&q, rank_state_name(r->state));
-		store_q_time(&q, &r->first);
-		store_q_time(&q, &r->last);
-		store_q_count(&q, r->lines);
-		store_q_maybe(&q, r->last_step);
-		if (store_q_run(st, &q, cause) != 0)
-			return -1;
-	}
-	return 0;
-}
-
-/* Whether an event is a failure worth its context. */
-static bool
-store_event_failing(const struct rl_event *ev)
-{
-	switch (ev->role) {
-	case ROLE_ROOT:
-	case ROLE_SYMPTOM:
-	case ROLE_COLLATERAL:
-	case ROLE_WRAPPER:
-	case ROLE_HANG:
-		return !ev->harmless;
-	default:
-		return false;
-	}
-}
-
-/*
- * The lines around an event, read again from its log at its byte offset:
- * up to CONTEXT_LINES before and after, within CONTEXT_BYTES each way.
- * Nothing (NULL) when the log is gone, or was rotated or truncated so that
- * the event's line is no longer where it was, or cannot be read at an
- * offset.  *first is the line number of the first line returned.
- */
-static char *
-store_context(struct store_save *s, const struct rl_event *ev,
-    int64_t *first)
-{
-	char		 buf[2 * CONTEXT_BYTES + 1], *p, *start, *end;
-	size_t		 before, n, lines, cmp;
-	ssize_t		 got;
-	uint64_t	 from;
-	int		 fd;
-
-	if (ev->source >= s->inc->nsources || ev->text == NULL ||
-	    (fd = store_save_fd(s, ev->source)) == -1)
-		return NULL;
-	before = ev->offset < CONTEXT_BYTES ? (size_t)ev->offset :
-	    CONTEXT_BYTES;
-	from = ev->offset - before;
-	if ((got = pread(fd, buf, sizeof buf - 1,
-	    (off_t)from)) <= (ssize_t)before)
-		return NULL;
-	n = (size_t)got;
-	buf[n] = '\0';
-	/* The line must still be there: its start is the event's text. */
-	cmp = strlen(ev->text);
-	if (cmp > 64)
-		cmp = 64;
-	if (n - before < cmp || memcmp(buf + before, ev->text, cmp) != 0)
-		return NULL;
-	/* Back over CONTEXT_LINES whole lines; a cut first one is dropped. */
-	start = buf + before;
-	for (lines = 0; start > buf; start--) {
-		if (start[-1] == '\n' && ++lines > CONTEXT_LINES)
-			break;
-	}
-	if (start == buf && from > 0) {
-		while (start < buf + before && *start != '\n')
-			start++;
-		if (start < buf + before)
-			start++;
-	}
-	for (p = start, lines = 0; p < buf + before; p++)
-		lines += *p == '\n';
-	*first = (int64_t)ev->line - (int64_t)lines;
-	/* Forward: the event's line and CONTEXT_LINES more. */
-	for (end = buf + before, lines = 0; end < buf + n; end++) {
-		if (*end == '\n' && lines++ == CONTEXT_LINES)
-			break;
-	}
-	while (end > start && (end[-1] == '\n' || end[-1] == '\r'))
-		end--;
-	return xstrndup(start, (size_t)(end - start));
-}
-
-/* Store one event, with its context when it is a failure. */
-static int
-store_save_event(struct store *st, struct store_save *s,
-    const struct rl_event *ev, char **cause)
-{
-	struct store_q	 q;
-	char		*context = NULL;
-	int64_t		 at = 0;
-
-	assert(ev->source < s->inc->nsources);
-	/* The root always; other failures while the budget lasts. */
-	if (store_event_failing(ev) && (ev == s->root ||
-	    s->ncontext < CONTEXT_EVENTS - 1) &&
-	    (context = store_context(s, ev, &at)) != NULL)
-		s->ncontext++;
-	if (store_q_start(st, STMT_ADD_EVENT, &q, cause) != 0) {
-		free(context);
-		return -1;
-	}
-	store_q_int(&q, s->id);
-	store_q_text(&q, s->paths[ev->source]);
-	store_q_count(&q, ev->line);
-	store_q_count(&q, ev->offset);
-	store_q_time(&q, &ev->time);
-	store_q_maybe(&q, ev->rank);
-	store_q_text(&q, ev->rule != NULL ? ev->rule->id :
-	    (ev->role == ROLE_HANG ? "rankline.hang.quiet" : NULL));
-	store_q_text(&q, role_name(ev->role));
-	store_q_text(&q, ev->rule != NULL ? domain_name(ev->rule->domain) :
-	    NULL);
-	store_q_int(&q, ev == s->root);
-	store_q_text(&q, ev->text);
-	store_q_text(&q, context);
-	if (context != NULL)
-		store_q_int(&q, at);
-	else
-		store_q_maybe(&q, RL_NONE);
-	free(context);
-	return store_q_run(st, &q, cause);
-}
-
-/* Whether the nth (from 0) of count events of a role is within its cap. */
-static bool
-store_event_kept(enum rl_role role, size_t nth, size_t count)
-{
-	if (store_caps[role].latest)
-		return nth + store_caps[role].max >= count;
-	return nth < store_caps[role].max;
-}
-
-/* Replace the incident's events, within the caps of each role. */
-static int
-store_save_events(struct store *st, struct store_save *s, char **cause)
-{
-	const struct rl_event	*ev;
-	size_t			 count[ROLE_NROLES] = { 0 };
-	size_t			 seen[ROLE_NROLES] = { 0 };
-	size_t			 i;
-
-	for (i = 0; i < s->inc->nevents; i++) {
-		assert(s->inc->events[i]->role < ROLE_NROLES);
-		count[s->inc->events[i]->role]++;
-	}
-	for (i = 0; i < s->inc->nevents; i++) {
-		ev = s->inc->events[i];
-		if (!store_event_kept(ev->role, seen[ev->role]++,
-		    count[ev->role]) && ev != s->root)
-			continue;
-		if (store_save_event(st, s, ev, cause) != 0)
-			return -1;
-	}
-	return 0;
-}
-
-/* Add one offender of the root, when it has a name. */
-static int
-store_save_offender(struct store *st, struct store_save *s, const char *kind,
-    const char *name, char **cause)
-{
-	struct store_q	q;
-
-	if (name == NULL || *name == '\0')
-		return 0;
-	if (store_q_start(st, STMT_ADD_OFFENDER, &q, cause) != 0)
-		return -1;
-	store_q_int(&q, s->id);
-	store_q_text(&q, kind);
-	store_q_text(&q, name);
-	store_q_text(&q, s->occurred);
-	return store_q_run(st, &q, cause);
-}
-
-/* The root's host, GPU and rank, for the repeat offenders. */
-static int
-store_save_offenders(struct store *st, struct store_save *s, char **cause)
-{
-	char	rank[16];
-
-	if (s->root == NULL)
-		return 0;
-	snprintf(rank, sizeof rank, "%d", s->sig.rank);
-	if (store_save_offender(st, s, "host", s->sig.host, cause) != 0 ||
-	    store_save_offender(st, s, "gpu", s->sig.pci, cause) != 0)
-		return -1;
-	return store_save_offender(st, s, "rank", s->sig.rank != RL_NONE ?
-	    rank : NULL, cause);
-}
-
-/* The id of a fingerprint's row, or 0 for none. */
-static int
-store_fingerprint_id(struct store *st, const char *fp, int64_t *id,
-    char **cause)
-{
-	struct store_q	q;
-	int		rc;
-
-	*id = 0;
-	if (store_q_start(st, STMT_FP_ID, &q, cause) != 0)
-		return -1;
-	store_q_text(&q, fp);
-	if ((rc = store_q_step(st, &q, cause)) == 1)
-		*id = sqlite3_column_int64(q.stmt, 0);
-	store_q_end(&q);
-	return rc == -1 ? -1 : 0;
-}
-
-/*
- * Bring both search indexes up to date for an incident (id, or 0) and a
- * fingerprint (fp, or NULL): the incident's words for history QUERY, and
- * the fingerprint's template and notes for near matches.
- */
-int
-store_index(struct store *st, int64_t id, const char *fp, char **cause)
-{
-	int64_t	fid;
-
-	if (id != 0 && (store_run_id(st, STMT_GREP_DELETE, id, cause) != 0 ||
-	    store_run_id(st, STMT_GREP_INSERT, id, cause) != 0))
-		return -1;
-	if (fp == NULL)
-		return 0;
-	if (store_fingerprint_id(st, fp, &fid, cause) != 0)
-		return -1;
-	if (fid == 0)
-		return 0;
-	if (store_run_id(st, STMT_FTS_DELETE, fid, cause) != 0)
-		return -1;
-	return store_run_id(st, STMT_FTS_INSERT, fid, cause);
-}
-
-/* Record the fingerprint's row (its scheme, its template), then index. */
-int
-store_fingerprint_add(struct store *st, const char *fp, int scheme,
-    const char *rule, const char *template, char **cause)
-{
-	struct store_q	q;
-
-	if (fp == NULL)
-		return 0;
-	if (store_q_start(st, STMT_FP_ADD, &q, cause) != 0)
-		return -1;
-	store_q_text(&q, fp);
-	store_q_int(&q, scheme);
-	store_q_text(&q, rule);
-	store_q_text(&q, template);
-	return store_q_run(st, &q, cause);
-}
-
-/* The fingerprint's row and both indexes, for a saved incident. */
-static int
-store_save_index(struct store *st, struct store_save *s, char **cause)
-{
-	if (store_fingerprint_add(st, s->sig.fingerprint, s->sig.scheme,
-	    s->sig.rule, s->sig.template, cause) != 0)
-		return -1;
-	/* A grown log can change the root: the old group loses its notes. */
-	if (s->old_fp != NULL && (s->sig.fingerprint == NULL ||
-	    strcmp(s->old_fp, s->sig.fingerprint) != 0) &&
-	    store_index(st, 0, s->old_fp, cause) != 0)
-		return -1;
-	return store_index(st, s->id, s->sig.fingerprint, cause);
-}
-
-/* Write the whole incident, inside the transaction. */
-static int
-store_save_all(struct store *st, struct store_save *s, char **cause)
-{
-	static const enum store_stmt	 clear[] = {
-		STMT_CLEAR_SOURCES, STMT_CLEAR_RANKS, STMT_CLEAR_EVENTS,
-		STMT_CLEAR_OFFENDERS
-	};
-	size_t				 i;
-
-	if (store_save_find(st, s, cause) != 0 ||
-	    store_save_answer(st, s, cause) != 0)
-		return -1;
-	/* In place: INSERT OR REPLACE would delete, and cascade to notes. */
-	for (i = 0; s->updated && i < sizeof clear / sizeof *clear; i++) {
-		if (store_run_id(st, clear[i], s->id, cause) != 0)
-			return -1;
-	}
-	if (store_save_sources(st, s, cause) != 0 ||
-	    store_save_ranks(st, s, cause) != 0 ||
-	    store_save_events(st, s, cause) != 0 ||
-	    store_save_offenders(st, s, cause) != 0 ||
-	    store_save_index(st, s, cause) != 0)
-		return -1;
-	return store_commit(st, cause);
 }
 
 /* Begin a write: the lock is taken now, waiting under the busy timeout. */
@@ -1400,33 +791,6 @@ store_rollback(struct store *st)
 {
 	if (!sqlite3_get_autocommit(st->db))
 		store_run_id(st, STMT_ROLLBACK, 0, NULL);
-}
-
-/*
- * Save an incident in one transaction: a new row, or the row of the same
- * logs updated in place (*updated true).  Nothing is written on failure.
- * The logs are read again (context, job) before the write lock is taken.
- */
-int
-store_save(struct store *st, const struct rl_incident *inc, int64_t *id,
-    bool *updated, char **cause)
-{
-	struct store_save	s;
-	int			rc = 0;
-
-	store_save_init(&s, inc);
-	if (store_begin(st, cause) != 0)
-		rc = -1;
-	else if (store_save_all(st, &s, cause) != 0) {
-		store_rollback(st);
-		rc = -1;
-	}
-	if (rc == 0) {
-		*id = s.id;
-		*updated = s.updated;
-	}
-	store_save_clear(&s);
-	return rc;
 }
 
 /* A copy of a text column, or NULL. */

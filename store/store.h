@@ -6,9 +6,9 @@
  *
  * Ownership: a struct store is opened by store_open (or store_open_flags,
  * which makes nothing and may fall back to read only) and closed by
- * store_close.  Lists returned in a store_list are the caller's, freed with
- * store_list_free; a row filled by store_get is the caller's, freed with
- * store_row_free; a history filled by store_recall is the caller's, freed
+ * store_close.  Lists returned in a store_list are the caller's, emptied
+ * with store_list_clear; a row filled by store_get is the caller's, its
+ * strings freed with store_row_clear; a history filled by store_recall is the caller's, freed
  * with history_free (core.h).  The strings store_events and store_notes
  * pass their callbacks are borrowed for the call.  Failures return -1 with
  * a cause naming the database's path (or the import file's, with the line
@@ -108,12 +108,14 @@ struct store_list {
 #define STORE_EXISTING	0x1	/* make nothing: STORE_ABSENT if missing */
 #define STORE_READ	0x2	/* read only where it cannot be written */
 #define STORE_ABSENT	1	/* store_open_flags: no database at the path */
+#define STORE_NOWHERE	2	/* store_open_at: no default path (no HOME) */
 
 /* store.c */
 int		 store_open(const char *, struct store **, char **);
 int		 store_open_flags(const char *, int, struct store **, char **);
 void		 store_close(struct store *);
 char		*store_default_path(void);
+int		 store_open_at(const char *, int, struct store **, char **);
 int		 store_save(struct store *, const struct rl_incident *,
 		     int64_t *, bool *, char **);
 int		 store_list(struct store *, const char *, int,
@@ -138,9 +140,9 @@ int		 store_recall(struct store *, const struct rl_incident *,
 		     int64_t, struct rl_history *, char **);
 int		 store_offenders(struct store *, int64_t,
 		     struct store_offenders *, char **);
-void		 store_offenders_free(struct store_offenders *);
-void		 store_row_free(struct store_row *);
-void		 store_list_free(struct store_list *);
+void		 store_offenders_clear(struct store_offenders *);
+void		 store_row_clear(struct store_row *);
+void		 store_list_clear(struct store_list *);
 
 /* store-export.c: the history as JSON, to share between machines. */
 int		 store_export(struct store *, const char *, char **);

@@ -1,4 +1,6 @@
-# tests/lib.sh: TAP for the shell tests, sourced by each tests/*.sh.
+# tests/lib.sh: TAP for the shell tests, sourced by each of tests/cli/,
+# tests/faults/ and tests/fuzz/replay.sh (so it lives above them; the
+# console's tests/e2e/lib.sh has its own, on tmux).
 # Every check is one "ok N - ..." or "not ok N - ..." line; tap_done prints
 # the plan and sets the exit status.
 

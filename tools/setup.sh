@@ -8,11 +8,12 @@ set -eu
 cd "$(dirname "$0")/.."
 
 # Build: compiler, autotools, and the libraries of the design card plus
-# zlib and jansson (the history's export files).  Test: tmux drives the console, python3 runs the corpus scorers,
-# valgrind checks analyze in CI.
+# zlib and jansson (every JSON written or read).  Test: tmux drives the
+# console, python3 runs the corpus scorers, strace shows each log is opened
+# once; valgrind checks analyze in CI.
 PKGS="build-essential autoconf automake pkg-config libncurses-dev libuv1-dev
 libsqlite3-dev libpcre2-dev zlib1g-dev libzstd-dev libjansson-dev tmux python3
-gzip zstd"
+gzip zstd strace"
 
 missing=""
 for p in $PKGS; do

@@ -120,7 +120,7 @@ live_refresh(struct tui *t)
 	l->diag_at = uv_now(t->loop);
 	t0 = uv_hrtime();
 	model_keep(t);
-	diagnose(t->inc);
+	pipeline_diagnose(t->inc);
 	t1 = uv_hrtime();
 	tui_rebuild(t);
 	t2 = uv_hrtime();
@@ -184,7 +184,7 @@ live_status(struct tui *t, char *out, size_t len)
 	if (l->paused) {
 		live_count(&b, t->inc->lines - l->shown_lines, "new line");
 		snprintf(out, len, "paused%s%s", sep, b.p);
-		buf_free(&b);
+		buf_clear(&b);
 		return (out);
 	}
 	follow_stats(l->follow, &st);
@@ -201,6 +201,6 @@ live_status(struct tui *t, char *out, size_t len)
 		    b.p, sep, l->rate, l->rate == 1 ? "" : "s");
 	else
 		snprintf(out, len, "following %s%sidle", b.p, sep);
-	buf_free(&b);
+	buf_clear(&b);
 	return (out);
 }

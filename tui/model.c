@@ -332,16 +332,19 @@ model_glyph(const struct rl_incident *inc, size_t i)
 		return (GLYPH_FIRST);
 	if (e->harmless)
 		return (GLYPH_EVIDENCE);
+	if (event_failing(e)) {
+		switch (e->role) {
+		case ROLE_HANG:
+			return (GLYPH_HANG);
+		case ROLE_COLLATERAL:
+			return (GLYPH_COLLATERAL);
+		case ROLE_WRAPPER:
+			return (GLYPH_WRAPPER);
+		default:
+			return (GLYPH_FAIL);
+		}
+	}
 	switch (e->role) {
-	case ROLE_ROOT:
-	case ROLE_SYMPTOM:
-		return (GLYPH_FAIL);
-	case ROLE_HANG:
-		return (GLYPH_HANG);
-	case ROLE_COLLATERAL:
-		return (GLYPH_COLLATERAL);
-	case ROLE_WRAPPER:
-		return (GLYPH_WRAPPER);
 	case ROLE_PROGRESS:
 		if (mark == MARK_CKPT_END)
 			return (GLYPH_CKPT);

@@ -568,7 +568,7 @@ theme_load(struct tui *t, const char *name)
 	theme_apply(&tl);
 	theme_keep_names(&tl);
 	theme_report(t, &errs, tl.want, tl.found);
-	errlist_free(&errs);
+	errlist_clear(&errs);
 	t->mono = theme_mono;
 	free(t->theme);
 	t->theme = xstrdup(tl.found ? tl.want : (theme_mono ? "mono" :

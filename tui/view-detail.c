@@ -3,33 +3,25 @@
  *
  * The top part is the model's: when, where, which rank and process, the
  * rule that matched and what it says to do; for the first failure, the
- * verdict's reasons.  Below it is the log itself around the line, re-read
- * from the source file (a few dozen lines either side), because the line
- * that matched is rarely the whole story: a traceback is read from the top.
- * Those raw lines never went through core's sanitizer, so they are stripped
- * of ANSI sequences and drawn through screen_put like everything else.
+ * verdict's reasons.  Below it, for a failure, is the log itself around the
+ * line (CONTEXT_LINES either side), as ingestion kept it in the model, since
+ * the line that matched is rarely the whole story; nothing here reads a
+ * log on the loop thread.  Those raw lines never went through core's
+ * sanitizer, so they are stripped of ANSI sequences and drawn through
+ * screen_put like everything else.
  *
  * The view's lines are built when the event or the width changes and the
  * draw only copies the visible ones.  h/l step through the row's events
  * without leaving the view, and the timeline's selection follows.
  */
 
-#include <sys/stat.h>
-
-#include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "tui.h"
 
-#define DETAIL_BEFORE_BYTES	(16 * 1024)	/* log read before the line */
-#define DETAIL_AFTER_BYTES	(32 * 1024)	/* and after it */
-#define DETAIL_BEFORE_LINES	30
-#define DETAIL_AFTER_LINES	60
 #define DETAIL_LABEL_W		11		/* "checkpoint " */
 
 /* One line of the view as drawn. */
@@ -146,93 +138,41 @@ detail_fieldf(struct detail *d, const char *label, enum tui_role role,
 	free(s);
 }
 
-/* Split the bytes read into lines, keeping a window around the target. */
-static void
-detail_split(struct detail *d, const struct rl_event *e, char *buf,
-    size_t len, uint64_t start)
-{
-	char		*p = buf, *end = buf + len, *nl;
-	size_t		 target = (size_t)-1, n = 0, keep0, i;
-	uint64_t	 at = start;
-	char		**v = NULL;
-
-	if (start > 0 && (p = memchr(buf, '\n', len)) != NULL)
-		at += (uint64_t)(++p - buf);
-	while (p != NULL && p < end) {
-		if ((nl = memchr(p, '\n', end - p)) == NULL)
-			nl = end;
-		if (at == e->offset)
-			target = n;
-		if (nl > p && nl[-1] == '\r')
-			nl[-1] = '\0';
-		v = xreallocarray(v, n + 1, sizeof *v);
-		v[n] = xstrndup(p, nl - p);
-		v[n][strip_ansi(v[n], strlen(v[n]))] = '\0';
-		n++;
-		at += (uint64_t)(nl - p) + 1;
-		p = nl + 1;
-	}
-	if (target == (size_t)-1) {
-		xasprintf(&d->ctx_error, "the file changed since it was read: "
-		    "line %llu is no longer at byte %llu",
-		    (unsigned long long)e->line, (unsigned long long)e->offset);
-		while (n > 0)
-			free(v[--n]);
-		free(v);
-		return;
-	}
-	keep0 = target > DETAIL_BEFORE_LINES ? target - DETAIL_BEFORE_LINES : 0;
-	while (n > target + DETAIL_AFTER_LINES + 1)
-		free(v[--n]);
-	for (i = 0; i < keep0; i++)
-		free(v[i]);
-	memmove(v, v + keep0, (n - keep0) * sizeof *v);
-	d->ctx = v;
-	d->nctx = n - keep0;
-	d->ctx_first = (long long)e->line - (long long)(target - keep0);
-}
-
-/* Read the log around the event from its file; stdin cannot be re-read. */
+/*
+ * The lines around the event, as ingestion kept them in the model: the
+ * loop thread reads no log.  A failure has them; another event, or one
+ * whose line as read is not its text, says so.
+ */
 static void
 detail_context(struct detail *d, struct tui *t)
 {
 	const struct rl_event	*e = t->inc->events[d->ev];
-	const struct rl_source	*src;
-	uint64_t		 start;
-	char			*buf;
-	ssize_t			 n;
-	int			 fd;
+	const char		*ctx, *p, *nl;
+	int64_t			 first = 0;
+	size_t			 n = 0, len;
+	char			**v = NULL;
 
 	detail_clear_context(d);
-	if (e->source >= t->inc->nsources)
-		return;
-	src = t->inc->sources[e->source];
-	errno = 0;
-	if ((fd = source_reopen(src)) == -1) {
-		xasprintf(&d->ctx_error, "%s: %s", src->path,
-		    src->kind != SOURCE_FILE || src->compressed ?
-		    "its lines were not kept, no log to read again" :
-		    errno != 0 ? strerror(errno) : "cannot be read again");
+	if ((ctx = event_context(t->inc, e, &first)) == NULL) {
+		d->ctx_error = xstrdup(event_failing(e) ? "no lines around "
+		    "this failure were kept: its line as read differs from "
+		    "its text" : "lines around an event are kept for "
+		    "failures only");
 		return;
 	}
-	if (!source_spilled(src, e->offset + 1) && src->spill != -1) {
-		close(fd);
-		xasprintf(&d->ctx_error, "%s: its lines past byte %llu were "
-		    "not kept (the copy's cap, or a full disk): no context",
-		    src->path, (unsigned long long)src->spill_end);
-		return;
+	for (p = ctx; p != NULL; p = nl != NULL ? nl + 1 : NULL) {
+		nl = strchr(p, '\n');
+		len = nl != NULL ? (size_t)(nl - p) : strlen(p);
+		if (len > 0 && p[len - 1] == '\r')
+			len--;
+		v = xreallocarray(v, n + 1, sizeof *v);
+		v[n] = xstrndup(p, len);
+		v[n][strip_ansi(v[n], strlen(v[n]))] = '\0';
+		n++;
 	}
-	start = e->offset > DETAIL_BEFORE_BYTES ? e->offset -
-	    DETAIL_BEFORE_BYTES : 0;
-	buf = xmalloc(DETAIL_BEFORE_BYTES + DETAIL_AFTER_BYTES);
-	n = pread(fd, buf, DETAIL_BEFORE_BYTES + DETAIL_AFTER_BYTES,
-	    (off_t)start);
-	close(fd);
-	if (n < 0)
-		xasprintf(&d->ctx_error, "%s: %s", src->path, strerror(errno));
-	else
-		detail_split(d, e, buf, (size_t)n, start);
-	free(buf);
+	d->ctx = v;
+	d->nctx = n;
+	d->ctx_first = (long long)first;
 }
 
 /* Mark each context line with the strongest event that matched it. */
@@ -318,7 +258,7 @@ detail_build_who(struct detail *d, struct tui *t, const struct rl_event *e)
 	if (p != NULL && p->signal != 0)
 		buf_printf(&b, "  signal %d", p->signal);
 	detail_field(d, "who", TR_NORMAL, b.p);
-	buf_free(&b);
+	buf_clear(&b);
 }
 
 /*

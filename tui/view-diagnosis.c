@@ -4,21 +4,20 @@
  * The timeline says what failed first; this view says why, in the model's
  * own words: each answer's explanation and the lines that support it or
  * argue against it, the next steps with their reasons, the checkpoint, the
- * hosts' clocks, vLLM's memory budget and the evidence checklist.  It
- * computes nothing: every word comes from struct rl_answer, built by core.
+ * hosts' clocks, vLLM's memory budget, the job and the evidence
+ * checklist.  It computes nothing and words nothing: it draws the sections
+ * of wording.c, the same words as the text report.
  *
  * The lines are built when the width or the model changes and the draw
  * copies the visible ones, as view-detail.c does.
  */
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "tui.h"
-
-#define DIAG_EVIDENCE	12	/* evidence lines shown per answer */
+#include "wording.h"
 
 /* One line of the view as drawn. */
 struct diag_line {
@@ -98,23 +97,6 @@ diag_text(struct diag *d, int indent, enum tui_role role, const char *s)
 	return (first);
 }
 
-/* Append formatted text. */
-static size_t __attribute__((format(printf, 4, 5)))
-diag_textf(struct diag *d, int indent, enum tui_role role, const char *fmt,
-    ...)
-{
-	va_list	 ap;
-	char	*s;
-	size_t	 at;
-
-	va_start(ap, fmt);
-	xvasprintf(&s, fmt, ap);
-	va_end(ap);
-	at = diag_text(d, indent, role, s);
-	free(s);
-	return (at);
-}
-
 /* A section heading. */
 static void
 diag_section(struct diag *d, const char *title)
@@ -134,201 +116,107 @@ diag_mark(struct diag *d, size_t at, const char *mark, enum tui_role role)
 	d->lines[at].mark_role = role;
 }
 
-/* An evidence list: where, what it shows, and the line itself, dimmed. */
-static void
-diag_evidence(struct diag *d, const struct rl_incident *inc,
-    const struct rl_evlist *l)
-{
-	const struct rl_evidence	*v;
-	struct buf			 b = { 0 };
-	size_t				 i, at;
+/* The sections the console shows, in this order. */
+static const enum wd_part diag_parts[] = {
+	WD_PART_FIRST, WD_PART_VERDICT, WD_PART_ADVICE, WD_PART_CHECKPOINT,
+	WD_PART_CLOCKS, WD_PART_CAPACITY, WD_PART_JOB, WD_PART_WARNINGS,
+	WD_PART_CHECKLIST
+};
 
-	for (i = 0; i < l->n && i < DIAG_EVIDENCE; i++) {
-		v = &l->v[i];
-		buf_reset(&b);
-		if (v->source != RL_NONE && (size_t)v->source < inc->nsources) {
-			buf_adds(&b, model_source_name(inc, (unsigned)v->source));
-			if (v->line > 0)
-				buf_printf(&b, ":%llu", (unsigned long long)v->line);
-			buf_adds(&b, "  ");
-		}
-		buf_adds(&b, v->shows);
-		at = diag_text(d, 4, TR_NORMAL, b.p);
-		diag_mark(d, at, v->stance == STANCE_AGAINST ? "-" : "+",
-		    v->stance == STANCE_AGAINST ? TR_UNSAFE : TR_SAFE);
-		if (v->text != NULL && *v->text != '\0')
-			diag_add(d, 6, TR_DIM, v->text, strlen(v->text));
-	}
-	buf_free(&b);
-	if (l->n + l->dropped > DIAG_EVIDENCE)
-		diag_textf(d, 4, TR_DIM, "(%zu more: rankline analyze --json)",
-		    l->n + l->dropped - DIAG_EVIDENCE);
+/* Whether an item is a heading the view draws as a full-width rule. */
+static bool
+diag_is_rule(const struct wd_item *it)
+{
+	return it->indent == 0 && (it->role == WD_HEADING ||
+	    it->role == WD_TITLE || it->role == WD_FIRST);
 }
 
-/* The first failure: who, why, and the lines. */
-static void
-diag_build_first(struct diag *d, const struct rl_incident *inc)
+/* The colour of an item's text. */
+static enum tui_role
+diag_role(enum wd_role r)
 {
-	const struct rl_answer	*a = &inc->answer;
-	const struct rl_event	*e;
-	char			 when[64];
-
-	diag_section(d, "First failure");
-	if (a->first == RL_NONE) {
-		diag_text(d, 2, TR_NORMAL, a->summary);
-		return;
-	}
-	e = inc->events[a->first];
-	clock_format(&e->time, when, sizeof when);
-	diag_textf(d, 2, TR_VERDICT, "%s  (%s at %s)", a->summary,
-	    role_name(e->role), when[0] != '\0' ? when : "an unknown time");
-	diag_text(d, 2, TR_NORMAL, a->explanation);
-	diag_evidence(d, inc, &a->first_evidence);
-}
-
-/* The verdict, its confidence and reasons, and the next steps. */
-static void
-diag_build_verdict(struct diag *d, const struct rl_incident *inc)
-{
-	const struct rl_answer	*a = &inc->answer;
-	char			*title;
-	size_t			 i;
-
-	if (a->first == RL_NONE)
-		return;
-	xasprintf(&title, "Verdict: %s, %s, scope %s, confidence %s (%.2f)",
-	    domain_name(a->domain), group_name(a->group) != NULL ?
-	    group_name(a->group) : "-", scope_name(a->scope) != NULL ?
-	    scope_name(a->scope) : "-", confidence_level(a->confidence),
-	    a->confidence);
-	diag_section(d, title);
-	free(title);
-	diag_text(d, 2, TR_NORMAL, a->verdict_explanation);
-	diag_evidence(d, inc, &a->verdict_evidence);
-	if (a->nadvice == 0)
-		return;
-	diag_section(d, "Next steps (advice, not actions)");
-	for (i = 0; i < a->nadvice; i++) {
-		diag_textf(d, 2, TR_VERDICT, "%zu. %s", i + 1, a->advice[i].text);
-		diag_text(d, 5, TR_NORMAL, a->advice[i].why);
+	switch (r) {
+	case WD_FIRST:
+	case WD_ACTION:
+		return (TR_VERDICT);
+	case WD_TITLE:
+		return (TR_LABEL);
+	case WD_LOG:
+	case WD_DETAIL:
+	case WD_DIM:
+		return (TR_DIM);
+	case WD_MISSING:
+	case WD_WARNING:
+		return (TR_UNSAFE);
+	default:
+		return (TR_NORMAL);
 	}
 }
 
-/* The checkpoint answer. */
+/* One item: a rule, a wrapped paragraph, or a line with a mark. */
 static void
-diag_build_ckpt(struct diag *d, const struct rl_incident *inc)
+diag_item(struct diag *d, const struct rl_incident *inc,
+    const struct wd_item *it)
 {
-	const struct rl_answer	*a = &inc->answer;
-	struct buf		 b = { 0 };
-	size_t			 i;
+	struct buf	 b = { 0 };
+	size_t		 at;
 
-	buf_printf(&b, "Checkpoint: %s", ckpt_status_name(a->ckpt));
-	if (a->last_safe_step != RL_NONE)
-		buf_printf(&b, ", last safe step %d", a->last_safe_step);
-	for (i = 0; i < a->nunsafe; i++)
-		buf_printf(&b, "%s%d", i ? "," : ", unsafe ", a->unsafe_steps[i]);
-	for (i = 0; i < a->nsuspect; i++)
-		buf_printf(&b, "%s%d", i ? "," : ", suspect ",
-		    a->suspect_steps[i]);
-	diag_section(d, b.p);
-	buf_free(&b);
-	diag_text(d, 2, TR_NORMAL, a->ckpt_explanation);
-	diag_evidence(d, inc, &a->ckpt_evidence);
-}
-
-/* The hosts' clocks, when there are several. */
-static void
-diag_build_skew(struct diag *d, const struct rl_incident *inc)
-{
-	const struct rl_answer	*a = &inc->answer;
-	size_t			 i;
-
-	if (a->nskew == 0)
+	if (diag_is_rule(it)) {
+		diag_section(d, it->text);
 		return;
-	diag_section(d, "Clocks, from the step lines every rank printed");
-	for (i = 0; i < a->nskew; i++) {
-		if (a->skew[i].reference)
-			diag_textf(d, 2, TR_NORMAL, "%s: the reference",
-			    a->skew[i].host);
-		else
-			diag_textf(d, 2, TR_NORMAL, "%s: %+.3f s (%zu samples, "
-			    "spread %.3f s)", a->skew[i].host,
-			    (double)a->skew[i].offset_ms / 1000,
-			    a->skew[i].samples,
-			    (double)a->skew[i].spread_ms / 1000);
+	}
+	/* The line behind an evidence item is shown as it is, cut. */
+	if (it->role == WD_DETAIL) {
+		diag_add(d, it->indent, TR_DIM, it->text, strlen(it->text));
+		return;
+	}
+	/* Where it points, by the source's short name: paths are long. */
+	if (it->source != RL_NONE) {
+		buf_adds(&b, model_source_name(inc, (unsigned)it->source));
+		if (it->line > 0)
+			buf_printf(&b, ":%llu", (unsigned long long)it->line);
+		buf_adds(&b, ": ");
+	}
+	buf_adds(&b, it->text);
+	at = diag_text(d, it->indent, diag_role(it->role), b.p);
+	buf_clear(&b);
+	switch (it->role) {
+	case WD_FOR:
+		diag_mark(d, at, "+", TR_SAFE);
+		break;
+	case WD_AGAINST:
+		diag_mark(d, at, "-", TR_UNSAFE);
+		break;
+	case WD_FOUND:
+		diag_mark(d, at, screen_sym("\xe2\x9c\x93", "+"), TR_SAFE);
+		break;
+	case WD_MISSING:
+		diag_mark(d, at, screen_sym("\xe2\x9c\x97", "-"), TR_UNSAFE);
+		break;
+	default:
+		break;
 	}
 }
 
-/* vLLM's memory budget and the what-ifs. */
-static void
-diag_build_capacity(struct diag *d, const struct rl_incident *inc)
-{
-	const struct rl_capacity	*c = &inc->answer.capacity;
-	size_t				 i;
-
-	if (!c->present)
-		return;
-	diag_section(d, "Memory budget (vLLM)");
-	for (i = 0; i < c->nlines; i++)
-		diag_text(d, 2, TR_NORMAL, c->lines[i]);
-	if (c->nwhatif > 0)
-		diag_text(d, 2, TR_LABEL, "one change at a time:");
-	for (i = 0; i < c->nwhatif; i++)
-		diag_text(d, 4, TR_VERDICT, c->whatif[i]);
-}
-
-/* The evidence checklist: what the logs hold, what to collect. */
-static void
-diag_build_checklist(struct diag *d, const struct rl_incident *inc)
-{
-	const struct rl_check_item	*c = inc->answer.checklist;
-	size_t				 at;
-	int				 k;
-
-	diag_section(d, "Evidence checklist (collect what is missing first)");
-	for (k = 0; k < CHECK_NITEMS; k++) {
-		if (c[k].found || c[k].missing == NULL)
-			at = diag_text(d, 4, TR_NORMAL, check_name(k));
-		else
-			at = diag_text(d, 4, TR_UNSAFE, c[k].missing);
-		diag_mark(d, at, c[k].missing == NULL ? screen_sym("\xe2\x9c\x93",
-		    "+") : screen_sym("\xe2\x9c\x97", "-"), c[k].missing ==
-		    NULL ? TR_SAFE : TR_UNSAFE);
-	}
-}
-
-/*
- * Rules that gave lines up at pcre2's match limit: what they would have
- * matched is missing from every answer above.
- */
-static void
-diag_build_limits(struct diag *d, const struct rl_incident *inc)
-{
-	char	**notes;
-	size_t	  n, i;
-
-	if ((n = ruleset_limit_notes(inc->rules, &notes)) == 0)
-		return;
-	diag_section(d, "Match limits (rankline rules check names the cause)");
-	for (i = 0; i < n; i++) {
-		diag_text(d, 2, TR_UNSAFE, notes[i]);
-		free(notes[i]);
-	}
-	free(notes);
-}
-
-/* Build every line for the current model and width. */
+/* Build every line for the current model and width, from its words. */
 static void
 diag_build(struct diag *d, const struct rl_incident *inc)
 {
+	struct wording		 w = { 0 };
+	const struct wd_section	*s;
+	size_t			 k, i;
+
 	diag_clear(d);
-	diag_build_first(d, inc);
-	diag_build_verdict(d, inc);
-	diag_build_ckpt(d, inc);
-	diag_build_skew(d, inc);
-	diag_build_capacity(d, inc);
-	diag_build_limits(d, inc);
-	diag_build_checklist(d, inc);
+	wording_build(&w, inc);
+	for (k = 0; k < nitems(diag_parts); k++) {
+		s = &w.part[diag_parts[k]];
+		/* A section without a heading is still set apart. */
+		if (s->n > 0 && !diag_is_rule(&s->items[0]) && d->nlines > 0)
+			diag_add(d, 0, TR_NORMAL, "", 0);
+		for (i = 0; i < s->n; i++)
+			diag_item(d, inc, &s->items[i]);
+	}
+	wording_clear(&w);
 }
 
 /* Set up. */

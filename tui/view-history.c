@@ -107,7 +107,7 @@ view_history_free(struct view *v)
 
 	tui_past_free(h->rows, h->n);
 	free(h->query);
-	buf_free(&h->text);
+	buf_clear(&h->text);
 	free(h);
 }
 

@@ -2,7 +2,7 @@
  * view-timeline.c: the main view, one row per rank on a shared time axis.
  *
  *  FIRST FAILURE rank 4 (node1) torch.runtime at 13:49:41 - RuntimeError..
- *  domain code · group other · scope one │ checkpoint safe, last step 10
+ *  domain code · group other · scope one · checkpoint safe, last safe step 10
  *      RANK HOST  STATE  │13:49:30     13:49:40
  *  >      4 node1 FAILED │────·····◆····✖
  *         5 node1 collat │────·····◆·····▲↑
@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "tui.h"
+#include "wording.h"
 
 #define TL_WIDE		160	/* from here the event list goes on the right */
 #define TL_STATE_W	6	/* "FAILED" */
@@ -329,39 +330,36 @@ timeline_pair(int y, int x, int sx, const char *label, enum tui_role role,
 	return (x + screen_puts(y, x, sx - x, role, value));
 }
 
-/* The checkpoint part of the verdict line; returns the new x. */
+/*
+ * The checkpoint part of the verdict line, in the words of the report's
+ * checkpoint sentence (wording.c): the status, coloured, then the steps.
+ * Returns the new x.
+ */
 static int
 timeline_ckpt(const struct rl_answer *a, int y, int x, int sx)
 {
-	char	 steps[96], safe[48];
-	size_t	 i, o = 0;
+	struct buf	 steps = { 0 };
+	enum tui_role	 role;
 
-	safe[0] = '\0';
-	if (a->last_safe_step != RL_NONE)
-		snprintf(safe, sizeof safe, ", last safe step %d",
-		    a->last_safe_step);
 	switch (a->ckpt) {
 	case CKPT_SAFE:
-		x = timeline_pair(y, x, sx, "checkpoint", TR_SAFE, "safe");
+		role = TR_SAFE;
 		break;
-	case CKPT_UNSAFE:
-		steps[0] = '\0';
-		for (i = 0; i < a->nunsafe && o + 12 < sizeof steps; i++)
-			o += snprintf(steps + o, sizeof steps - o, "%s%d",
-			    i ? "," : " step ", a->unsafe_steps[i]);
-		x = timeline_pair(y, x, sx, "checkpoint", TR_UNSAFE, "UNSAFE");
-		x += screen_puts(y, x, sx - x, TR_UNSAFE, steps);
-		if (safe[0] == '\0')
-			snprintf(safe, sizeof safe, ", no safe step");
-		break;
-	case CKPT_UNKNOWN:
-		x = timeline_pair(y, x, sx, "checkpoint", TR_UNSAFE, "unknown");
+	case CKPT_NONE:
+		role = TR_DIM;
 		break;
 	default:
-		x = timeline_pair(y, x, sx, "checkpoint", TR_DIM, "none seen");
+		role = TR_UNSAFE;
 		break;
 	}
-	return (x + screen_puts(y, x, sx - x, TR_VERDICT, safe));
+	x = timeline_pair(y, x, sx, "checkpoint", role,
+	    ckpt_status_name(a->ckpt));
+	wording_checkpoint_steps(&steps, a->last_safe_step, a->unsafe_steps,
+	    a->nunsafe, a->suspect_steps, a->nsuspect);
+	if (steps.len > 0)
+		x += screen_puts(y, x, sx - x, TR_VERDICT, steps.p);
+	buf_clear(&steps);
+	return (x);
 }
 
 /* The verdict line: domain, group, scope, checkpoint, and the summary. */
@@ -445,7 +443,7 @@ timeline_draw_history(struct tui *t, int y, int sx)
 	/* screen_cut makes the log's and the notes' text safe to draw. */
 	if (b.p != NULL)
 		screen_cut(y, x, sx - x - 1, TR_VERDICT, b.p);
-	buf_free(&b);
+	buf_clear(&b);
 }
 
 /* Pick a tick interval that leaves room for labels of width lw. */

@@ -183,7 +183,7 @@ wait_for '^ *FIRST FAILURE .*python\.exception'
 ok $? "late save: the error is the first failure"
 printf '12/02/2026 13:20:20 - INFO - train - [rank0] successfully saved checkpoint from iteration 10 to checkpoints\n' \
     >>"$late/rank0.log"
-wait_for 'checkpoint UNSAFE'
+wait_for 'checkpoint unsafe'
 ok $? "a save logged after it, while followed: the checkpoint reads unsafe"
 send q
 quit_checks

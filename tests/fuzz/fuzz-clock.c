@@ -1,5 +1,5 @@
 /*
- * fuzz-clock.c: the clock parser (core/clock.c) over lines of any bytes.
+ * fuzz-clock.c: the clock parser (core/base/clock.c) over lines of any bytes.
  *
  * The input: a byte that moves the reference instant (by weeks, either
  * way), a byte that says where clock_parse_msg's message starts, then

@@ -150,7 +150,7 @@ templates_make(void)
 	ingest_more(src->ingest, false);
 	ingest_feed(src->ingest, fuzz_log, strlen(fuzz_log));
 	ingest_flush(src->ingest);
-	diagnose(inc);
+	pipeline_diagnose(inc);
 	st = db_open(full_path);
 	if (store_save(st, inc, &id, &updated, &cause) != 0 ||
 	    store_note(st, id, NOTE_DIAGNOSIS, "bad shard on node1", &cause) !=
@@ -322,10 +322,10 @@ history_read(struct store *st)
 		    &cause) != 0)
 			fuzz_fail("show %lld after an import: %s",
 			    (long long)l.rows[i].id, cause);
-		store_row_free(&row);
-		store_offenders_free(&off);
+		store_row_clear(&row);
+		store_offenders_clear(&off);
 	}
-	store_list_free(&l);
+	store_list_clear(&l);
 }
 
 /* PRAGMA integrity_check of a closed database. */

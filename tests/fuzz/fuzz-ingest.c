@@ -222,7 +222,7 @@ fuzz_reports(const struct rl_incident *inc)
 	/* RL_FUZZ_SHOW=1: what an input came to, to read a finding by. */
 	if (getenv("RL_FUZZ_SHOW") != NULL)
 		fwrite(b.p, 1, b.len, stderr);
-	buf_free(&b);
+	buf_clear(&b);
 }
 
 int
@@ -286,7 +286,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					left += v[i].n - v[i].off;
 			}
 			if (!half && left <= (size - 2) / 2) {
-				diagnose(inc);
+				pipeline_diagnose(inc);
 				fuzz_reports(inc);
 				half = true;
 			}
@@ -301,7 +301,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		ingest_more(src[i]->ingest, false);
 		ingest_flush(src[i]->ingest);
 	}
-	diagnose(inc);
+	pipeline_diagnose(inc);
 	if (flags & F_HISTORY) {
 		fuzz_history(&h, (const char *)data + 2, size - 2);
 		inc->history = &h;
@@ -319,6 +319,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ruleset_free(rs);
 	for (i = 0; i < ns; i++)
 		free(v[i].path);
-	buf_free(&line);
+	buf_clear(&line);
 	return 0;
 }

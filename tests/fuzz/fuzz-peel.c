@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "fuzz.h"
+#include "core.h"
 #include "rules-int.h"
 
 #define MAX_LINES	2048	/* lines compared per input */

@@ -76,12 +76,12 @@ rules_run(struct ruleset *rs)
 	if (log.len > 0)
 		ingest_feed(src->ingest, log.p, log.len);
 	ingest_flush(src->ingest);
-	diagnose(inc);
+	pipeline_diagnose(inc);
 	report_json(inc, &out, NULL);
 	buf_reset(&out);
 	report_text(inc, &out);
-	buf_free(&out);
-	buf_free(&log);
+	buf_clear(&out);
+	buf_clear(&log);
 	incident_free(inc);
 }
 
@@ -96,7 +96,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	ini_parse("fuzz.theme", (const char *)data, size, ini_check_cb, &is,
 	    &e);
-	errlist_free(&e);
+	errlist_clear(&e);
 
 	rs = ruleset_create();
 	nerr = ruleset_load(rs, "fuzz.rules", (const char *)data, size, &e);
@@ -105,7 +105,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ruleset_test(rs, &e, &checks);
 	if (nerr == 0)
 		rules_run(rs);
-	errlist_free(&e);
+	errlist_clear(&e);
 	ruleset_free(rs);
 	return 0;
 }

@@ -46,7 +46,7 @@ run(struct ruleset *rs, const char *text)
 	close(fd);
 	source_add_path(inc, path);
 	source_file_read(inc, inc->sources[0], NULL, NULL);
-	diagnose(inc);
+	pipeline_diagnose(inc);
 	unlink(path);
 	return inc;
 }
@@ -253,21 +253,21 @@ test_rediagnose(struct ruleset *rs)
 	char			 a[512], b[512];
 
 	feed(inc, part1);
-	diagnose(inc);
+	pipeline_diagnose(inc);
 	answer_key(inc, a, sizeof a);
 	ok(first(inc) != NULL && first(inc)->role == ROLE_HANG &&
 	    first(inc)->rank == 2, "before more lines: a hang, rank 2 went quiet");
-	diagnose(inc);
+	pipeline_diagnose(inc);
 	answer_key(inc, b, sizeof b);
 	ok(strcmp(a, b) == 0, "diagnosing twice changes nothing (%s | %s)", a, b);
 
 	feed(inc, part2);
-	diagnose(inc);
+	pipeline_diagnose(inc);
 	answer_key(inc, a, sizeof a);
 	all = incident_create(rs);
 	feed(all, part1);
 	feed(all, part2);
-	diagnose(all);
+	pipeline_diagnose(all);
 	answer_key(all, b, sizeof b);
 	ok(strcmp(a, b) == 0, "after more lines, the same answer as all at once "
 	    "(%s | %s)", a, b);
@@ -311,8 +311,8 @@ test_settled(struct ruleset *rs)
 	feed(copied, text);
 	feed(settled, text);
 	settled->settled = true;
-	diagnose(copied);
-	diagnose(settled);
+	pipeline_diagnose(copied);
+	pipeline_diagnose(settled);
 	a = report(copied);
 	b = report(settled);
 	ok(first(settled) != NULL && first(settled)->rule != NULL &&
@@ -320,7 +320,7 @@ test_settled(struct ruleset *rs)
 	    first(settled)->rank == 2, "settled: the exception on rank 2");
 	ok(a != NULL && b != NULL && strcmp(a, b) == 0,
 	    "the keeps' own events give the report copies give");
-	diagnose(settled);
+	pipeline_diagnose(settled);
 	c = report(settled);
 	ok(c != NULL && strcmp(b, c) == 0, "and the same again when diagnosed "
 	    "twice");
@@ -362,7 +362,7 @@ test_samples(void)
 	for (k = 1; k <= 1000; k++)
 		buf_printf(&b, T(0, "01,000") "step %d\n", k);
 	feed(inc, b.p);
-	diagnose(inc);
+	pipeline_diagnose(inc);
 	for (i = 0; i < inc->nevents; i++)
 		n += inc->events[i]->rule != NULL &&
 		    strcmp(inc->events[i]->rule->id, "step") == 0;
@@ -373,14 +373,14 @@ test_samples(void)
 	/* One source: the full 32. */
 	inc = incident_create(rs);
 	feed(inc, b.p);
-	diagnose(inc);
+	pipeline_diagnose(inc);
 	for (i = n = 0; i < inc->nevents; i++)
 		n += inc->events[i]->rule != NULL &&
 		    strcmp(inc->events[i]->rule->id, "step") == 0;
 	ok(n > 8 && n <= 32 + 1, "one source: up to 32 and the last (%zu)", n);
-	buf_free(&b);
+	buf_clear(&b);
 	incident_free(inc);
-	errlist_free(&e);
+	errlist_clear(&e);
 	ruleset_free(rs);
 }
 
@@ -446,7 +446,7 @@ test_many(struct ruleset *rs)
 	}
 	ok(failed == 1 && collateral == 1999,
 	    "one failed, 1,999 collateral (%d, %d)", failed, collateral);
-	buf_free(&b);
+	buf_clear(&b);
 	incident_free(inc);
 
 	/*
@@ -478,7 +478,7 @@ test_many(struct ruleset *rs)
 	    "and the rank that did not complete it is named: %s",
 	    inc->answer.ckpt_evidence.n > 0 ?
 	    inc->answer.ckpt_evidence.v[0].shows : "(none)");
-	buf_free(&b);
+	buf_clear(&b);
 	incident_free(inc);
 }
 
@@ -541,7 +541,7 @@ test_sorted(struct ruleset *rs)
 		    "%s: %zu events, all timed", how[mode], inc->nevents);
 		ok(events_ordered(inc), "%s: the events are in time order",
 		    how[mode]);
-		buf_free(&b);
+		buf_clear(&b);
 		incident_free(inc);
 	}
 
@@ -558,7 +558,7 @@ test_sorted(struct ruleset *rs)
 	inc = run(rs, b.p);
 	ok(inc->nevents >= 40 && events_ordered(inc), "at one time, the %zu "
 	    "events are in the order they came", inc->nevents);
-	buf_free(&b);
+	buf_clear(&b);
 	incident_free(inc);
 }
 
@@ -606,7 +606,7 @@ test_sorted_wide(struct ruleset *rs)
 	    inc->nevents, old, tied);
 	ok(events_ordered(inc), "across two centuries, the events are in time "
 	    "order, and the ties in arrival order");
-	buf_free(&b);
+	buf_clear(&b);
 	incident_free(inc);
 }
 
@@ -642,7 +642,7 @@ test_report_events(struct ruleset *rs)
 	ingest_feed(source_ingest(inc, src[1], NULL, NULL), two, strlen(two));
 	for (k = 0; k < 2; k++)
 		ingest_flush(src[k]->ingest);
-	diagnose(inc);
+	pipeline_diagnose(inc);
 	report_json(inc, &b, NULL);
 	root = json_loads(b.p, 0, &err);
 	ev = root != NULL ? json_object_get(root, "events") : NULL;
@@ -672,7 +672,7 @@ test_report_events(struct ruleset *rs)
 	    strstr(b.p, "\"domain\": \"code\"") != NULL,
 	    "roles and domains are quoted words");
 	json_decref(root);
-	buf_free(&b);
+	buf_clear(&b);
 	incident_free(inc);
 }
 
@@ -698,7 +698,7 @@ main(void)
 	test_sorted(rs);
 	test_sorted_wide(rs);
 	test_report_events(rs);
-	errlist_free(&e);
+	errlist_clear(&e);
 	ruleset_free(rs);
 	return tap_done();
 }

@@ -87,7 +87,7 @@ analyze(void)
 	source_add_path(inc, root);
 	for (i = 0; i < inc->nsources; i++)
 		source_file_read(inc, inc->sources[i], NULL, NULL);
-	diagnose(inc);
+	pipeline_diagnose(inc);
 	return inc;
 }
 
@@ -234,7 +234,7 @@ test_direct_line(void)
 	put("console.log", b.p, b.len);
 	for (k = 0; k < 3; k++) {
 		r = own[k][4] - '0';
-		buf_free(&b);
+		buf_clear(&b);
 		buf_printf(&b, "2026-12-02 13:19:50,10%d INFO     [rank%d] "
 		    "train: iteration      1/    30 | lm loss: 1.0E+00\n"
 		    "RuntimeError: [../third_party/gloo/gloo/transport/tcp/"
@@ -242,7 +242,7 @@ test_direct_line(void)
 		    "\n", r, r, r);
 		put(own[k], b.p, b.len);
 	}
-	buf_free(&b);
+	buf_clear(&b);
 	inc = analyze();
 	ok(first(inc) != NULL && first(inc)->rank == 1,
 	    "direct: rank 1's exception is the first failure");
@@ -293,7 +293,7 @@ test_skew(void)
 	for (r = 0; r < 4; r++) {
 		snprintf(name, sizeof name, "node%d/rank%d.log", r / 2, r);
 		put(name, b[r].p, 0);
-		buf_free(&b[r]);
+		buf_clear(&b[r]);
 	}
 	inc = analyze();
 	e = first(inc);
@@ -351,7 +351,7 @@ test_skew_common(void)
 		snprintf(name, sizeof name, "node%d/rank%d.log", r / 2, r);
 		put(name, b.p, 0);
 	}
-	buf_free(&b);
+	buf_clear(&b);
 	inc = analyze();
 	e = first(inc);
 	is_int(inc->answer.scope, SCOPE_ALL, "1: common to all ranks");
@@ -466,7 +466,7 @@ hang_write(struct buf *b)
 	for (r = 0; r < 4; r++) {
 		snprintf(name, sizeof name, "logs/rank%d.log", r);
 		put(name, b[r].p, 0);
-		buf_free(&b[r]);
+		buf_clear(&b[r]);
 	}
 }
 
@@ -676,8 +676,8 @@ test_ckpt_during_save(void)
 	put("torchrun.log", "ERROR:torch.distributed.elastic.multiprocessing."
 	    "api:failed (exitcode: -9) local_rank: 1 (pid: 4325) of binary: "
 	    "/usr/bin/python3\n", 0);
-	buf_free(&b[0]);
-	buf_free(&b[1]);
+	buf_clear(&b[0]);
+	buf_clear(&b[1]);
 	inc = analyze();
 	is_int(inc->answer.last_safe_step, 10, "3: the last step every saver "
 	    "completed before the failure");
@@ -708,7 +708,7 @@ test_ckpt_after_failure(void)
 	put("logs/rank1.log", "2026-12-02 13:22:00,000 ERROR    [rank1] train: "
 	    "training aborted by exception\nTraceback (most recent call "
 	    "last):\nIndexError: list index out of range\n", 0);
-	buf_free(&b);
+	buf_clear(&b);
 	inc = analyze();
 	is_int(inc->answer.last_safe_step, 10, "3: a save completed after the "
 	    "first failure does not count");
@@ -731,7 +731,7 @@ test_ckpt_hw_suspect(void)
 	put("logs/rank0.log", b.p, 0);
 	put("dmesg.log", "[Wed Dec  2 13:22:01 2026] NVRM: Xid (PCI:0000:18:00): "
 	    "48, pid=3110652, name=pt_main_thread, Ch 00000008\n", 0);
-	buf_free(&b);
+	buf_clear(&b);
 	inc = analyze();
 	is_int(inc->answer.last_safe_step, 20, "3: step 20 completed");
 	ok(inc->answer.nsuspect == 1 && inc->answer.suspect_steps[0] == 20,
@@ -774,8 +774,8 @@ test_ckpt_folder(void)
 	    "IndexError: list index out of range\n");
 	put("logs/rank0.log", b[0].p, 0);
 	put("logs/rank1.log", b[1].p, 0);
-	buf_free(&b[0]);
-	buf_free(&b[1]);
+	buf_clear(&b[0]);
+	buf_clear(&b[1]);
 	for (s = 10; s <= 20; s += 10) {
 		for (r = 0; r < 3; r++) {
 			snprintf(name, sizeof name, "checkpoints/iter_%07d/"
@@ -861,7 +861,7 @@ test_pci_join(void)
 			    "peer [127.0.0.1]:44735\n");
 		snprintf(name, sizeof name, "node0/rank%d.log", r);
 		put(name, b.p, 0);
-		buf_free(&b);
+		buf_clear(&b);
 	}
 	put("node0/dmesg.log", "[Wed Dec  2 13:30:05 2026] NVRM: Xid "
 	    "(PCI:0000:97:00): 79, pid=4202, name=pt_main_thread, GPU has "
@@ -969,7 +969,7 @@ test_healthy(void)
 	step_line(&b, "13:21:00,000", 0, 1);
 	save_lines(&b, 0, 10, "13:21:01,000", "13:21:01,100");
 	put("logs/rank0.log", b.p, 0);
-	buf_free(&b);
+	buf_clear(&b);
 	inc = analyze();
 	ok(first(inc) == NULL && inc->answer.nadvice == 0 &&
 	    inc->answer.first_evidence.n == 0, "1: no failure, no evidence, "
@@ -1008,7 +1008,7 @@ main(void)
 	test_pci_join();
 	test_capacity();
 	test_healthy();
-	errlist_free(&e);
+	errlist_clear(&e);
 	ruleset_free(rules);
 	rmdir(root);
 	return tap_done();

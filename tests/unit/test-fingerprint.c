@@ -222,6 +222,30 @@ test_grouping(void)
 	incident_free(f);
 }
 
+/*
+ * Fingerprints are stored, so their value is fixed: FNV-1a 64 over each
+ * part and its NUL, worked out by hand (the parts of one call never run
+ * together: "ab"+"c" is not "a"+"bc").
+ */
+static void
+test_stored(void)
+{
+	char	*v, *w;
+
+	v = fingerprint_make(1, "python.exception",
+	    "RuntimeError: shape <N> is invalid", NULL);
+	is_str(v, "1:2b3b811ae8940d04", "a code fingerprint keeps its value");
+	free(v);
+	v = fingerprint_make(1, "cuda.xid", "NVRM: Xid <PCI>: 79", "node07");
+	is_str(v, "1:04c0685c1d727c7e", "a hardware one, with its host");
+	free(v);
+	v = fingerprint_make(1, "ab", "c", NULL);
+	w = fingerprint_make(1, "a", "bc", NULL);
+	ok(strcmp(v, w) != 0, "parts do not run together: %s %s", v, w);
+	free(v);
+	free(w);
+}
+
 /* Nothing failed: no fingerprint; hostile and long lines stay bounded. */
 static void
 test_edges(void)
@@ -243,7 +267,7 @@ test_edges(void)
 	fingerprint_template(line, NULL, 0, &b);
 	ok(b.len <= FP_TEMPLATE_MAX, "long line: template of %zu bytes",
 	    b.len);
-	buf_free(&b);
+	buf_clear(&b);
 	free(line);
 }
 
@@ -285,6 +309,7 @@ main(void)
 	test_prefixes();
 	test_pci();
 	test_grouping();
+	test_stored();
 	test_edges();
 	test_job();
 	return tap_done();

@@ -76,7 +76,7 @@ pack_text(const char *text)
 
 	if (ruleset_load(rs, "inline", text, strlen(text), &e) != 0)
 		printf("# pack error: %s\n", e.v[0]);
-	errlist_free(&e);
+	errlist_clear(&e);
 	ruleset_finish(rs);
 	return rs;
 }
@@ -121,7 +121,7 @@ test_chunks(void)
 		feed(inc, src, t, strlen(t), step, &sn);
 		if (strcmp(sn.text.p, "alpha|beta||gamma without newline|") != 0)
 			all = false;
-		buf_free(&sn.text);
+		buf_clear(&sn.text);
 		incident_free(inc);
 	}
 	ok(all, "every chunking gives the same lines; CRLF dropped; the last "
@@ -162,8 +162,8 @@ test_long_and_binary(void)
 	ok(inc->nevents == 2 && inc->events[1]->offset < t.len &&
 	    t.p[inc->events[1]->offset] == 0x1b,
 	    "the original bytes stay addressable by the event's offset");
-	buf_free(&t);
-	buf_free(&sn.text);
+	buf_clear(&t);
+	buf_clear(&sn.text);
 	incident_free(inc);
 	ruleset_free(rs);
 }
@@ -195,7 +195,7 @@ test_prefix_streams(void)
 	ok(inc->nevents >= 1 && inc->procs[inc->events[inc->nevents - 1]->process]->rank == 1,
 	    "the link [rank1] in the text named the process's global rank");
 	ok(src->multiplexed, "a source with writer prefixes is multiplexed");
-	buf_free(&sn.text);
+	buf_clear(&sn.text);
 	incident_free(inc);
 	ruleset_free(rs);
 }
@@ -243,7 +243,7 @@ test_pending_time(void)
 	    "an event before any time takes the next timed line's time");
 	ok(inc->nevents == 1 && !inc->events[0]->timed,
 	    "and is marked as not carrying its own time");
-	buf_free(&sn.text);
+	buf_clear(&sn.text);
 	incident_free(inc);
 	ruleset_free(rs);
 }
@@ -267,7 +267,7 @@ test_not_within(void)
 	    "the exception right after 'Exception ignored in:' is harmless");
 	ok(inc->nevents == 3 && !inc->events[2]->harmless,
 	    "one further down is not");
-	buf_free(&sn.text);
+	buf_clear(&sn.text);
 	incident_free(inc);
 	ruleset_free(rs);
 }
@@ -314,7 +314,7 @@ test_journal(void)
 	for (i = 0; i < inc->nevents; i++)
 		exc = exc || strcmp(inc->events[i]->rule->id, "py.exc") == 0;
 	ok(exc, "the rules see the message: the IndexError is an event");
-	buf_free(&sn.text);
+	buf_clear(&sn.text);
 	incident_free(inc);
 	ruleset_free(rs);
 }
@@ -423,7 +423,7 @@ test_mapped_shrink(void)
 	ok(noted, "the incident's errors say the file shrank while read");
 	unlink(path);
 	close(sh.fd);
-	buf_free(&b);
+	buf_clear(&b);
 	incident_free(inc);
 	ruleset_free(rs);
 }
@@ -467,8 +467,8 @@ test_peel_far(void)
 	is_int((int)inc->nevents, 40, "a rule anchored at the message matches "
 	    "the 40 lines whose host was peeled");
 	is_int((int)right, 40, "and none of the 40 without a host");
-	buf_free(&b);
-	buf_free(&sn.text);
+	buf_clear(&b);
+	buf_clear(&sn.text);
 	incident_free(inc);
 	ruleset_free(rs);
 }
@@ -588,8 +588,8 @@ test_quick_shapes(void)
 		ok(good, "and the second writer's one line is its own");
 		incident_free(inc);
 	}
-	buf_free(&b);
-	buf_free(&sn.text);
+	buf_clear(&b);
+	buf_clear(&sn.text);
 	ruleset_free(rs);
 }
 
@@ -676,7 +676,7 @@ test_more_blocks(void)
 	    "the last step's");
 	ok(whole->lines == parts->lines && parts->lines == 12000 + 240 + 1,
 	    "every line counted once");
-	buf_free(&b);
+	buf_clear(&b);
 	incident_free(whole);
 	incident_free(parts);
 	ruleset_free(rs);
@@ -741,7 +741,7 @@ test_when_bursts(void)
 		incident_free(inc);
 	}
 	free(when);
-	buf_free(&b);
+	buf_clear(&b);
 	ruleset_free(rs);
 }
 
@@ -805,7 +805,7 @@ test_samples_deferred(void)
 		ok(bad == 0, "and the steps' last time is the last step's");
 		incident_free(inc);
 	}
-	buf_free(&b);
+	buf_clear(&b);
 	ruleset_free(rs);
 }
 
@@ -858,7 +858,7 @@ test_last_not_harmless(void)
 		}
 	}
 	ok(found, "the signature has a tally");
-	buf_free(&b);
+	buf_clear(&b);
 	incident_free(inc);
 	ruleset_free(rs);
 }
@@ -888,7 +888,7 @@ test_spill_cap(void)
 	unsetenv("RANKLINE_SPILL_MAX");
 	ok(src->spill != -1, "a command's lines are spilled");
 	for (i = 0; i < 5; i++)
-		ingest_feed(in, line, strlen(line));
+		source_feed(inc, src, in, line, strlen(line));
 	ingest_flush(in);
 	is_int((int)src->spill_end, 2 * strlen(line), "the spill stops at its "
 	    "cap of 80 bytes on a whole line");
@@ -911,12 +911,12 @@ test_spill_cap(void)
 	if (src->spill == -1)
 		ok(1, "# SKIP no /dev/full");
 	else {
-		ingest_feed(in, line, strlen(line));
+		source_feed(inc, src, in, line, strlen(line));
 		ok(src->spill_full && inc->errors.n == 2 &&
 		    strstr(inc->errors.v[1], "cmd:full: writing the copy of its "
 		    "lines failed at byte 0 (No space left on device)") != NULL,
 		    "a full disk is named in the errors");
-		ingest_feed(in, line, strlen(line));
+		source_feed(inc, src, in, line, strlen(line));
 		is_int((int)inc->errors.n, 2, "once");
 	}
 	incident_free(inc);

@@ -1,7 +1,7 @@
 /*
  * test-rules.c: the pack parser, the literal prefilter and the matcher.
  * Packs here are written inline, so the tests say exactly what they rely
- * on; the shipped packs are tested by `rankline rules test` (tests/rules.sh).
+ * on; the shipped packs are tested by `rankline rules test` (tests/cli/rules.sh).
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -9,7 +9,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "../../core/rules-int.h"
+#include "core.h"
+#include "rules-int.h"
 #include "tap.h"
 
 /* Load a pack from a string; returns the number of errors. */
@@ -49,14 +50,14 @@ test_ini(void)
 	    "continuation lines join with a space");
 	is_str(r ? r->pat[0].source : NULL, "x#y;z",
 	    "no inline comments: '#' and ';' stay in patterns");
-	errlist_free(&e);
+	errlist_clear(&e);
 
 	load(rs, "key = v\n[rule c.d]\nrole = root\npattern = ok\n"
 	    "[rule e.f]\nno equals sign\n", &e);
 	ok(errs_have(&e, "test.rules:1:"), "key outside a section names line 1");
 	ok(errs_have(&e, "test.rules:6:"), "a line without '=' names line 6");
 	ok(ruleset_find(rs, "c.d") != NULL, "a good stanza among bad ones loads");
-	errlist_free(&e);
+	errlist_clear(&e);
 	ruleset_free(rs);
 }
 
@@ -79,7 +80,7 @@ test_errors(void)
 	ok(errs_have(&e, "unknown section kind"), "an unknown section is refused");
 	ok(ruleset_find(rs, "good.one") != NULL, "the good rule still loads");
 	ok(ruleset_find(rs, "bad.regex") == NULL, "the bad rule is dropped");
-	errlist_free(&e);
+	errlist_clear(&e);
 	ruleset_free(rs);
 }
 
@@ -97,7 +98,7 @@ test_override(void)
 	r = ruleset_find(rs, "x.y");
 	is_str(r ? r->title : NULL, "new", "the later pack wins by id");
 	is_int(r ? r->role : 0, ROLE_SYMPTOM, "the override's role is used");
-	errlist_free(&e);
+	errlist_clear(&e);
 	ruleset_free(rs);
 }
 
@@ -183,8 +184,8 @@ test_prefilter(void)
 	}
 	is_int(bad, 0, "prefilter finds exactly the literals brute force finds "
 	    "(5000 random lines, overlapping literals)");
-	buf_free(&pack);
-	errlist_free(&e);
+	buf_clear(&pack);
+	errlist_clear(&e);
 	ruleset_free(rs);
 }
 
@@ -287,8 +288,8 @@ scan_round(const char *how, bool simd, bool learn)
 	is_int(extra, 0, "block scan %s: no hit twice or where no literal "
 	    "is", how);
 	is_int(order, 0, "block scan %s: hits in line order", how);
-	prefilter_free(&pf);
-	pf_hits_free(&h);
+	prefilter_clear(&pf);
+	pf_hits_clear(&h);
 	for (k = 0; k < NLIT; k++)
 		free(lit[k]);
 	free(b);
@@ -505,7 +506,7 @@ shape_round(const char *what, bool simd)
 	ok(matched > lines / 4 && matched < lines, "%s both kinds of line "
 	    "were seen", what);
 	free(b);
-	errlist_free(&e);
+	errlist_clear(&e);
 	ruleset_free(plain);
 	ruleset_free(shaped);
 	unsetenv("RANKLINE_NO_SIMD");
@@ -540,7 +541,7 @@ test_priority(void)
 	    "the generic rule names a line no specific rule matches");
 	line = "nothing to see here";
 	ok(!ruleset_match(rs, line, strlen(line), &m), "a plain line matches nothing");
-	errlist_free(&e);
+	errlist_clear(&e);
 	ruleset_free(rs);
 }
 
@@ -564,7 +565,7 @@ test_captures(void)
 	s = match_str(&m, CAP_PID);
 	is_str(s, "2630", "capture as text");
 	free(s);
-	errlist_free(&e);
+	errlist_clear(&e);
 	ruleset_free(rs);
 
 	/* Up to 18 digits are read as they are; a longer run must fit. */
@@ -587,7 +588,7 @@ test_captures(void)
 	ok(ruleset_match(rs, line, strlen(line), &m) &&
 	    match_int(&m, CAP_STEP) == RL_CAP_UNSET,
 	    "20 digits are no number");
-	errlist_free(&e);
+	errlist_clear(&e);
 	ruleset_free(rs);
 
 	/* An event keeps EVENT_CAPS numbers: a rule naming more is refused. */
@@ -603,7 +604,7 @@ test_captures(void)
 	    "refused, with the line");
 	ok(ruleset_find(rs, "six") != NULL && ruleset_find(rs, "six")->npat
 	    == 1, "six are kept");
-	errlist_free(&e);
+	errlist_clear(&e);
 	ruleset_free(rs);
 
 	/* Which names a rule captures, in any of its patterns. */
@@ -623,7 +624,7 @@ test_captures(void)
 	ok(!rule_has_capture(ruleset_find(rs, "plain"), "busid") &&
 	    !rule_has_capture(NULL, "busid"),
 	    "a rule without groups, or none, captures nothing");
-	errlist_free(&e);
+	errlist_clear(&e);
 	ruleset_free(rs);
 }
 
@@ -662,8 +663,8 @@ test_capture_names_many(void)
 	ok(lack == 1000, "and none of 1,000 others (%d)", lack);
 	ok((capture_name_bits("g1") & ~r->pat[0].name_bits) == 0,
 	    "a pattern's bits hold those of each of its names");
-	buf_free(&b);
-	errlist_free(&e);
+	buf_clear(&b);
+	errlist_clear(&e);
 	ruleset_free(rs);
 }
 
@@ -723,7 +724,7 @@ test_event_capture(void)
 	v = capture_of(rs, "nested", 0, "[rank3]:busId 5e000", "busid");
 	is_str(v, "5e000", "and one with ^ in a group");
 	free(v);
-	errlist_free(&e);
+	errlist_clear(&e);
 	ruleset_free(rs);
 }
 
@@ -806,7 +807,7 @@ test_lazy_jit(void)
 	    "a pattern run is compiled once met; one never run is not");
 	for (i = 0; i < JIT_THREADS; i++)
 		ruleset_free(run[i].rs);
-	errlist_free(&e);
+	errlist_clear(&e);
 	ruleset_free(rs);
 	ruleset_free(one);
 }
@@ -849,7 +850,7 @@ test_pathological(void)
 	    (unsigned long long)ruleset_rule_limit_hits(rs, 1));
 	/* Not a timing test: only proof that it returned at all, bounded. */
 	ok(ms < 60000, "40 catastrophic matches returned (%.0f ms)", ms);
-	errlist_free(&e);
+	errlist_clear(&e);
 	ruleset_free(rs);
 }
 
@@ -928,7 +929,7 @@ test_backtrack(void)
 			    pattern_backtracks(pat, &at, &len) ? "flagged" :
 			    "passes", ruleset_limit_hits(rs) > before ?
 			    "hits the limit" : "within the limit");
-			pattern_free(&p);
+			pattern_clear(&p);
 		}
 	}
 	ok(flagged == NITEMS(risky), "%zu of %zu risky patterns are flagged",
@@ -972,13 +973,13 @@ test_embedded(void)
 	    ruleset_nrules(rs));
 	ok(ruleset_nattribs(rs) > 0, "embedded packs hold attributions (%zu)",
 	    ruleset_nattribs(rs));
-	errlist_free(&e);
+	errlist_clear(&e);
 	bad = ruleset_test(rs, &e, &checks);
 	for (i = 0; i < e.n; i++)
 		printf("# %s\n", e.v[i]);
 	is_int(bad, 0, "every example and counter of the embedded packs "
 	    "(%u checks)", checks);
-	errlist_free(&e);
+	errlist_clear(&e);
 	ruleset_free(rs);
 	unsetenv("RANKLINE_DATADIR");
 }

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core.h"
+#include "base.h"
 #include "tap.h"
 
 /* The escaping, one byte at a time, as the JSON report promises it. */
@@ -71,8 +71,8 @@ test_every_offset(void)
 	}
 	is_int((int)bad, 0, "each hostile byte at each of 70 offsets is escaped "
 	    "as byte by byte (%zu lines)", tried);
-	buf_free(&got);
-	buf_free(&want);
+	buf_clear(&got);
+	buf_clear(&want);
 }
 
 /*
@@ -137,8 +137,8 @@ test_round_trip(void)
 	}
 	is_int((int)read, 200, "every escaped line is a JSON string's body");
 	is_int((int)same, 200, "and reads back as the line");
-	buf_free(&b);
-	buf_free(&back);
+	buf_clear(&b);
+	buf_clear(&back);
 }
 
 /*
@@ -178,7 +178,7 @@ test_buf(void)
 	}
 	is_int((int)bad, 0, "buf_add_int writes integers as %%lld does, the "
 	    "extremes too");
-	buf_free(&b);
+	buf_clear(&b);
 }
 
 /* For the terminal: what could reorder or hide text is shown, not obeyed. */
@@ -207,7 +207,7 @@ test_terminal(void)
 		ok(b.len == strlen(t[i].out) && memcmp(b.p, t[i].out, b.len) == 0,
 		    "terminal: %s (%.*s)", t[i].what, (int)b.len, b.p);
 	}
-	buf_free(&b);
+	buf_clear(&b);
 }
 
 int

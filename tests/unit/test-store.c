@@ -337,7 +337,7 @@ test_save_update(void)
 
 	ok(store_list(st, NULL, 0, &list, &cause) == 0, "list");
 	is_int(list.n, 1, "one row");
-	store_list_free(&list);
+	store_list_clear(&list);
 
 	ok(store_get(st, id, &row, &cause) == 0, "get");
 	is_str(row.signature, "torch.cuda_oom", "signature is the root rule");
@@ -360,7 +360,7 @@ test_save_update(void)
 	ok(row.created != NULL && row.updated != NULL &&
 	    strcmp(row.updated, row.created) >= 0, "created %s, updated %s",
 	    row.created, row.updated);
-	store_row_free(&row);
+	store_row_clear(&row);
 
 	ok(store_events(st, id, seen_cb, &s, &cause) == 0, "events");
 	is_int(s.n, 3, "events replaced, not added");
@@ -436,7 +436,7 @@ test_hostile(void)
 	ok(row.note != NULL && strcmp(row.note, HOSTILE) == 0,
 	    "note byte-identical");
 	is_str(row.sources, paths[0], "source path byte-identical");
-	store_row_free(&row);
+	store_row_clear(&row);
 
 	ok(store_events(st, id, seen_cb, &s, &cause) == 0 && s.n == 3 &&
 	    strcmp(s.text[1], HOSTILE) == 0, "event text byte-identical");
@@ -445,28 +445,28 @@ test_hostile(void)
 	/* LIKE's own characters match themselves only. */
 	ok(store_list(st, "100%", 0, &list, &cause) == 0 && list.n == 1 &&
 	    list.rows[0].id == id, "'100%%' matches only 100%%");
-	store_list_free(&list);
+	store_list_clear(&list);
 	ok(store_list(st, "a_b", 0, &list, &cause) == 0 && list.n == 1 &&
 	    list.rows[0].id == id, "'a_b' does not match axb");
-	store_list_free(&list);
+	store_list_clear(&list);
 	ok(store_list(st, "'); DROP TABLE", 0, &list, &cause) == 0 &&
 	    list.n == 1, "SQL in a query is text");
-	store_list_free(&list);
+	store_list_clear(&list);
 	ok(store_list(st, "DISK 1000", 0, &list, &cause) == 0 && list.n == 1 &&
 	    list.rows[0].id == other, "query ignores ASCII case");
-	store_list_free(&list);
+	store_list_clear(&list);
 	ok(store_list(st, "GPU-NODE", 0, &list, &cause) == 0 && list.n == 2,
 	    "query matches the host");
-	store_list_free(&list);
+	store_list_clear(&list);
 	ok(store_list(st, "no such words", 0, &list, &cause) == 0 &&
 	    list.n == 0 && list.rows == NULL, "query matching nothing");
-	store_list_free(&list);
+	store_list_clear(&list);
 	ok(store_list(st, NULL, 1, &list, &cause) == 0 && list.n == 1 &&
 	    list.rows[0].id == other, "limit 1: the newest");
-	store_list_free(&list);
+	store_list_clear(&list);
 	ok(store_list(st, "", 0, &list, &cause) == 0 && list.n == 2,
 	    "empty query is all; tables all there");
-	store_list_free(&list);
+	store_list_clear(&list);
 	store_close(st);
 }
 
@@ -490,7 +490,7 @@ test_note_search(void)
 	store_note(st, id, NOTE_DIAGNOSIS, "ticket INFRA-2231", &cause);
 	ok(store_list(st, "infra-2231", 0, &list, &cause) == 0 &&
 	    list.n == 1 && list.rows[0].id == id, "found by its note");
-	store_list_free(&list);
+	store_list_clear(&list);
 	store_close(st);
 }
 
@@ -592,7 +592,7 @@ test_two_handles(void)
 	incident_free(inc);
 	rc = store_list(b, NULL, 0, &list, &cause);
 	ok(rc == 0 && list.n == 21, "b sees a's rows: %zu", list.n);
-	store_list_free(&list);
+	store_list_clear(&list);
 	store_close(a);
 	store_close(b);
 }
@@ -638,7 +638,7 @@ test_fork(void)
 		rc = store_list(st, NULL, 0, &list, &cause);
 		ok(rc == 0 && list.n == 100, "both writers' rows: %zu",
 		    list.n);
-		store_list_free(&list);
+		store_list_clear(&list);
 		store_close(st);
 	} else
 		free(cause);
@@ -792,10 +792,10 @@ test_migrate_v1(void)
 	is_str(row.diagnosis, "ticket OPS-12: batch 64 is too big",
 	    "its note is a diagnosis");
 	is_str(row.occurred, "2026-01-05T09:59:58.000", "occurred: started");
-	store_row_free(&row);
+	store_row_clear(&row);
 	ok(store_list(st, "ops-12", 0, &list, &cause) == 0 && list.n == 1,
 	    "its note is searched");
-	store_list_free(&list);
+	store_list_clear(&list);
 
 	/* The same failure today meets the diagnosis written under v1. */
 	inc = make_incident(paths, 1, "rank 0 ran out of memory",
@@ -863,8 +863,8 @@ test_import_schema(struct store *st, const char *file)
 	cause = NULL;
 	store_list(st, NULL, 1000, &after, &cause);
 	is_int((int)after.n, (int)before.n, "no refused import added anything");
-	store_list_free(&before);
-	store_list_free(&after);
+	store_list_clear(&before);
+	store_list_clear(&after);
 }
 
 /* Read, ingest and diagnose paths with the shipped rules. */
@@ -879,7 +879,7 @@ analyze(struct ruleset *rs, const char *const *paths, size_t n)
 		source_add_path(inc, paths[i]);
 	for (i = 0; i < inc->nsources; i++)
 		source_file_read(inc, inc->sources[i], NULL, NULL);
-	diagnose(inc);
+	pipeline_diagnose(inc);
 	return inc;
 }
 
@@ -949,7 +949,7 @@ test_reopen(struct ruleset *rs)
 	incident_free(inc);
 	ok(store_list(st, NULL, 0, &list, &cause) == 0 && list.n == 1,
 	    "one row after three analyses");
-	store_list_free(&list);
+	store_list_clear(&list);
 
 	/* The logs are gone: the evidence and its context are not. */
 	unlink(log);
@@ -957,7 +957,7 @@ test_reopen(struct ruleset *rs)
 	is_str(row.job_scheduler, "4242", "the job's id from its environment");
 	ok(row.text != NULL && strstr(row.text, "ValueError") != NULL,
 	    "the root line: %s", row.text);
-	store_row_free(&row);
+	store_row_clear(&row);
 	ok(store_events(st, id, root_cb, &r, &cause) == 0 && r.context !=
 	    NULL, "the root's context was copied in");
 	ok(r.context != NULL && strstr(r.context, "File \"train.py\"") !=
@@ -1028,7 +1028,7 @@ test_offenders(void)
 		    strchr(v.v[i].incidents, ',') != NULL, "%s %s: %lld (%s)",
 		    v.v[i].kind, v.v[i].name, (long long)v.v[i].count,
 		    v.v[i].incidents);
-	store_offenders_free(&v);
+	store_offenders_clear(&v);
 	store_close(st);
 }
 
@@ -1274,7 +1274,7 @@ main(void)
 	if (ruleset_load_defaults(rs, &errs) != 0)
 		printf("# rules: %s\n", errs.n ? errs.v[0] : "?");
 	ruleset_finish(rs);
-	errlist_free(&errs);
+	errlist_clear(&errs);
 	test_reopen(rs);
 	test_corpus(rs);
 	ruleset_free(rs);

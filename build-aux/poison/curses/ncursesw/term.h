@@ -1,0 +1,2 @@
+/* A poison header (Makefile.am): first on this library's include path. */
+#error "<ncursesw/term.h> is the console's (tui/): this library must not include it (see docs/design.md)"

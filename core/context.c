@@ -1,0 +1,482 @@
+/*
+ * context.c: the lines around each failure, kept as ingestion reads them.
+ *
+ * The store and the console show a failure with the lines around it.
+ * They used to read them again from the log at the event's offset, which
+ * opened every log once more and read files on the console's loop.  Now
+ * the reader keeps them while the bytes are in hand: a failure's window
+ * (CONTEXT_BYTES before its line, and as much after as makes
+ * CONTEXT_WINDOW) is filled from the tail of the chunks before it, the
+ * chunk being fed and the chunks after it, then cut into whole lines
+ * exactly as a read at the offset cut them (context_cut), and only the
+ * lines are kept: a few hundred bytes per failure, never the window.
+ *
+ * A window not full yet (the lines after a failure at a followed file's
+ * end) is cut for now when the model is asked for (context_settle) and
+ * again when it fills.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+
+static void	context_compact(struct rl_source *);
+
+/*
+ * A window cut as soon as it is filled: one per reading thread, not one
+ * per source, since a console following 10,000 files keeps 10,000 ingests.
+ */
+static _Thread_local char context_scratch[CONTEXT_WINDOW];
+
+/*
+ * The lines around the line at win[before] in a window of n bytes read at
+ * a source's offset from: up to CONTEXT_LINES whole lines before it and
+ * after it; when the window does not start the source (cut), a first line
+ * it cut is dropped.  *first is the number of the first line returned,
+ * that of the line at `before` being line.  -1 when the window holds
+ * nothing of the line.
+ */
+int
+context_cut(const char *win, size_t n, size_t before, bool cut,
+    uint64_t line, char **text, int64_t *first)
+{
+	const char	*p, *start, *end;
+	size_t		 lines;
+
+	*text = NULL;
+	if (n <= before)
+		return -1;
+	/* Back over CONTEXT_LINES whole lines; a cut first one is dropped. */
+	start = win + before;
+	for (lines = 0; start > win; start--) {
+		if (start[-1] == '\n' && ++lines > CONTEXT_LINES)
+			break;
+	}
+	if (start == win && cut) {
+		while (start < win + before && *start != '\n')
+			start++;
+		if (start < win + before)
+			start++;
+	}
+	for (p = start, lines = 0; p < win + before; p++)
+		lines += *p == '\n';
+	*first = (int64_t)line - (int64_t)lines;
+	/* Forward: the line and CONTEXT_LINES more. */
+	for (end = win + before, lines = 0; end < win + n; end++) {
+		if (*end == '\n' && lines++ == CONTEXT_LINES)
+			break;
+	}
+	while (end > start && (end[-1] == '\n' || end[-1] == '\r'))
+		end--;
+	/* As a string: it ends at a NUL byte, as the text read back did. */
+	*text = xstrndup(start, (size_t)(end - start));
+	return 0;
+}
+
+/* Free a context and what it holds. */
+void
+context_free(struct rl_context *c)
+{
+	if (c == NULL)
+		return;
+	free(c->text);
+	free(c);
+}
+
+/* Free a source's contexts. */
+void
+context_list_free(struct rl_source *src)
+{
+	size_t	i;
+
+	for (i = 0; i < src->ncontexts; i++)
+		free(src->contexts[i].text);
+	free(src->contexts);
+	src->contexts = NULL;
+	src->ncontexts = src->ccontexts = 0;
+}
+
+/* A source's context at a line's offset, or NULL: a binary search. */
+static struct rl_context *
+context_find(const struct rl_source *src, uint64_t offset)
+{
+	size_t	lo = 0, hi = src->ncontexts, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (src->contexts[mid].offset < offset)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < src->ncontexts && src->contexts[lo].offset == offset ?
+	    &src->contexts[lo] : NULL;
+}
+
+/* Is c the context of a line whose text is the event's? */
+static bool
+context_matches(const struct rl_context *c, const char *text)
+{
+	size_t	cmp;
+
+	if (c == NULL || c->text == NULL || text == NULL)
+		return false;
+	cmp = strlen(text);
+	if (cmp > sizeof c->head)
+		cmp = sizeof c->head;
+	return c->nhead >= cmp && memcmp(c->head, text, cmp) == 0;
+}
+
+/*
+ * The lines around an event, or NULL: it is no failure, or its line is
+ * not the text it holds (a colour code or a journal entry was taken out
+ * of it).  *first is the number of the first line.
+ */
+const char *
+event_context(const struct rl_incident *inc, const struct rl_event *e,
+    int64_t *first)
+{
+	const struct rl_context	*c = NULL;
+	const struct rl_process	*p;
+
+	if (e->source >= inc->nsources || e->text == NULL)
+		return NULL;
+	if (e->process != RL_NONE && (size_t)e->process < inc->nprocs) {
+		p = inc->procs[e->process];
+		if (p->last_context != NULL && p->last_source ==
+		    (int)e->source && p->last_context->offset == e->offset)
+			c = p->last_context;
+	}
+	if (c == NULL)
+		c = context_find(inc->sources[e->source], e->offset);
+	if (!context_matches(c, e->text))
+		return NULL;
+	*first = c->first;
+	return c->text;
+}
+
+/* Cut a want's window into its context, for now or for good. */
+static void
+context_want_cut(struct context_want *w, struct rl_source *src)
+{
+	struct rl_context	*c, one = { 0 };
+	size_t			 before = (size_t)(w->offset - w->from);
+
+	if (w->proc != NULL) {
+		/* A process's last line: only while it is still its last. */
+		if (w->proc->last_source != (int)src->index ||
+		    w->proc->last_offset != w->offset)
+			return;
+		c = w->proc->last_context;
+		if (c == NULL)
+			c = w->proc->last_context = xcalloc(1, sizeof *c);
+	} else if ((c = context_find(src, w->offset)) == NULL || c->dropped)
+		return;
+	free(c->text);
+	one.offset = w->offset;
+	if (context_cut(w->win, w->have, before, w->from > 0, w->line,
+	    &one.text, &one.first) == 0) {
+		one.nhead = (uint8_t)(w->have - before < sizeof one.head ?
+		    w->have - before : sizeof one.head);
+		memcpy(one.head, w->win + before, one.nhead);
+	}
+	*c = one;
+}
+
+/* Copy what the window lacks from bytes at the source's offset abs. */
+static void
+context_fill(struct context_want *w, const char *p, size_t n, uint64_t abs)
+{
+	uint64_t	at = w->from + w->have;
+	size_t		k;
+
+	if (at < abs || at >= abs + n || w->have == CONTEXT_WINDOW)
+		return;
+	k = (size_t)(abs + n - at);
+	if (k > CONTEXT_WINDOW - w->have)
+		k = CONTEXT_WINDOW - w->have;
+	memcpy(w->win + w->have, p + (at - abs), k);
+	w->have += k;
+}
+
+/* A new window for the line at offset, filled from what is in hand. */
+static struct context_want *
+context_want_new(struct context_reader *cr, uint64_t offset, uint64_t line)
+{
+	struct context_want	*w;
+
+	w = xcalloc(1, sizeof *w);
+	w->offset = offset;
+	w->line = line;
+	w->from = offset < CONTEXT_BYTES ? 0 : offset - CONTEXT_BYTES;
+	w->win = xmalloc(CONTEXT_WINDOW);
+	context_fill(w, cr->prev, cr->nprev, cr->abs - cr->nprev);
+	if (cr->chunk != NULL)
+		context_fill(w, cr->chunk, cr->nchunk, cr->abs);
+	return w;
+}
+
+static void
+context_want_free(struct context_want *w)
+{
+	if (w == NULL)
+		return;
+	free(w->win);
+	free(w);
+}
+
+static void
+context_want_add(struct context_reader *cr, struct context_want *w)
+{
+	cr->want = array_grow(cr->want, cr->nwant, &cr->cwant,
+	    sizeof *cr->want);
+	cr->want[cr->nwant++] = w;
+}
+
+/*
+ * A chunk of the source's bytes, at its offset abs, is being fed: the
+ * windows still filling take what they lack of it.
+ */
+void
+context_chunk(struct context_reader *cr, const char *p, size_t n,
+    uint64_t abs)
+{
+	size_t	i;
+
+	cr->chunk = p;
+	cr->nchunk = n;
+	cr->abs = abs;
+	for (i = 0; i < cr->nwant; i++)
+		context_fill(cr->want[i], p, n, abs);
+	if (cr->held != NULL)
+		context_fill(cr->held, p, n, abs);
+}
+
+/*
+ * A failure's line at offset, number line, was kept: its context is
+ * wanted.  A line held across chunks takes the window begun for it.
+ */
+void
+context_event(struct context_reader *cr, struct rl_source *src,
+    uint64_t offset, uint64_t line)
+{
+	struct context_want	*w, one;
+	struct rl_context	*c;
+
+	if (src->ncontexts > 0 &&
+	    src->contexts[src->ncontexts - 1].offset >= offset)
+		return;
+	if (cr->held != NULL && cr->held->offset == offset) {
+		w = cr->held;
+		cr->held = NULL;
+		w->line = line;
+	} else if (cr->chunk == NULL || offset < cr->abs)
+		return;
+	else
+		w = NULL;
+	if (src->ncontexts == src->ccontexts)
+		context_compact(src);
+	src->contexts = array_grow(src->contexts, src->ncontexts,
+	    &src->ccontexts, sizeof *src->contexts);
+	c = &src->contexts[src->ncontexts++];
+	memset(c, 0, sizeof *c);
+	c->offset = offset;
+	if (w == NULL) {
+		/* The whole chunk is in hand: most windows are cut at once. */
+		memset(&one, 0, sizeof one);
+		one.offset = offset;
+		one.line = line;
+		one.from = offset < CONTEXT_BYTES ? 0 : offset - CONTEXT_BYTES;
+		one.win = context_scratch;
+		context_fill(&one, cr->prev, cr->nprev, cr->abs - cr->nprev);
+		context_fill(&one, cr->chunk, cr->nchunk, cr->abs);
+		if (one.have == CONTEXT_WINDOW) {
+			context_want_cut(&one, src);
+			return;
+		}
+		w = xmalloc(sizeof *w);
+		*w = one;
+		w->win = xmalloc(CONTEXT_WINDOW);
+		memcpy(w->win, one.win, one.have);
+	}
+	context_want_add(cr, w);
+}
+
+/*
+ * A process's last timed line is to be kept: its window from n bytes at
+ * the source's offset abs (saved by ingestion) and the chunk in hand.  A
+ * whole window is kept raw in the process's slot and cut only when the
+ * model is asked for: in a console a rank's last line is kept some twenty
+ * times over a read, and cutting each cost a fifth of the reading.  A
+ * window the bytes in hand do not fill fills from the chunks to come.
+ */
+void
+context_process(struct context_reader *cr, struct rl_source *src,
+    struct rl_process *p, const char *b, size_t n, uint64_t abs)
+{
+	struct context_want	*w, *slot;
+	size_t			 old;
+
+	(void)src;
+	if (p->index >= cr->nlast) {
+		old = cr->nlast;
+		cr->nlast = p->index < 16 ? 16 : 2 * (size_t)p->index;
+		cr->last = xreallocarray(cr->last, cr->nlast, sizeof *cr->last);
+		memset(cr->last + old, 0, (cr->nlast - old) * sizeof *cr->last);
+	}
+	slot = &cr->last[p->index];
+	if (slot->win == NULL)
+		slot->win = xmalloc(CONTEXT_WINDOW);
+	slot->offset = p->last_offset;
+	slot->line = p->last_line;
+	slot->from = slot->offset < CONTEXT_BYTES ? 0 :
+	    slot->offset - CONTEXT_BYTES;
+	slot->proc = p;
+	slot->have = 0;
+	slot->done = false;
+	if (slot->from < abs)
+		return;
+	context_fill(slot, b, n, abs);
+	if (cr->chunk != NULL)
+		context_fill(slot, cr->chunk, cr->nchunk, cr->abs);
+	if (slot->have == CONTEXT_WINDOW)
+		return;
+	/* The rest is to come: it fills as an event's window does. */
+	w = xmalloc(sizeof *w);
+	*w = *slot;
+	w->win = xmalloc(CONTEXT_WINDOW);
+	memcpy(w->win, slot->win, slot->have);
+	context_want_add(cr, w);
+	slot->have = 0;
+}
+
+/*
+ * A failure's context is no longer wanted: the keep's latest line that
+ * held it was replaced by a later one.  Dropped from the end of the list
+ * when it is there, else left without text.
+ */
+void
+context_drop(struct rl_source *src, uint64_t offset)
+{
+	struct rl_context	*c;
+
+	if ((c = context_find(src, offset)) == NULL)
+		return;
+	free(c->text);
+	c->text = NULL;
+	c->dropped = true;
+	if (c == &src->contexts[src->ncontexts - 1])
+		src->ncontexts--;
+}
+
+/*
+ * Before the list grows: the dropped contexts out of it, so that a flood
+ * of one failure on many writers (each line replacing its keep's latest)
+ * costs the contexts kept, not the lines seen.
+ */
+static void
+context_compact(struct rl_source *src)
+{
+	size_t	i, k;
+
+	for (i = k = 0; i < src->ncontexts; i++) {
+		if (!src->contexts[i].dropped)
+			src->contexts[k++] = src->contexts[i];
+	}
+	src->ncontexts = k;
+}
+
+/*
+ * The chunk was fed: full windows are cut for good; the tail of the bytes
+ * is kept for the windows of the next chunk; and the line held for the
+ * next chunk (from held_at, when held) has its window begun.
+ */
+void
+context_chunk_end(struct context_reader *cr, struct rl_source *src,
+    bool held, uint64_t held_at)
+{
+	struct context_want	*w;
+	size_t			 i, k, keep;
+
+	if (held && (cr->held == NULL || cr->held->offset != held_at)) {
+		context_want_free(cr->held);
+		cr->held = held_at >= cr->abs ?
+		    context_want_new(cr, held_at, 0) : NULL;
+	} else if (!held) {
+		context_want_free(cr->held);
+		cr->held = NULL;
+	}
+	for (i = k = 0; i < cr->nwant; i++) {
+		w = cr->want[i];
+		if (w->have == CONTEXT_WINDOW || (w->proc != NULL &&
+		    (w->proc->last_offset != w->offset ||
+		    w->proc->last_source != (int)src->index))) {
+			context_want_cut(w, src);
+			context_want_free(w);
+		} else
+			cr->want[k++] = w;
+	}
+	cr->nwant = k;
+	/* The last CONTEXT_BYTES before the next chunk. */
+	if (cr->nchunk >= CONTEXT_BYTES) {
+		memcpy(cr->prev, cr->chunk + cr->nchunk - CONTEXT_BYTES,
+		    CONTEXT_BYTES);
+		cr->nprev = CONTEXT_BYTES;
+	} else {
+		keep = CONTEXT_BYTES - cr->nchunk;
+		if (keep > cr->nprev)
+			keep = cr->nprev;
+		memmove(cr->prev, cr->prev + cr->nprev - keep, keep);
+		memcpy(cr->prev + keep, cr->chunk, cr->nchunk);
+		cr->nprev = keep + cr->nchunk;
+	}
+	cr->abs += cr->nchunk;
+	cr->chunk = NULL;
+	cr->nchunk = 0;
+}
+
+/*
+ * Cut the windows still filling with what they have: for now (a followed
+ * source may bring the rest), or for good when the reading ends.
+ */
+void
+context_settle(struct context_reader *cr, struct rl_source *src, bool end)
+{
+	struct context_want	*slot;
+	size_t			 i;
+
+	for (i = 0; i < cr->nlast; i++) {
+		slot = &cr->last[i];
+		if (slot->have == CONTEXT_WINDOW && !slot->done) {
+			context_want_cut(slot, src);
+			slot->done = true;
+		}
+		if (end) {
+			free(slot->win);
+			memset(slot, 0, sizeof *slot);
+		}
+	}
+	for (i = 0; i < cr->nwant; i++) {
+		context_want_cut(cr->want[i], src);
+		if (end)
+			context_want_free(cr->want[i]);
+	}
+	if (end)
+		cr->nwant = 0;
+}
+
+/* Free what a reader holds; its cuts are the model's. */
+void
+context_reader_clear(struct context_reader *cr)
+{
+	size_t	i;
+
+	for (i = 0; i < cr->nwant; i++)
+		context_want_free(cr->want[i]);
+	free(cr->want);
+	for (i = 0; i < cr->nlast; i++)
+		free(cr->last[i].win);
+	free(cr->last);
+	context_want_free(cr->held);
+	memset(cr, 0, sizeof *cr);
+}

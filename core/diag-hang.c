@@ -1,0 +1,230 @@
+/*
+ * diag-hang.c: what the collective timeouts of a hung job say.
+ *
+ * When ranks report collective timeouts the reporters are usually victims:
+ * they entered a collective a peer never reached.  Three kinds of lines
+ * help to name the peer:
+ *  - PyTorch's desync lines ("last enqueued NCCL work: N, last completed
+ *    NCCL work: M", and the same numbers in "Received a dump signal"):
+ *    within one process group, the rank whose last enqueued number is below
+ *    the others' never reached the collective they wait in.  If every rank
+ *    shows -1, nothing was ever enqueued: the processes were frozen, not
+ *    stuck in a collective;
+ *  - "Received a dump signal ... from rank N": rank N detected a timeout
+ *    first, which points at the neighbourhood of the culprit;
+ *  - the timeouts themselves (NCCL's Timeout(ms), gloo's "Timed out waiting
+ *    Nms"): the hang began at the timeout's time minus its timeout.
+ * The bracketed [Rank N] of a watchdog line is the rank inside its process
+ * group, which is the global rank only in the default group (PG ID 0): the
+ * rank comes from the line's writer, and [Rank N] only stands in for it
+ * when the writer is unknown and the group is the default one.
+ *
+ * This file only gathers; diagnose.c decides the culprit, since it also
+ * knows which ranks went silent.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core.h"
+
+/* One rank's progress in one process group. */
+struct progress {
+	int64_t		 pg;		/* process group id, or -1 unknown */
+	int		 rank;
+	int64_t		 enqueued;	/* last enqueued sequence number */
+	int		 event;
+};
+
+/* The global rank a desync line speaks for, or RL_NONE. */
+static int
+hang_line_rank(const struct rl_event *e, int64_t pg)
+{
+	double	r;
+
+	if (e->rank != RL_NONE)
+		return e->rank;
+	if (pg == 0 && event_capture_num(e, "pg_rank", &r) && r >= 0)
+		return (int)r;
+	return RL_NONE;
+}
+
+/* Add a rank's progress, once per (group, rank): the first line says it. */
+static void
+progress_add(struct progress **v, size_t *n, int64_t pg, int rank,
+    int64_t enq, int ev)
+{
+	size_t	i;
+
+	for (i = 0; i < *n; i++) {
+		if ((*v)[i].pg == pg && (*v)[i].rank == rank)
+			return;
+	}
+	*v = xreallocarray(*v, *n + 1, sizeof **v);
+	(*v)[*n].pg = pg;
+	(*v)[*n].rank = rank;
+	(*v)[*n].enqueued = enq;
+	(*v)[*n].event = ev;
+	(*n)++;
+}
+
+/* The process group with the most ranks reporting (the default, usually). */
+static int64_t
+progress_main_group(const struct progress *v, size_t n, size_t *count)
+{
+	size_t	i, k, c, best = 0;
+	int64_t	pg = -1;
+
+	for (i = 0; i < n; i++) {
+		for (k = 0, c = 0; k < n; k++)
+			c += v[k].pg == v[i].pg;
+		if (c > best || (c == best && v[i].pg < pg)) {
+			best = c;
+			pg = v[i].pg;
+		}
+	}
+	*count = best;
+	return pg;
+}
+
+/*
+ * In the main group: the one rank whose last enqueued number is below every
+ * other's, and whether every rank showed -1.
+ */
+static void
+progress_judge(struct rl_hang *h, const struct progress *v, size_t n)
+{
+	size_t	 i, count, nmin = 0, nneg = 0;
+	int64_t	 pg = progress_main_group(v, n, &count);
+	int64_t	 lo = INT64_MAX, hi = INT64_MIN;
+	int	 at = -1;
+
+	h->desync_ranks = count;
+	for (i = 0; i < n; i++) {
+		if (v[i].pg != pg)
+			continue;
+		nneg += v[i].enqueued < 0;
+		if (v[i].enqueued > hi)
+			hi = v[i].enqueued;
+		if (v[i].enqueued < lo) {
+			lo = v[i].enqueued;
+			nmin = 0;
+			at = (int)i;
+		}
+		nmin += v[i].enqueued == lo;
+	}
+	if (count >= 2 && nneg == count) {
+		h->frozen = true;
+		return;
+	}
+	if (count >= 2 && lo < hi && nmin == 1) {
+		h->lag_rank = v[at].rank;
+		h->lag_enqueued = lo;
+		h->lag_event = v[at].event;
+		h->peers_enqueued = hi;
+	}
+}
+
+/* The rank most dump-signal lines name, with one of those lines. */
+static void
+hang_dump_origin(struct rl_incident *inc, struct rl_hang *h)
+{
+	const struct rl_event	*e;
+	const uint64_t		 bits = capture_name_bits("origin");
+	size_t			 i;
+	double			 o;
+	int			 cand = RL_NONE, votes = 0;
+
+	for (i = 0; i < inc->nevents; i++) {
+		e = event_ahead(inc->events, inc->nevents, i);
+		if (e->rule == NULL || e->harmless ||
+		    !rule_has_named(e->rule, "origin", bits) ||
+		    !event_capture_num(e, "origin", &o) || o < 0)
+			continue;
+		/* Boyer-Moore majority: the answer if any rank has one. */
+		if (votes == 0) {
+			cand = (int)o;
+			h->dump_event = (int)i;
+		}
+		votes += (int)o == cand ? 1 : -1;
+	}
+	if (votes > 0)
+		h->dump_origin = cand;
+	else
+		h->dump_event = RL_NONE;
+}
+
+/* The earliest start a timeout implies, and how many ranks reported one. */
+static void
+hang_timeouts(struct rl_incident *inc, struct rl_hang *h)
+{
+	const struct rl_event	*e;
+	struct rl_time		 t;
+	int			*seen = NULL;
+	size_t			 i, k, nseen = 0;
+	int64_t			 best = INT64_MAX, at;
+
+	for (i = 0; i < inc->nevents; i++) {
+		e = event_ahead(inc->events, inc->nevents, i);
+		if (e->rule == NULL || e->harmless ||
+		    event_cap(e, CAP_TIMEOUT_MS) == RL_CAP_UNSET ||
+		    event_cap(e, CAP_TIMEOUT_MS) <= 0 ||
+		    (e->role != ROLE_COLLATERAL && e->role != ROLE_SYMPTOM))
+			continue;
+		for (k = 0; k < nseen && seen[k] != e->rank; k++)
+			;
+		if (k == nseen) {
+			seen = xreallocarray(seen, nseen + 1, sizeof *seen);
+			seen[nseen++] = e->rank;
+		}
+		/* Only a time of the line's own: an inherited one is earlier. */
+		if (!(e->time.flags & RL_TIME_VALID) || e->guess != TIME_OWN)
+			continue;
+		at = skew_utc_ms(inc, &e->time, event_host(inc, e)) -
+		    event_cap(e, CAP_TIMEOUT_MS);
+		if (at < best) {
+			best = at;
+			t = e->time;
+			t.ms -= event_cap(e, CAP_TIMEOUT_MS);
+			h->began = t;
+			h->timeout_event = (int)i;
+			h->timeout_ms = event_cap(e, CAP_TIMEOUT_MS);
+		}
+	}
+	h->reporters = nseen;
+	free(seen);
+}
+
+/* Gather the hang's evidence into the answer; diagnose picks the culprit. */
+void
+hang_analyze(struct rl_incident *inc)
+{
+	struct rl_hang		*h = &inc->answer.hang;
+	struct progress		*v = NULL;
+	const struct rl_event	*e;
+	const uint64_t		 bits = capture_name_bits("last_enqueued");
+	size_t			 n = 0, i;
+	double			 enq, pg;
+	int			 rank;
+
+	memset(h, 0, sizeof *h);
+	h->culprit = h->lag_rank = h->dump_origin = RL_NONE;
+	h->lag_event = h->dump_event = h->timeout_event = RL_NONE;
+	for (i = 0; i < inc->nevents; i++) {
+		e = event_ahead(inc->events, inc->nevents, i);
+		if (e->rule == NULL || e->harmless ||
+		    e->rule->mark == MARK_STEP ||
+		    !rule_has_named(e->rule, "last_enqueued", bits) ||
+		    !event_capture_num(e, "last_enqueued", &enq))
+			continue;
+		if (!event_capture_num(e, "pg_id", &pg))
+			pg = -1;
+		if ((rank = hang_line_rank(e, (int64_t)pg)) == RL_NONE)
+			continue;
+		progress_add(&v, &n, (int64_t)pg, rank, (int64_t)enq, (int)i);
+	}
+	if (n > 0)
+		progress_judge(h, v, n);
+	free(v);
+	hang_dump_origin(inc, h);
+	hang_timeouts(inc, h);
+}

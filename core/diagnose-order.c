@@ -1,0 +1,275 @@
+/*
+ * diagnose-order.c: the events in time order, and each rank's sources.
+ *
+ * Before the ranks are judged (diagnose.c), each event gets the rank its
+ * process resolved to and its place in time: the host's clock offset
+ * applied where the job spans hosts, untimed lines last, a tie kept in
+ * arrival order; most jobs' events sort by one number each (a radix sort
+ * of the keys diagnose_resolve writes).  After, each rank lists its
+ * sources, and the ranks table is ordered by rank.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core.h"
+#include "diagnose-int.h"
+
+/* Order events by time, then arrival; untimed events last. */
+static int
+event_cmp(const void *a, const void *b)
+{
+	const struct rl_event	*x = *(const struct rl_event *const *)a;
+	const struct rl_event	*y = *(const struct rl_event *const *)b;
+	int			 c;
+
+	c = clock_cmp(&x->time, &y->time);
+	if (c != 0)
+		return c;
+	return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/*
+ * Where every timed event's time is a wall-clock reading without a zone,
+ * the usual job, event_cmp is an order by one number per event, then by
+ * arrival.  The events lie all over the keeps (76K of them in 21K keeps at
+ * 1,024 ranks): each one's time and arrival are read once, into an array
+ * with its place, and the array is sorted by radix, not by compares.
+ * Sorting the pointers themselves fetched two events from memory at each
+ * of some 1.3 million compares; a merge of the keys still mispredicted
+ * half of its branches.  The arrival is in the key because ties are the
+ * rule, not the exception: ranks print the same millisecond (67,766 of
+ * those 76K events share theirs with the next).  A key is 16 bytes, the
+ * arrival and the place 32 bits each, since the sort's two arrays are on
+ * the analysis's peak.  Untimed events sort last.
+ */
+#define KEY_DIGITS	12		/* bytes: 4 of arrival, 8 of time */
+
+struct event_key {
+	uint64_t	 t;		/* ms past the earliest; untimed last */
+	uint32_t	 seq;
+	uint32_t	 i;		/* its place in inc->events */
+};
+
+/* Byte d of a key, from the arrival's lowest to the time's highest. */
+static inline unsigned
+event_key_digit(const struct event_key *k, unsigned d)
+{
+	return d < 4 ? k->seq >> (8 * d) & 0xff :
+	    (unsigned)(k->t >> (8 * (d - 4)) & 0xff);
+}
+
+/*
+ * Sort v by time, then arrival, between v and tmp: byte by byte from the
+ * arrival's lowest, each pass stable, so that the last, by the time's
+ * highest byte, leaves equal times in arrival order (and equal keys as
+ * they came, as qsort would).  A byte every key shares is passed over:
+ * the high bytes of an arrival number and of a span of hours.  The counts
+ * of every byte are made in one read.  Returns where the keys ended.
+ */
+static struct event_key *
+events_radix(struct event_key *v, struct event_key *tmp, size_t n)
+{
+	struct event_key	*src = v, *dst = tmp, *swap;
+	uint32_t		(*count)[256], sum, c;
+	size_t			 i;
+	unsigned		 d, x;
+
+	count = xcalloc(KEY_DIGITS, sizeof *count);
+	for (i = 0; i < n; i++) {
+		for (d = 0; d < KEY_DIGITS; d++)
+			count[d][event_key_digit(&v[i], d)]++;
+	}
+	for (d = 0; d < KEY_DIGITS; d++) {
+		if (count[d][event_key_digit(&src[0], d)] == n)
+			continue;
+		for (sum = 0, x = 0; x < 256; x++) {
+			c = count[d][x];
+			count[d][x] = sum;
+			sum += c;
+		}
+		for (i = 0; i < n; i++)
+			dst[count[d][event_key_digit(&src[i], d)]++] = src[i];
+		swap = src;
+		src = dst;
+		dst = swap;
+	}
+	free(count);
+	return src;
+}
+
+/*
+ * Order the events by event_cmp, from the keys diagnose_resolve wrote in
+ * its pass over them (keys[i] of inc->events[i], lo the earliest time),
+ * or with qsort where a time is zoned or since boot (wall is false), or
+ * the keys' 32 bits would not hold arrivals or places.  Frees keys.
+ */
+static void
+events_sort(struct rl_incident *inc, struct event_key *keys, bool wall,
+    int64_t lo)
+{
+	struct event_key	*sorted;
+	struct rl_event		**out;
+	size_t			 n = inc->nevents, i;
+
+	if (keys == NULL || !wall) {
+		if (n > 1)
+			qsort(inc->events, n, sizeof *inc->events, event_cmp);
+		free(keys);
+		return;
+	}
+	/* Past the earliest, times are unsigned and their high bytes zero. */
+	for (i = 0; i < n; i++)
+		keys[i].t -= (uint64_t)lo;
+	sorted = events_radix(keys, keys + n, n);
+	/* The other array is free now: the events in order go there first. */
+	_Static_assert(sizeof *keys >= sizeof *out, "a key holds a pointer");
+	out = (struct rl_event **)(void *)(sorted == keys ? keys + n : keys);
+	for (i = 0; i < n; i++)
+		out[i] = inc->events[sorted[i].i];
+	memcpy(inc->events, out, n * sizeof *out);
+	free(keys);
+}
+
+/* Is there more than one host among the processes? */
+static bool
+incident_multihost(const struct rl_incident *inc)
+{
+	const char	*h = NULL;
+	size_t		 i;
+
+	for (i = 0; i < inc->nprocs; i++) {
+		if (inc->procs[i]->host == NULL)
+			continue;
+		if (h != NULL && strcmp(h, inc->procs[i]->host) != 0)
+			return true;
+		h = inc->procs[i]->host;
+	}
+	return false;
+}
+
+/*
+ * Give every process a global rank where one can be known: on one host a
+ * local rank is the global rank.  Then give every event its rank and, for
+ * events still without a time, the last time of their process.
+ */
+void
+diagnose_resolve(struct rl_incident *inc)
+{
+	const unsigned		 other = RL_TIME_ZONED | RL_TIME_BOOT;
+	struct event_key	*keys = NULL;
+	struct rl_process	*p;
+	struct rl_event		*e;
+	bool			 multi = incident_multihost(inc), wall = true;
+	size_t			 i, n = inc->nevents;
+	int64_t			 ms, lo = INT64_MAX;
+
+	for (i = 0; i < inc->nprocs; i++) {
+		p = inc->procs[i];
+		if (p->rank == RL_NONE && p->local_rank != RL_NONE && !multi) {
+			p->rank = p->local_rank;
+			p->rank_guessed = true;
+		}
+	}
+	/*
+	 * The sort's keys are written in this one pass over the events, as
+	 * each one's time is settled: one fetch of each, not three.  Four
+	 * billion matched lines would not fit the keys' 32 bits.
+	 */
+	if (n > 1 && inc->next_seq <= UINT32_MAX && n <= UINT32_MAX)
+		keys = xreallocarray(NULL, n, 2 * sizeof *keys);
+	for (i = 0; i < n; i++) {
+		e = event_ahead(inc->events, n, i);
+		p = e->process != RL_NONE ? inc->procs[e->process] : NULL;
+		if (e->rank == RL_NONE && p != NULL && p->rank != RL_NONE) {
+			e->rank = p->rank;
+			e->rank_resolved = true;
+		}
+		/* A process's last time moves on while a source is followed. */
+		if (!(e->time.flags & RL_TIME_VALID) || e->guess == TIME_PROCESS) {
+			if (p != NULL && (p->last.flags & RL_TIME_VALID))
+				e->time = p->last;
+			else
+				e->time = inc->sources[e->source]->last;
+			e->guess = TIME_PROCESS;
+		}
+		if (keys == NULL)
+			continue;
+		/* INT64_MAX is the untimed events' place: no timed one's. */
+		if (e->time.flags & RL_TIME_VALID) {
+			ms = e->time.ms;
+			wall &= !(e->time.flags & other) && ms != INT64_MAX;
+		} else
+			ms = INT64_MAX;
+		keys[i].t = (uint64_t)ms;
+		keys[i].seq = (uint32_t)e->seq;
+		keys[i].i = (uint32_t)i;
+		if (ms < lo)
+			lo = ms;
+	}
+	events_sort(inc, keys, wall, lo);
+}
+
+/* Note that a rank has a source (a rank has only a few). */
+static void
+rank_add_source(struct rl_incident *inc, int rank, unsigned src)
+{
+	struct rl_rank	*r;
+	ssize_t		 i;
+	size_t		 k;
+
+	if (rank == RL_NONE || (i = incident_rank_pos(inc, rank)) < 0)
+		return;
+	r = &inc->ranks[i];
+	for (k = 0; k < r->nsources; k++) {
+		if (r->sources[k] == src)
+			return;
+	}
+	r->sources = xreallocarray(r->sources, r->nsources + 1,
+	    sizeof *r->sources);
+	r->sources[r->nsources++] = src;
+}
+
+static int
+unsigned_cmp(const void *a, const void *b)
+{
+	unsigned	x = *(const unsigned *)a, y = *(const unsigned *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * Which sources each rank has, for the report: one pass over the sources,
+ * the processes and the events (ranks are sorted, so each is a lookup).
+ */
+void
+diagnose_rank_sources(struct rl_incident *inc)
+{
+	const struct rl_event	*e;
+	size_t			 i;
+
+	for (i = 0; i < inc->nsources; i++)
+		rank_add_source(inc, inc->sources[i]->rank, (unsigned)i);
+	for (i = 0; i < inc->nprocs; i++) {
+		if (inc->procs[i]->last_source != RL_NONE)
+			rank_add_source(inc, inc->procs[i]->rank,
+			    (unsigned)inc->procs[i]->last_source);
+	}
+	for (i = 0; i < inc->nevents; i++) {
+		e = event_ahead(inc->events, inc->nevents, i);
+		rank_add_source(inc, e->rank, e->source);
+	}
+	for (i = 0; i < inc->nranks; i++) {
+		if (inc->ranks[i].nsources > 1)
+			qsort(inc->ranks[i].sources, inc->ranks[i].nsources,
+			    sizeof *inc->ranks[i].sources, unsigned_cmp);
+	}
+}
+
+/* Ranks in order. */
+int
+diagnose_rank_cmp(const void *a, const void *b)
+{
+	const struct rl_rank	*x = a, *y = b;
+
+	return (x->rank > y->rank) - (x->rank < y->rank);
+}

@@ -1,0 +1,223 @@
+/*
+ * ingest-int.h: what the files of ingestion share (ingest.c, ingest-peel.c,
+ * ingest-event.c, ingest-skip.c): the state of one source's reading and
+ * the steps each file does for the others.  Private to them: the readers
+ * of the model see only struct ingest's name (core.h).
+ */
+#ifndef RANKLINE_INGEST_INT_H
+#define RANKLINE_INGEST_INT_H
+
+#include "engine.h"
+#include "rules-int.h"
+
+#define LINE_MAX_BYTES	(1024 * 1024)	/* longer lines are cut */
+#define PEEL_MAX	8		/* prefixes peeled from one line */
+#define LONG_MARK	" [rankline: line cut at 1 MiB]"
+#define TEXT_MARK	" [rankline: cut]"
+#define WARMUP_BYTES	(64 * 1024)	/* read line by line at first */
+#define SETTLE_TIMED	64		/* timed lines a block's end looks back on */
+#define SHAPE_PROBE	256		/* lines between looks at the shapes' use */
+#define QUICK_WAYS	16		/* peeled prefixes ingest_line_quick keeps */
+#define STREAMS_SCAN	8		/* streams sought one by one; more are
+					   hashed */
+
+/* How a line's literals are found. */
+enum line_how {
+	LINE_RAW,		/* scanned on its own */
+	LINE_SCANNED,		/* the block's scan found them */
+	LINE_SHAPE		/* by its shape, if one like it was seen */
+};
+
+/* An event that waits for its stream's first time. */
+struct pending {
+	struct rl_keep	*keep;		/* where it is kept, borrowed */
+	uint64_t	 seq;		/* which one */
+};
+
+/* One process's lines within this source. */
+struct stream {
+	struct rl_process *proc;	/* borrowed from the incident */
+	struct rl_time	 last;		/* its last timestamp */
+	int		 rec_rank;	/* inside a launcher record: its rank */
+	int		 rec_local;	/* and local rank */
+	const struct rl_attrib *rec;	/* the open record, or NULL */
+	struct pending	*pending;	/* events waiting for its first time */
+	size_t		 npending;
+	size_t		 cpending;	/* room in pending */
+};
+
+/* What the prefixes of a line named, and the stream that names. */
+struct writer {
+	int		 local_rank;	/* from a prefix, or RL_NONE */
+	int		 rank;
+	int		 pid;
+	char		*host;		/* or NULL */
+	struct stream	*st;		/* borrowed from the ingest */
+};
+
+struct ingest {
+	struct rl_incident *inc;	/* borrowed */
+	struct rl_source *src;		/* borrowed */
+	struct ruleset	*rs;		/* borrowed */
+	struct buf	 partial;	/* bytes of an unfinished line */
+	bool		 cut;		/* the partial line passed the limit */
+	uint64_t	 partial_raw;	/* bytes of it read, kept or not */
+	struct buf	 work;		/* scratch for a line with escapes */
+	struct stream	**streams;	/* owned */
+	size_t		 nstreams;
+	size_t		 cstreams;	/* room in streams */
+	struct idhash	 streams_of;	/* past STREAMS_SCAN: process (its
+					   address) -> index in streams + 1,
+					   as 100,000 ranks may share a file */
+	struct writer	**writers;	/* owned */
+	size_t		 nwriters;
+	size_t		 cwriters;	/* room in writers */
+	struct writer	**whash;	/* the writers by what names them,
+					   open addressing: 512 ranks share
+					   an srun --label console */
+	size_t		 whsize;	/* a power of two, or 0 */
+	struct writer	*last_writer;	/* the one the previous line named */
+	struct stream	*bare;		/* the stream of lines without a
+					   prefix, once there was one */
+	struct quick_peel {		/* lines ingest_line_quick peeled:
+					   of this shape ... */
+		uint64_t shape;		/* (ruleset_shape_token), or 0 */
+		size_t	 len;		/* ... with these prefix bytes */
+		char	 raw[64];
+	}		 quick[QUICK_WAYS];
+	unsigned	 quick_next;	/* the entry to replace next */
+	uint32_t	 marks;		/* 1 << mark seen in this source */
+	uint64_t	*seen;		/* per rule: last line it matched, 0 never */
+	struct rl_keep	**keep;		/* per rule: the keep it used last */
+	ingest_line_cb	 line_cb;	/* for `cat`, or NULL */
+	void		*line_arg;
+	uint64_t	 offset;	/* bytes consumed so far */
+	struct rl_time	 recent;	/* the last time parsed in this source */
+	bool		 slow;		/* every line is read from now on */
+	bool		 skip_ok;	/* what of ingest_skipping lasts:
+					   ingest_skip_update */
+	bool		 more;		/* more bytes follow the fed ones at once
+					   (ingest_more) */
+	uint64_t	 warmup;	/* bytes read line by line first */
+	const char	*blk;		/* the block being read, or NULL */
+	const char	*blk_end;	/* and its end */
+	uint64_t	 blk_abs;	/* its offset in the source */
+	uint64_t	 blk_read;	/* lines of it read, not skipped */
+	bool		 dense;		/* most lines are read: name them by
+					   their shapes, not by a block scan */
+	unsigned	 shapes_off;	/* blocks to scan before shapes again */
+	unsigned	 shapes_backoff;/* and after the next poor try */
+	uint64_t	 tknown;	/* the stream's time is that of the lines
+					   before this offset */
+	struct {			/* ingest_when's last answer in this
+					   block (at NULL: none yet): */
+		uint64_t	 tknown;	/* with this much known, */
+		const struct stream *st;
+		const char	*at;	/* the line starting here */
+		struct rl_time	 t;	/* had this time, its own or */
+		bool		 found;	/* a line's before it; or none */
+	}		 when;
+	struct rl_keep	**dirty;	/* keeps whose tail waits for the block's end */
+	size_t		 ndirty;
+	size_t		 cdirty;	/* room in dirty */
+	uint64_t	*idle;		/* per literal: it only feeds links the
+					   process knows (bits), while skipping */
+	struct idle_key {		/* what idle was worked out for */
+		const struct rl_process *p;
+		int	 rank, local_rank, pid;
+		bool	 guessed;
+	}		 idle_for;
+	const char	*chunk;		/* the bytes being fed, or NULL */
+	uint64_t	 chunk_abs;	/* their offset in the source */
+	uint64_t	 fed;		/* bytes fed so far */
+	uint64_t	 feed_id;	/* this feed's number in the incident */
+	struct context_reader ctx;	/* the lines around failures */
+	struct rl_process **moved;	/* processes whose last line this
+					   feed moved into the chunk */
+	size_t		 nmoved;
+	size_t		 cmoved;	/* room in moved */
+	struct rl_process **pend;	/* those the previous feed moved: their
+					   last line and its context are kept
+					   when the next feed does not move
+					   them again (ingest_last_keep) */
+	size_t		 npend;
+	size_t		 cpend;
+	struct buf	 saved;		/* the previous feed's bytes they need */
+	uint64_t	 saved_abs;	/* its offset in the source */
+	uint64_t	 saved_feed;	/* that feed's number */
+};
+
+struct peeled;
+
+/* What the prefixes of one line named. */
+struct peeled {
+	int		 local_rank;
+	int		 rank;
+	int		 pid;
+	char		 host[256];	/* empty when none */
+	bool		 any;		/* some prefix named a writer */
+};
+
+/* A link or record attribution matched the line. */
+struct link_ctx {
+	struct ingest	*in;
+	struct stream	*st;
+	int		 rank;		/* the line's own rank, if a link named it */
+	int		 local_rank;
+	int		 pid;
+};
+
+/* What becomes of a line of a block, while skipping. */
+enum fate {
+	FATE_SKIP,	/* nothing: counted, not read */
+	FATE_READ,	/* read whole */
+	FATE_QUICK,	/* a rule's line without a prefix: ingest_line_quick */
+	FATE_PEEL	/* the same, once its prefixes are peeled */
+};
+
+/* ingest.c */
+void		 ingest_line(struct ingest *, const char *, size_t,
+		     enum line_how, bool);
+void		 ingest_line_quick(struct ingest *, const char *, size_t, bool);
+void		 ingest_skip_update(struct ingest *);
+
+/* ingest-peel.c */
+int		 ingest_capture_id(const struct rl_match *, enum rl_cap);
+struct rl_process *ingest_named_process(struct ingest *, struct stream *,
+		     int, int);
+size_t		 ingest_peel(struct ingest *, const char *, size_t,
+		     struct peeled *);
+struct stream	*ingest_stream(struct ingest *, const struct peeled *);
+bool		 ingest_stream_is_process(const struct ingest *,
+		     const struct stream *);
+bool		 ingest_writer_is(const struct writer *, const struct peeled *);
+size_t		 ingest_writer_slot(const struct ingest *,
+		     const struct peeled *);
+
+/* ingest-event.c */
+char		*ingest_event_text(const struct rl_rule *, const char *,
+		     size_t);
+void		 ingest_drop_links(struct ingest *, const struct stream *);
+void		 ingest_event(struct ingest *, struct stream *,
+		     const struct rl_match *, const char *, size_t, uint64_t,
+		     bool, bool, const struct link_ctx *);
+void		 ingest_link_cb(void *, const struct rl_attrib *,
+		     const struct rl_match *);
+void		 ingest_time(struct ingest *, struct stream *,
+		     const struct rl_time *, const char *, size_t, uint64_t,
+		     uint64_t);
+bool		 ingest_when(struct ingest *, struct stream *, const char *,
+		     size_t, struct rl_time *, bool *);
+
+/* ingest-skip.c */
+enum fate	 ingest_fate(const struct ingest *, const char *);
+const uint64_t	*ingest_idle(struct ingest *);
+void		 ingest_settle(struct ingest *, const char *, size_t, int);
+void		 ingest_skip(struct ingest *, const char *, size_t, size_t);
+void		 ingest_skipped(struct ingest *, uint64_t, size_t);
+bool		 ingest_skipping(const struct ingest *);
+void		 ingest_tails(struct ingest *);
+bool		 ingest_writer_known(const struct ingest *,
+		     const struct peeled *);
+
+#endif

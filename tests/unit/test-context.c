@@ -1,0 +1,261 @@
+/*
+ * test-context.c: the lines around a failure, as ingestion keeps them.
+ *
+ * context_cut is the cut a read at the line's offset made (up to
+ * CONTEXT_LINES whole lines each way within CONTEXT_BYTES, a cut first line
+ * dropped); the reader (context.c, driven by ingest_feed) must give that
+ * same cut whatever the chunks the bytes come in: a line split across
+ * chunks, the lines after it in a later read, CR LF, the file's start and
+ * end.  Each case feeds a log in pieces of many sizes and compares the
+ * model's context with the cut of the whole text.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core.h"
+#include "tap.h"
+
+static const char *PACK =
+	"[rule boom]\npattern = BOOM\nliteral = BOOM\nrole = root\n"
+	"domain = code\n"
+	"[rule note]\npattern = NOTE\nliteral = NOTE\nrole = evidence\n";
+
+/* The cut of the whole text around the line at offset, number line. */
+static char *
+cut_whole(const char *text, size_t off, uint64_t line, int64_t *first)
+{
+	size_t	before = off < CONTEXT_BYTES ? off : CONTEXT_BYTES;
+	size_t	n = strlen(text) - (off - before);
+	char	*out;
+
+	if (n > 2 * CONTEXT_BYTES)
+		n = 2 * CONTEXT_BYTES;
+	if (context_cut(text + off - before, n, before, off - before > 0,
+	    line, &out, first) != 0)
+		return NULL;
+	return out;
+}
+
+/* Feed text in pieces of `piece` bytes; settle; the incident. */
+static struct rl_incident *
+feed(struct ruleset *rs, const char *text, size_t piece, size_t upto)
+{
+	struct rl_incident	*inc = incident_create(rs);
+	struct rl_source	*src;
+	struct ingest		*in;
+	size_t			 o, n;
+
+	src = incident_add_source(inc, "/nonexistent/ctx.log", SOURCE_FILE);
+	in = source_ingest(inc, src, NULL, NULL);
+	for (o = 0; o < upto; o += n) {
+		n = upto - o < piece ? upto - o : piece;
+		ingest_feed(in, text + o, n);
+	}
+	return inc;
+}
+
+/* The first event whose text has s. */
+static const struct rl_event *
+find(const struct rl_incident *inc, const char *s)
+{
+	size_t	i;
+
+	for (i = 0; i < inc->nevents; i++) {
+		if (inc->events[i]->text != NULL &&
+		    strstr(inc->events[i]->text, s) != NULL)
+			return inc->events[i];
+	}
+	return NULL;
+}
+
+/*
+ * The model's context of the line with mark equals the whole text's cut,
+ * fed in pieces of every size given.
+ */
+static void
+same_cut(struct ruleset *rs, const char *what, const char *text,
+    const char *mark)
+{
+	static const size_t	 pieces[] = { 1, 2, 3, 7, 64, 1000, 2047,
+				     2048, 4097, 1 << 20 };
+	const struct rl_event	*e;
+	struct rl_incident	*inc;
+	const char		*at, *p, *got;
+	char			*want;
+	int64_t			 wfirst, gfirst;
+	uint64_t		 line = 1;
+	size_t			 i, bad = 0;
+
+	at = strstr(text, mark);
+	while (at > text && at[-1] != '\n')
+		at--;
+	for (p = text; p < at; p++)
+		line += *p == '\n';
+	want = cut_whole(text, (size_t)(at - text), line, &wfirst);
+	for (i = 0; i < nitems(pieces); i++) {
+		inc = feed(rs, text, pieces[i], strlen(text));
+		ingest_flush(inc->sources[0]->ingest);
+		pipeline_diagnose(inc);
+		gfirst = -1;
+		got = (e = find(inc, mark)) != NULL ?
+		    event_context(inc, e, &gfirst) : NULL;
+		if (got == NULL || want == NULL || strcmp(got, want) != 0 ||
+		    gfirst != wfirst) {
+			printf("# %zu-byte pieces: got \"%s\" (%lld)\n",
+			    pieces[i], got != NULL ? got : "(null)",
+			    (long long)gfirst);
+			bad++;
+		}
+		incident_free(inc);
+	}
+	ok(bad == 0 && want != NULL, "%s: the same in pieces of 1 byte to "
+	    "1 MiB", what);
+	free(want);
+}
+
+/* The cut itself, on texts whose answer is plain. */
+static void
+test_cut(void)
+{
+	char	*s;
+	int64_t	 first;
+
+	context_cut("a\nb\nc\nd\nBOOM\nf\ng\nh\ni\n", 23, 8, false, 5, &s,
+	    &first);
+	is_str(s, "b\nc\nd\nBOOM\nf\ng\nh", "three lines before and after");
+	is_int(first, 2, "numbered from the first line kept");
+	free(s);
+	context_cut("BOOM\nf\n", 7, 0, false, 1, &s, &first);
+	is_str(s, "BOOM\nf", "at the file's start: none before");
+	is_int(first, 1, "line 1 first");
+	free(s);
+	context_cut("a\nBOOM", 6, 2, false, 2, &s, &first);
+	is_str(s, "a\nBOOM", "at the file's end, without its newline");
+	free(s);
+	context_cut("xx cut\nb\nBOOM\n", 14, 9, true, 40, &s, &first);
+	is_str(s, "b\nBOOM", "a first line the window cut is dropped");
+	is_int(first, 39, "and not counted");
+	free(s);
+	context_cut("a\r\nBOOM\r\nc\r\n", 12, 3, false, 2, &s, &first);
+	is_str(s, "a\r\nBOOM\r\nc", "CR LF: the last line's end trimmed");
+	free(s);
+	is_int(context_cut("ab", 2, 2, false, 1, &s, &first), -1,
+	    "nothing of the line: no context");
+	ok(s == NULL, "and no text");
+}
+
+/* Lines of n bytes each (n >= 8), numbered, with BOOM at line k. */
+static char *
+lines_of(size_t count, size_t n, size_t k, const char *eol)
+{
+	struct buf	b = { 0 };
+	size_t		i, j;
+
+	for (i = 1; i <= count; i++) {
+		buf_printf(&b, "%s%05zu", i == k ? "BOOM " : "line ", i);
+		for (j = 10; j < n; j++)
+			buf_addc(&b, (char)('a' + j % 26));
+		buf_adds(&b, eol);
+	}
+	return buf_steal(&b);
+}
+
+static void
+test_reader(struct ruleset *rs)
+{
+	char	*t;
+
+	t = lines_of(20, 40, 10, "\n");
+	same_cut(rs, "a failure mid-file", t, "BOOM");
+	free(t);
+	t = lines_of(20, 40, 1, "\n");
+	same_cut(rs, "a failure on the first line", t, "BOOM");
+	free(t);
+	t = lines_of(20, 40, 20, "\n");
+	same_cut(rs, "a failure on the last line", t, "BOOM");
+	free(t);
+	t = lines_of(20, 40, 10, "\r\n");
+	same_cut(rs, "CR LF lines", t, "BOOM");
+	free(t);
+	/* Lines of 900 bytes: the byte limits cut before the line limits. */
+	t = lines_of(30, 900, 15, "\n");
+	same_cut(rs, "long lines: the byte limit, a cut first line dropped",
+	    t, "BOOM");
+	free(t);
+	/* The failure's line longer than the window: held across chunks. */
+	t = lines_of(12, 6000, 6, "\n");
+	same_cut(rs, "a failure's line longer than the window", t, "BOOM");
+	free(t);
+}
+
+/* The lines after a failure come in a later read of a followed file. */
+static void
+test_later(struct ruleset *rs)
+{
+	struct rl_incident	*inc;
+	const struct rl_event	*e;
+	const char		*got;
+	char			*t, *want;
+	int64_t			 first = 0, wfirst;
+	size_t			 upto;
+
+	t = lines_of(20, 40, 10, "\n");
+	/* Read up to the failure's line and one more. */
+	upto = strstr(t, "BOOM") - t + 2 * 40 + 2;
+	inc = feed(rs, t, 64, upto);
+	pipeline_diagnose(inc);
+	got = (e = find(inc, "BOOM")) != NULL ? event_context(inc, e, &first) :
+	    NULL;
+	ok(got != NULL && strstr(got, "line 00011") != NULL &&
+	    strstr(got, "line 00012") == NULL, "read so far: one line after "
+	    "the failure");
+	ingest_feed(inc->sources[0]->ingest, t + upto, strlen(t) - upto);
+	pipeline_diagnose(inc);
+	want = cut_whole(t, (size_t)(strstr(t, "BOOM") - t), 10, &wfirst);
+	got = (e = find(inc, "BOOM")) != NULL ? event_context(inc, e, &first) :
+	    NULL;
+	is_str(got, want, "the next read brings the lines after it");
+	is_int(first, wfirst, "numbered the same");
+	free(want);
+	incident_free(inc);
+	free(t);
+}
+
+/* No context for what is no failure, nor for a line changed in its text. */
+static void
+test_none(struct ruleset *rs)
+{
+	struct rl_incident	*inc;
+	const struct rl_event	*e;
+	int64_t			 first;
+	const char		*t = "a\nNOTE here\n\x1b[31mBOOM\x1b[0m red\nz\n";
+
+	inc = feed(rs, t, 1 << 20, strlen(t));
+	pipeline_diagnose(inc);
+	e = find(inc, "NOTE");
+	ok(e != NULL && event_context(inc, e, &first) == NULL,
+	    "an evidence line has no context");
+	e = find(inc, "BOOM");
+	ok(e != NULL && event_context(inc, e, &first) == NULL,
+	    "a failure whose text lost its colour codes has none, as a read "
+	    "at its offset found none");
+	incident_free(inc);
+}
+
+int
+main(void)
+{
+	struct ruleset	*rs = ruleset_create();
+	struct errlist	 e = { 0 };
+
+	is_int(ruleset_load(rs, "inline", PACK, strlen(PACK), &e), 0,
+	    "the inline pack loads");
+	ruleset_finish(rs);
+	test_cut();
+	test_reader(rs);
+	test_later(rs);
+	test_none(rs);
+	errlist_clear(&e);
+	ruleset_free(rs);
+	return tap_done();
+}

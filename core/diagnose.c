@@ -34,7 +34,9 @@ enum verdict_class {
 	CLASS_ROOT,		/* raised or logged a root cause itself */
 	CLASS_KILLED,		/* died by a signal with nothing of its own */
 	CLASS_SYMPTOM,		/* failed, cause unclear */
-	CLASS_COLLATERAL	/* failed because a peer did */
+	CLASS_COLLATERAL,	/* failed because a peer did */
+	CLASS_CONSEQUENCE	/* only a consequence names it: an exit
+				   record, a wrapper (never first otherwise) */
 };
 
 /* The per-rank working state. */
@@ -48,6 +50,8 @@ struct judge {
 	int		 exit;		/* its exit event with a signal, or RL_NONE */
 	int		 coll;
 	int		 symp;
+	int		 quit;		/* its exit record with an error code */
+	int		 wrap;		/* its first wrapper of a failure */
 	struct rl_time	 last;		/* its last time */
 	int		 last_proc;	/* process holding its last timed line */
 };
@@ -114,6 +118,7 @@ judge_get(struct judge **v, size_t *n, struct judge_index *ix, int rank,
 	(*v)[*n].rank = rank;
 	(*v)[*n].proc = proc;
 	(*v)[*n].root = (*v)[*n].exit = (*v)[*n].coll = (*v)[*n].symp = RL_NONE;
+	(*v)[*n].quit = (*v)[*n].wrap = RL_NONE;
 	(*v)[*n].last_proc = RL_NONE;
 	*slot = *n + 1;
 	return &(*v)[(*n)++];
@@ -266,12 +271,19 @@ diagnose_collect(struct rl_incident *inc, struct judge **v, size_t *n,
 			if (j->coll == RL_NONE)
 				j->coll = (int)i;
 			break;
+		case ROLE_WRAPPER:
+			if (j->wrap == RL_NONE)
+				j->wrap = (int)i;
+			break;
 		case ROLE_SYMPTOM:
 			if (e->rule->mark == MARK_EXIT || e->rule->mark ==
 			    MARK_RECORD) {
 				if (event_signalled(e) && (j->exit == RL_NONE ||
 				    event_cap(e, CAP_SIGNAL) != RL_CAP_UNSET))
 					j->exit = (int)i;
+				else if (!event_signalled(e) && j->quit ==
+				    RL_NONE && event_cap(e, CAP_EXITCODE) > 0)
+					j->quit = (int)i;
 			} else if (j->symp == RL_NONE)
 				j->symp = (int)i;
 			break;
@@ -356,6 +368,8 @@ judge_time(const struct rl_incident *inc, const struct judge *j)
 		return &inc->events[j->symp != RL_NONE ? j->symp : j->exit]->time;
 	case CLASS_COLLATERAL:
 		return &inc->events[j->coll]->time;
+	case CLASS_CONSEQUENCE:
+		return &inc->events[j->quit != RL_NONE ? j->quit : j->wrap]->time;
 	default:
 		return &j->last;
 	}
@@ -374,6 +388,8 @@ judge_event(const struct judge *j)
 		return j->symp != RL_NONE ? j->symp : j->exit;
 	case CLASS_COLLATERAL:
 		return j->coll;
+	case CLASS_CONSEQUENCE:
+		return j->quit != RL_NONE ? j->quit : j->wrap;
 	default:
 		return RL_NONE;
 	}
@@ -563,6 +579,81 @@ diagnose_hang(struct rl_incident *inc, struct judge *v, size_t n)
 	return quiet->root;
 }
 
+/*
+ * A paste of one process's output often names its rank once, after the
+ * error itself ("[Rank 1] NCCL watchdog thread terminated with exception:
+ * CUDA error: uncorrectable ECC error" below the RuntimeError).  Where the
+ * events of a source that is not a launcher's name one rank and no other,
+ * its unranked lines are that rank's.  A console of several ranks names
+ * several, and a launcher's record names the children it reports on: both
+ * are left as they are.
+ */
+static void
+diagnose_lone_rank(struct rl_incident *inc)
+{
+	struct rl_event	*e;
+	int		*lone;
+	size_t		 i;
+
+	lone = xcalloc(inc->nsources + 1, sizeof *lone);
+	for (i = 0; i < inc->nsources; i++)
+		lone[i] = RL_NONE;
+	for (i = 0; i < inc->nevents; i++) {
+		e = inc->events[i];
+		if (e->source >= inc->nsources)
+			continue;
+		if (e->rule != NULL && (e->rule->mark == MARK_EXIT ||
+		    e->rule->mark == MARK_RECORD || e->weak))
+			lone[e->source] = -2;
+		else if (e->rank == RL_NONE || lone[e->source] == -2)
+			continue;
+		else if (lone[e->source] == RL_NONE)
+			lone[e->source] = e->rank;
+		else if (lone[e->source] != e->rank)
+			lone[e->source] = -2;
+	}
+	for (i = 0; i < inc->nevents; i++) {
+		e = inc->events[i];
+		if (e->rank != RL_NONE || e->source >= inc->nsources ||
+		    lone[e->source] < 0 || (e->process != RL_NONE &&
+		    inc->procs[e->process]->rank != RL_NONE))
+			continue;
+		e->rank = lone[e->source];
+		e->rank_resolved = true;
+	}
+	free(lone);
+}
+
+/*
+ * Nothing but consequences: no rank raised an error, died by a signal or
+ * went quiet while the others waited.  A failed job still gets an answer,
+ * the best culprit those consequences allow, the most telling first: a
+ * launcher's exit record with an error code names the process that ended,
+ * then a wrapper that carries a failure raised elsewhere, then the
+ * earliest timeout.  The words say the culprit printed nothing of its own.
+ */
+static struct judge *
+diagnose_consequence(const struct rl_incident *inc, struct judge *v,
+    size_t n)
+{
+	struct judge	*first;
+	size_t		 i;
+	int		 pass, ev;
+
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 0; i < n; i++) {
+			ev = pass == 0 ? v[i].quit : v[i].wrap;
+			if (v[i].cls == CLASS_NONE && ev != RL_NONE)
+				v[i].cls = CLASS_CONSEQUENCE;
+		}
+		first = judge_first(inc, v, n, CLASS_CONSEQUENCE,
+		    CLASS_CONSEQUENCE);
+		if (first != NULL)
+			return first;
+	}
+	return judge_first(inc, v, n, CLASS_COLLATERAL, CLASS_COLLATERAL);
+}
+
 /* Is this judge a writer of its own: a rank, or a process known by pid? */
 static bool
 judge_writer(const struct rl_incident *inc, const struct judge *j)
@@ -745,6 +836,37 @@ diagnose_ranks(struct rl_incident *inc, struct judge *v, size_t n,
 	free(tab);
 }
 
+/*
+ * The summary when only consequences name the culprit: who they point at,
+ * that it printed nothing of its own here, and what to collect.
+ */
+static void
+diagnose_words_consequence(const struct rl_incident *inc,
+    const struct judge *first, const struct rl_event *e, const char *host,
+    struct buf *s)
+{
+	const char	*id = e->rule != NULL ? e->rule->id : "?";
+	int64_t		 code = event_cap(e, CAP_EXITCODE);
+
+	(void)inc;
+	if (first->rank != RL_NONE)
+		buf_printf(s, "Rank %d%s%s failed", first->rank,
+		    host ? " on " : "", host ? host : "");
+	else
+		buf_adds(s, "A process failed");
+	if (first->cls == CLASS_CONSEQUENCE && first->quit != RL_NONE &&
+	    code != RL_CAP_UNSET)
+		buf_printf(s, " (%s: exit code %lld)", id, (long long)code);
+	else
+		buf_printf(s, " (%s)", id);
+	buf_adds(s, ", but printed nothing of its own in these logs: only ");
+	buf_adds(s, first->cls == CLASS_COLLATERAL ? "timeouts and lost "
+	    "peers show it" : first->quit != RL_NONE ? "its launcher's exit "
+	    "record shows it" : "a wrapper of its failure shows it");
+	buf_adds(s, ". Collect its own output (stderr, the worker's log) and "
+	    "dmesg on its host to find the cause.");
+}
+
 /* Write the one-sentence summary and the explanation. */
 static void
 diagnose_words(struct rl_incident *inc, const struct judge *first)
@@ -775,6 +897,9 @@ diagnose_words(struct rl_incident *inc, const struct judge *first)
 		buf_printf(&s, "Rank %d%s%s went quiet first while the others "
 		    "waited in a collective: a hang.", e->rank,
 		    host ? " on " : "", host ? host : "");
+	else if (first->cls == CLASS_CONSEQUENCE ||
+	    first->cls == CLASS_COLLATERAL)
+		diagnose_words_consequence(inc, first, e, host, &s);
 	else if (first->rank == RL_NONE)
 		buf_printf(&s, "The launcher failed (%s) before any rank "
 		    "could.", e->rule->id);
@@ -797,6 +922,16 @@ diagnose_words(struct rl_incident *inc, const struct judge *first)
 		    "the rank logged no error of its own: it was killed from "
 		    "outside (look for the OOM killer or the scheduler) right "
 		    "after its last line.");
+		break;
+	case CLASS_CONSEQUENCE:
+		buf_adds(&x, "No rank logged a root cause, died by a signal or "
+		    "went quiet while the others waited: only consequences "
+		    "were logged, and this is the best culprit they allow.");
+		break;
+	case CLASS_COLLATERAL:
+		buf_adds(&x, "Every failing rank reported a peer's failure or "
+		    "a timeout, and none can be told to have hung first: the "
+		    "earliest of them stands for the culprit.");
 		break;
 	default:
 		buf_adds(&x, "No rank logged a root cause; this is the "
@@ -848,6 +983,7 @@ diagnose(struct rl_incident *inc)
 	diagnose_reset(inc);
 	diagnose_resolve(inc);
 	join_resolve(inc);
+	diagnose_lone_rank(inc);
 	skew_estimate(inc);
 	/* Every rank is judged, also one that printed no error at all. */
 	for (i = 0; i < inc->nprocs; i++) {
@@ -866,6 +1002,8 @@ diagnose(struct rl_incident *inc)
 	if (first == NULL && judge_first(inc, v, n, CLASS_COLLATERAL,
 	    CLASS_COLLATERAL) != NULL && diagnose_hang(inc, v, n) != RL_NONE)
 		first = judge_first(inc, v, n, CLASS_ROOT, CLASS_ROOT);
+	if (first == NULL)
+		first = diagnose_consequence(inc, v, n);
 	a->first = first != NULL ? judge_event(first) : RL_NONE;
 	if (a->first != RL_NONE) {
 		e = inc->events[a->first];

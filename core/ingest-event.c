@@ -203,7 +203,7 @@ keep_count(struct rl_keep *k, const int64_t *cap)
 static const int64_t cap_unset[] = {
 	RL_CAP_UNSET, RL_CAP_UNSET, RL_CAP_UNSET, RL_CAP_UNSET, RL_CAP_UNSET,
 	RL_CAP_UNSET, RL_CAP_UNSET, RL_CAP_UNSET, RL_CAP_UNSET, RL_CAP_UNSET,
-	RL_CAP_UNSET, RL_CAP_UNSET, RL_CAP_UNSET
+	RL_CAP_UNSET, RL_CAP_UNSET, RL_CAP_UNSET, RL_CAP_UNSET
 };
 _Static_assert(sizeof cap_unset / sizeof cap_unset[0] == CAP_NCAPS,
     "cap_unset has one entry per capture");
@@ -333,6 +333,15 @@ ingest_event(struct ingest *in, struct stream *st, const struct rl_match *m,
 		    lc->rank;
 		local = cap[CAP_LOCAL_RANK] != RL_CAP_UNSET ?
 		    (int)cap[CAP_LOCAL_RANK] : lc->local_rank;
+	}
+	/*
+	 * A line that names the worker that died ("Worker proc VllmWorker-3
+	 * died") is that worker's failure, whoever printed it.
+	 */
+	if (cap[CAP_DEAD_RANK] != RL_CAP_UNSET && cap[CAP_DEAD_RANK] >= 0 &&
+	    cap[CAP_DEAD_RANK] <= INT32_MAX) {
+		rank = (int)cap[CAP_DEAD_RANK];
+		local = RL_NONE;
 	}
 	if ((rank != RL_NONE || local != RL_NONE) &&
 	    (p = ingest_named_process(in, st, local, rank)) == NULL)

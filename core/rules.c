@@ -41,7 +41,7 @@ static const char *mark_names[MARK_NMARKS] = {
 };
 static const char *cap_names[CAP_NCAPS] = {
 	"rank", "local_rank", "host", "pid", "step", "seq", "exitcode",
-	"signal", "timeout_ms", "xid", "pci", "count", "total"
+	"signal", "timeout_ms", "xid", "pci", "count", "total", "dead_rank"
 };
 
 const char *role_name(enum rl_role r) { return r < ROLE_NROLES ? role_names[r] : "?"; }

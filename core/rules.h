@@ -88,6 +88,7 @@ enum rl_cap {
 	CAP_PCI,
 	CAP_COUNT,		/* occurrences the line reports (an interval's count) */
 	CAP_TOTAL,		/* a running total the line reports */
+	CAP_DEAD_RANK,		/* the rank of a dead worker the line names */
 	CAP_NCAPS
 };
 

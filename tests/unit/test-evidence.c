@@ -306,8 +306,9 @@ test_killed(bool with_dmesg)
 		    strcmp(e->rule->id, "kernel.oom.killed") == 0,
 		    "1: dmesg's OOM kill of pid 4242 is joined to rank 1 and "
 		    "is its first failure");
-		is_int(inc->answer.domain, DOMAIN_INFRA, "4: the OOM killer: "
-		    "infrastructure");
+		/* #23: an OOM kill is capacity, like a CUDA OOM. */
+		is_int(inc->answer.domain, DOMAIN_CONFIG, "4: the OOM killer: "
+		    "capacity (config), as a CUDA OOM is");
 		ok(inc->answer.checklist[CHECK_KERNEL].found,
 		    "5: the kernel lines are in the checklist");
 	}

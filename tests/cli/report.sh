@@ -145,6 +145,39 @@ check "store: the note is in the report, escaped and redacted" \
     sh -c "grep -q 'bad batch &lt;b&gt;x&lt;/b&gt; &amp; WANDB.*REDACTED' '$tmp/s.md' &&
     grep -q 'bad batch &lt;b&gt;x&lt;/b&gt; &amp; WANDB_API_KEY=\[REDACTED\]' '$tmp/s.html' &&
     ! grep -q 0123456789abcdef '$tmp/s.md' '$tmp/s.html'"
+# From the store alone, after the logs are gone.
+mkdir "$tmp/gone"
+cp -r "$case" "$tmp/gone/run"
+rank=$(label "$case" first_failing_rank)
+"$RANKLINE" --db "$tmp/gone.db" report -o "$tmp/gone/first.md" "$tmp/gone/run" 2>/dev/null
+"$RANKLINE" --db "$tmp/gone.db" note 1 'node <i>3</i> replaced' >/dev/null 2>&1
+"$RANKLINE" --db "$tmp/gone.db" --no-store report -o "$tmp/gone/h.md" "$tmp/hostile" 2>/dev/null
+"$RANKLINE" --db "$tmp/gone.db" report -o "$tmp/gone/h2.md" "$tmp/hostile" 2>/dev/null
+rm -rf "$tmp/gone/run" "$tmp/hostile"
+"$RANKLINE" --db "$tmp/gone.db" report --incident 1 -o "$tmp/gone/s.md"
+ok $? "store: report --incident 1 with the logs gone"
+"$RANKLINE" --db "$tmp/gone.db" report --incident 1 -o "$tmp/gone/s.html"
+"$RANKLINE" --db "$tmp/gone.db" report --incident 1 --format json > "$tmp/gone/s.json"
+"$RANKLINE" --db "$tmp/gone.db" report --last -o "$tmp/gone/last.html"
+ok $? "store: report --last"
+check "store: the first failure, the note, and what a stored report lacks" \
+    sh -c "grep -q '^| first failing rank | $rank |' '$tmp/gone/s.md' &&
+    grep -q 'node &lt;i&gt;3&lt;/i&gt; replaced' '$tmp/gone/s.md' &&
+    grep -q 'Made from the store alone' '$tmp/gone/s.md' &&
+    grep -q '^\*\*first failure\*\*' '$tmp/gone/s.md'"
+check "store: its HTML parses, and the Markdown's fences hold" \
+    sh -c "$CHECK html '$tmp/gone/s.html' && $CHECK md '$tmp/gone/s.md'"
+check "store: JSON has the events, the note and the id" \
+    python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))
+assert d["report"]["incident"] == 1 and d["report"]["from_store"]
+assert d["events"] and d["report"]["notes"][0]["text"] == "node <i>3</i> replaced"' \
+    "$tmp/gone/s.json"
+check "store: --last is the hostile log's, escaped and redacted" \
+    sh -c "$CHECK html '$tmp/gone/last.html' &&
+    grep -q '&lt;script&gt;' '$tmp/gone/last.html' &&
+    ! grep -q 'hf_abcdefghij' '$tmp/gone/last.html'"
+check "store: the files are 0600" \
+    test "$(stat -c %a "$tmp/gone/s.md" "$tmp/gone/last.html" | sort -u)" = 600
 check "usage: an unknown format is refused" \
     sh -c "! '$RANKLINE' --no-store report --format pdf '$case' 2>/dev/null"
 

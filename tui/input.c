@@ -78,6 +78,8 @@ static const struct binding input_bindings[] = {
 	{ TUI_CTRL('l'), V_ALL, ACT_REDRAW, "^L", "redraw the screen" },
 	{ 'p', V_ALL, ACT_PAUSE, "p",
 	    "pause following (lines are still read), or resume" },
+	{ 'e', V_ALL, ACT_EXPORT, "e", "write the report (Markdown) to a "
+	    "file named in the status line" },
 	{ 'q', V(VIEW_TIMELINE), ACT_QUIT, "q", "quit (from the timeline)" },
 	{ 'Q', V_ALL, ACT_QUIT, "Q", "quit from anywhere" },
 };
@@ -175,6 +177,8 @@ input_common(struct tui *t, int react, enum tui_action act)
 		return (REACT_REDRAW);
 	case ACT_PAUSE:
 		return (live_pause(t));
+	case ACT_EXPORT:
+		return (tui_export(t));
 	case ACT_QUIT:
 		return (REACT_QUIT);
 	default:

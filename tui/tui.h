@@ -159,6 +159,7 @@ enum tui_action {
 	ACT_THEME,		/* cycle through the themes */
 	ACT_REDRAW,
 	ACT_PAUSE,		/* hold the screen still, or let it follow again */
+	ACT_EXPORT,		/* write the report of the incident to a file */
 	ACT_QUIT,
 	ACT_NACTIONS
 };
@@ -299,6 +300,7 @@ void		 tui_log(struct tui *, const char *, ...)
 		     __attribute__((format(printf, 2, 3)));
 void		 tui_react(struct tui *, int);
 void		 tui_quit(struct tui *, int);
+int		 tui_export(struct tui *);	/* export.c */
 void		 tui_set_message(struct tui *, bool, const char *, ...)
 		     __attribute__((format(printf, 3, 4)));
 void		 tui_select_event(struct tui *, int);

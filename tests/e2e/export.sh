@@ -2,7 +2,8 @@
 # export.sh: e in the console writes the report of the incident on screen
 # to a file in the working directory, named in the status line, made 0600,
 # holding the first failure the screen shows; a second e makes a second
-# file rather than overwriting the first.
+# file rather than overwriting the first.  E asks for the path, whose
+# extension picks the format; Esc cancels.
 . "$(dirname "$0")/lib.sh"
 
 # A case with one first failing rank, found by its labels.
@@ -40,6 +41,25 @@ wait_for 'report written to rankline-report-[0-9-]*-1\.md' ||
     wait_for 'report written to rankline-report-[0-9-]*\.md'
 [ "$(ls "$TMPD/out" | wc -l)" -eq 2 ]
 ok $? "a second e writes a second file"
+
+# E: the path typed on the status line, its extension the format.
+send E
+wait_for 'report to [(][.]md [.]html [.]json'
+ok $? "E asks for the path on the status line"
+send C-u
+type_line "$TMPD/out/asked.html"
+wait_for 'report written to .*asked[.]html [(]html'
+ok $? "Enter writes it, as HTML from its extension"
+python3 "$(dirname "$0")/../cli/report-check.py" html "$TMPD/out/asked.html" 2>/dev/null &&
+    [ "$(stat -c %a "$TMPD/out/asked.html")" = 600 ]
+ok $? "the HTML parses, made 0600"
+send E
+wait_for 'report to'
+send Escape
+wait_for 'report not written'
+ok $? "Esc cancels"
+[ "$(ls "$TMPD/out" | wc -l)" -eq 3 ]
+ok $? "nothing more was written"
 
 send q
 quit_checks

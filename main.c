@@ -28,6 +28,7 @@ const struct command commands[] = {
 	    "--export FILE | --import FILE", cmd_history },
 	{ "show", "show ID [--json]", cmd_show },
 	{ "note", "note ID [--resolution] TEXT", cmd_note },
+	{ "report", REPORT_USAGE, cmd_report },
 	{ NULL, NULL, NULL }
 };
 
@@ -96,6 +97,11 @@ static const struct option long_options[] = {
 	{ "import", required_argument, NULL, 'I' },
 	{ "resolution", no_argument, NULL, 'R' },
 	{ "jobs", required_argument, NULL, 'J' },
+	{ "format", required_argument, NULL, 'T' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "no-redact", no_argument, NULL, 'N' },
+	{ "incident", required_argument, NULL, 'n' },
+	{ "last", no_argument, NULL, 'L' },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -110,7 +116,7 @@ main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	raise_open_files();
 	/* Options may come anywhere: "+" is not used, so getopt permutes. */
-	while ((ch = getopt_long(argc, argv, "hv:", long_options, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "hv:o:", long_options, NULL)) != -1) {
 		switch (ch) {
 		case 'j':
 			o.json = true;
@@ -177,6 +183,26 @@ main(int argc, char **argv)
 			break;
 		case 'R':
 			o.resolution = true;
+			break;
+		case 'T':
+			o.format = optarg;
+			break;
+		case 'o':
+			o.output = optarg;
+			break;
+		case 'N':
+			o.no_redact = true;
+			break;
+		case 'n':
+			o.report_incident = strtoll(optarg, NULL, 10);
+			if (o.report_incident < 1) {
+				fprintf(stderr, "rankline: --incident wants an "
+				    "incident's number, 1 or more\n");
+				return EXIT_USAGE;
+			}
+			break;
+		case 'L':
+			o.report_last = true;
 			break;
 		case 'V':
 			/* Benchmarks name the build they measured (make pgo). */

@@ -28,6 +28,11 @@ struct options {
 	const char	*import_file;	/* history --import FILE */
 	bool		 resolution;	/* note --resolution */
 	int		 jobs;		/* --jobs N: threads reading files, 0 all */
+	const char	*format;	/* report --format md|html|json */
+	const char	*output;	/* report -o FILE */
+	bool		 no_redact;	/* report --no-redact */
+	int64_t		 report_incident;/* report --incident N, or 0 */
+	bool		 report_last;	/* report --last */
 };
 
 /* A command: its name, a one-line usage, and its function. */
@@ -57,6 +62,15 @@ int	cmd_cat(const struct options *, int, char **);
 /* cmd-rules.c */
 int	cmd_rules(const struct options *, int, char **);
 struct ruleset *rules_load_or_warn(void);
+
+/* cmd-report.c */
+#define REPORT_USAGE	"report [--format md|html|json] [-o FILE] " \
+	"[--no-redact] (PATH... | --incident N | --last)"
+int	cmd_report(const struct options *, int, char **);
+int	report_write(const char *, const struct buf *);
+
+/* cmd-report-stored.c */
+int	report_stored(const struct options *, int);
 
 /* cmd-history.c */
 int	cmd_history(const struct options *, int, char **);

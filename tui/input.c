@@ -78,6 +78,10 @@ static const struct binding input_bindings[] = {
 	{ TUI_CTRL('l'), V_ALL, ACT_REDRAW, "^L", "redraw the screen" },
 	{ 'p', V_ALL, ACT_PAUSE, "p",
 	    "pause following (lines are still read), or resume" },
+	{ 'e', V_ALL, ACT_EXPORT, "e", "write the report (Markdown) to a "
+	    "file named in the status line" },
+	{ 'E', V_ALL, ACT_EXPORT_ASK, "E", "write the report to a path you "
+	    "type; .md, .html or .json says the format" },
 	{ 'q', V(VIEW_TIMELINE), ACT_QUIT, "q", "quit (from the timeline)" },
 	{ 'Q', V_ALL, ACT_QUIT, "Q", "quit from anywhere" },
 };
@@ -175,6 +179,10 @@ input_common(struct tui *t, int react, enum tui_action act)
 		return (REACT_REDRAW);
 	case ACT_PAUSE:
 		return (live_pause(t));
+	case ACT_EXPORT:
+		return (tui_export(t));
+	case ACT_EXPORT_ASK:
+		return (tui_export_ask(t));
 	case ACT_QUIT:
 		return (REACT_QUIT);
 	default:
@@ -191,6 +199,11 @@ input_key(struct tui *t, int key)
 
 	if (crash_test_key(key))
 		return;
+	/* E is asking a path: every key is the path's until Enter or Esc. */
+	if (t->export_path != NULL) {
+		tui_react(t, tui_export_key(t, key));
+		return;
+	}
 	if (t->message != NULL) {
 		free(t->message);
 		t->message = NULL;

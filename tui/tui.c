@@ -447,6 +447,7 @@ tui_free(struct tui *t)
 	model_clear(&t->index);
 	free(t->sel_key.host);
 	theme_free();
+	tui_export_clear(t);
 	free(t->message);
 	free(t->theme);
 	if (tui_current == t)

@@ -159,6 +159,8 @@ enum tui_action {
 	ACT_THEME,		/* cycle through the themes */
 	ACT_REDRAW,
 	ACT_PAUSE,		/* hold the screen still, or let it follow again */
+	ACT_EXPORT,		/* write the report of the incident to a file */
+	ACT_EXPORT_ASK,		/* ask the path (and so the format) first */
 	ACT_QUIT,
 	ACT_NACTIONS
 };
@@ -288,6 +290,8 @@ struct tui {
 	struct tui_rowkey sel_key;	/* the selected row, across a diagnosis */
 
 	char		*message;	/* status line message, owned, or NULL */
+	struct buf	*export_path;	/* E's path as it is typed, owned, or
+					   NULL: not asking (export.c) */
 	bool		 message_error;	/* drawn as an error */
 	char		*theme;		/* current theme name, owned */
 };
@@ -299,6 +303,10 @@ void		 tui_log(struct tui *, const char *, ...)
 		     __attribute__((format(printf, 2, 3)));
 void		 tui_react(struct tui *, int);
 void		 tui_quit(struct tui *, int);
+int		 tui_export(struct tui *);	/* export.c */
+int		 tui_export_ask(struct tui *);
+int		 tui_export_key(struct tui *, int);
+void		 tui_export_clear(struct tui *);
 void		 tui_set_message(struct tui *, bool, const char *, ...)
 		     __attribute__((format(printf, 3, 4)));
 void		 tui_select_event(struct tui *, int);

@@ -1,0 +1,489 @@
+/*
+ * cmd-report-stored.c: `rankline report --incident N | --last`, the
+ * report made from the store alone, for when the logs are gone (rotated,
+ * the job's scratch space wiped).  The store keeps the answer as it was
+ * given (the verdict's sentence, why, the checkpoint's status), each
+ * failing event with the lines around it, and the notes; this writes
+ * those in the chosen format, redacted and escaped as the other reports.
+ * It cannot say more than was stored: no timeline drawing and no
+ * evidence lists, which the report says.
+ */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+
+#include "rankline.h"
+#include "report.h"
+#include "store/store.h"
+
+#define STORED_EVENTS	64	/* events written at most; the rest counted */
+
+/* The events as store_events hands them over, copied. */
+struct stored_event {
+	char		*source, *time, *signature, *role, *text, *context;
+	int64_t		 line, context_at;
+	bool		 root;
+};
+
+struct stored {
+	struct stored_event *v;
+	size_t		 n, cap;
+	size_t		 more;		/* events past STORED_EVENTS */
+	struct report_notes_l {
+		struct report_note *v;
+		size_t		 n, cap;
+	}		 notes;
+};
+
+static char *
+stored_dup(const char *s)
+{
+	return s != NULL ? xstrdup(s) : NULL;
+}
+
+static void
+stored_event_cb(void *arg, const struct store_event *e)
+{
+	struct stored		*s = arg;
+	struct stored_event	*x, tmp;
+
+	if (s->n == STORED_EVENTS) {
+		s->more++;
+		if (!e->root)
+			return;
+		/* The first failure is written whatever came before it. */
+		x = &s->v[s->n - 1];
+		free(x->source);
+		free(x->time);
+		free(x->signature);
+		free(x->role);
+		free(x->text);
+		free(x->context);
+	} else {
+		s->v = array_grow(s->v, s->n + 1, &s->cap, sizeof *s->v);
+		x = &s->v[s->n++];
+	}
+	x->source = stored_dup(e->source);
+	x->time = stored_dup(e->time);
+	x->signature = stored_dup(e->signature);
+	x->role = stored_dup(e->role);
+	x->text = stored_dup(e->text);
+	x->context = stored_dup(e->context);
+	x->line = e->line;
+	x->context_at = e->context_at;
+	x->root = e->root;
+	if (x->root && x != s->v) {
+		tmp = *x;
+		memmove(s->v + 1, s->v, (size_t)(x - s->v) * sizeof *s->v);
+		s->v[0] = tmp;
+	}
+}
+
+static void
+stored_note_cb(void *arg, const char *created, const char *kind,
+    const char *text)
+{
+	struct stored		*s = arg;
+	struct report_note	*nt;
+
+	s->notes.v = array_grow(s->notes.v, s->notes.n + 1, &s->notes.cap,
+	    sizeof *s->notes.v);
+	nt = &s->notes.v[s->notes.n++];
+	nt->time = xstrdup(created != NULL ? created : "");
+	nt->kind = xstrdup(kind != NULL ? kind : "");
+	nt->text = xstrdup(text != NULL ? text : "");
+}
+
+static void
+stored_clear(struct stored *s)
+{
+	size_t	i;
+
+	for (i = 0; i < s->n; i++) {
+		free(s->v[i].source);
+		free(s->v[i].time);
+		free(s->v[i].signature);
+		free(s->v[i].role);
+		free(s->v[i].text);
+		free(s->v[i].context);
+	}
+	free(s->v);
+	for (i = 0; i < s->notes.n; i++) {
+		free(s->notes.v[i].time);
+		free(s->notes.v[i].kind);
+		free(s->notes.v[i].text);
+	}
+	free(s->notes.v);
+	memset(s, 0, sizeof *s);
+}
+
+/* The row's facts, as (name, value) pairs; values may be NULL. */
+static size_t
+stored_facts(const struct store_row *r, const char **k, const char **v,
+    char *rank, size_t rsz, char *step, size_t ssz)
+{
+	size_t	n = 0;
+
+#define FACT(name, val)	do { k[n] = (name); v[n] = (val); n++; } while (0)
+	if (r->rank != RL_NONE)
+		snprintf(rank, rsz, "%d", r->rank);
+	else
+		rank[0] = '\0';
+	if (r->last_safe_step != RL_NONE)
+		snprintf(step, ssz, "%d", r->last_safe_step);
+	else
+		step[0] = '\0';
+	FACT("occurred", r->occurred);
+	FACT("log start", r->started);
+	FACT("stored", r->created);
+	FACT("signature", r->signature);
+	FACT("fingerprint", r->fingerprint);
+	FACT("first failing rank", rank[0] ? rank : NULL);
+	FACT("host", r->host);
+	FACT("domain", r->domain);
+	FACT("checkpoint", r->ckpt);
+	FACT("last safe step", step[0] ? step : NULL);
+	FACT("job scheduler id", r->job_scheduler);
+	FACT("job run id", r->job_run);
+	FACT("job command", r->job_command);
+	FACT("sources", r->sources);
+#undef FACT
+	return n;
+}
+
+/* Log text redacted, then escaped by esc, into b. */
+static void
+stored_put(struct buf *b, struct report_opts *o,
+    void (*esc)(struct buf *, const char *, size_t), const char *s)
+{
+	struct buf	r = { 0 };
+
+	report_raw(o, &r, s != NULL ? s : "");
+	esc(b, r.p != NULL ? r.p : "", r.len);
+	buf_clear(&r);
+}
+
+/* Lines for a fence or a <pre>: each line escaped by esc. */
+static void
+stored_lines(struct buf *b, struct report_opts *o,
+    void (*esc)(struct buf *, const char *, size_t), const char *s)
+{
+	struct buf	r = { 0 };
+	size_t		i, start;
+
+	report_raw(o, &r, s != NULL ? s : "");
+	for (start = 0, i = 0; i <= r.len; i++) {
+		if (i < r.len && r.p[i] != '\n')
+			continue;
+		esc(b, r.p + start, i - start);
+		buf_addc(b, '\n');
+		start = i + 1;
+	}
+	buf_clear(&r);
+}
+
+/* The longest run of backticks in s, so that a fence is longer. */
+static size_t
+stored_ticks(const char *s)
+{
+	size_t	run = 0, most = 0;
+
+	for (; s != NULL && *s != '\0'; s++) {
+		run = *s == '`' ? run + 1 : 0;
+		if (run > most)
+			most = run;
+	}
+	return most < 3 ? 3 : most + 1;
+}
+
+static void
+stored_md(struct buf *b, struct report_opts *o, const struct store_row *r,
+    const struct stored *s)
+{
+	const char		*k[16], *v[16];
+	char			 rank[16], step[16];
+	const struct stored_event *e;
+	struct buf		 body = { 0 };
+	size_t			 n, i, j, t;
+
+	buf_printf(b, "# Incident report #%lld (from the store)\n\n",
+	    (long long)r->id);
+	if (r->summary != NULL) {
+		buf_adds(b, "> ");
+		stored_put(b, o, sanitize_md, r->summary);
+		buf_adds(b, "\n\n");
+	}
+	buf_adds(b, "| | |\n|---|---|\n");
+	n = stored_facts(r, k, v, rank, sizeof rank, step, sizeof step);
+	for (i = 0; i < n; i++) {
+		if (v[i] == NULL)
+			continue;
+		buf_printf(b, "| %s | ", k[i]);
+		stored_put(b, o, sanitize_md, v[i]);
+		buf_adds(b, " |\n");
+	}
+	buf_printf(b, "| ranks seen | %d |\n| made by | rankline %s |\n",
+	    r->nranks, o->version);
+	if (r->explanation != NULL) {
+		buf_adds(&body, "## Why\n\n");
+		stored_put(&body, o, sanitize_md, r->explanation);
+		buf_adds(&body, "\n\n");
+	}
+	if (s->n > 0)
+		buf_adds(&body, "## Failing lines, with the lines around "
+		    "them\n\n");
+	for (i = 0; i < s->n; i++) {
+		e = &s->v[i];
+		buf_adds(&body, e->root ? "**first failure** " : "");
+		buf_adds(&body, "**");
+		stored_put(&body, o, sanitize_md, e->signature != NULL ?
+		    e->signature : "");
+		buf_adds(&body, "** (");
+		stored_put(&body, o, sanitize_md, e->role);
+		buf_adds(&body, ") _");
+		stored_put(&body, o, sanitize_md, e->source);
+		buf_printf(&body, ":%lld", (long long)e->line);
+		if (e->time != NULL) {
+			buf_adds(&body, " at ");
+			stored_put(&body, o, sanitize_md, e->time);
+		}
+		buf_adds(&body, "_\n\n");
+		t = stored_ticks(e->context != NULL ? e->context : e->text);
+		for (j = 0; j < t; j++)
+			buf_addc(&body, '`');
+		buf_adds(&body, "text\n");
+		stored_lines(&body, o, sanitize_terminal, e->context != NULL ?
+		    e->context : e->text);
+		for (j = 0; j < t; j++)
+			buf_addc(&body, '`');
+		buf_adds(&body, "\n\n");
+	}
+	if (s->more > 0)
+		buf_printf(&body, "_%zu more failing lines in the store "
+		    "(rankline show %lld)._\n\n", s->more, (long long)r->id);
+	if (s->notes.n > 0)
+		buf_adds(&body, "## Notes\n\n");
+	for (i = 0; i < s->notes.n; i++) {
+		buf_adds(&body, "- **");
+		stored_put(&body, o, sanitize_md, s->notes.v[i].kind);
+		buf_adds(&body, "** ");
+		stored_put(&body, o, sanitize_md, s->notes.v[i].time);
+		buf_adds(&body, ": ");
+		stored_put(&body, o, sanitize_md, s->notes.v[i].text);
+		buf_addc(&body, '\n');
+	}
+	if (o->redact)
+		buf_printf(b, "| redaction | applied: %zu value%s hidden "
+		    "(--no-redact keeps them) |\n\n", o->hidden,
+		    o->hidden == 1 ? "" : "s");
+	else
+		buf_adds(b, "| redaction | not applied (--no-redact): this "
+		    "report may hold secrets |\n\n");
+	buf_adds(b, "_Made from the store alone: no per-rank timeline and "
+	    "no evidence lists, which need the logs._\n\n");
+	buf_add(b, body.p, body.len);
+	buf_clear(&body);
+}
+
+static void
+stored_html(struct buf *b, struct report_opts *o, const struct store_row *r,
+    const struct stored *s)
+{
+	const char		*k[16], *v[16];
+	char			 rank[16], step[16];
+	const struct stored_event *e;
+	struct buf		 head = { 0 }, body = { 0 };
+	size_t			 n, i;
+
+	report_html_begin(b, o, "rankline incident report");
+	buf_printf(&head, "<h1>Incident report #%lld (from the store)</h1>\n",
+	    (long long)r->id);
+	if (r->summary != NULL) {
+		buf_adds(&head, "<p class=\"first\">");
+		stored_put(&head, o, sanitize_html, r->summary);
+		buf_adds(&head, "</p>\n");
+	}
+	buf_adds(&head, "<table>\n");
+	n = stored_facts(r, k, v, rank, sizeof rank, step, sizeof step);
+	for (i = 0; i < n; i++) {
+		if (v[i] == NULL)
+			continue;
+		buf_printf(&head, "<tr><th>%s</th><td>", k[i]);
+		stored_put(&head, o, sanitize_html, v[i]);
+		buf_adds(&head, "</td></tr>\n");
+	}
+	buf_printf(&head, "<tr><th>ranks seen</th><td>%d</td></tr>\n"
+	    "<tr><th>made by</th><td>rankline %s</td></tr>\n", r->nranks,
+	    o->version);
+	buf_adds(&body, "<p class=\"dim\">Made from the store alone: no "
+	    "per-rank timeline and no evidence lists, which need the logs."
+	    "</p>\n");
+	if (r->explanation != NULL) {
+		buf_adds(&body, "<h2>Why</h2>\n<p>");
+		stored_put(&body, o, sanitize_html, r->explanation);
+		buf_adds(&body, "</p>\n");
+	}
+	if (s->n > 0)
+		buf_adds(&body, "<h2>Failing lines, with the lines around "
+		    "them</h2>\n");
+	for (i = 0; i < s->n; i++) {
+		e = &s->v[i];
+		buf_adds(&body, e->root ? "<p class=\"first\">" : "<p>");
+		buf_adds(&body, "<strong>");
+		stored_put(&body, o, sanitize_html, e->signature);
+		buf_adds(&body, "</strong> (");
+		stored_put(&body, o, sanitize_html, e->role);
+		buf_adds(&body, ") <span class=\"where\">");
+		stored_put(&body, o, sanitize_html, e->source);
+		buf_printf(&body, ":%lld", (long long)e->line);
+		if (e->time != NULL) {
+			buf_adds(&body, " at ");
+			stored_put(&body, o, sanitize_html, e->time);
+		}
+		buf_adds(&body, "</span></p>\n<pre>");
+		stored_lines(&body, o, sanitize_html, e->context != NULL ?
+		    e->context : e->text);
+		buf_adds(&body, "</pre>\n");
+	}
+	if (s->more > 0)
+		buf_printf(&body, "<p class=\"dim\">%zu more failing lines in "
+		    "the store.</p>\n", s->more);
+	o->notes = s->notes.v;
+	o->nnotes = s->notes.n;
+	report_html_notes(&body, o);
+	report_html_end(b, o, &head, &body);
+	buf_clear(&head);
+	buf_clear(&body);
+}
+
+static json_t *
+stored_jstr(struct report_opts *o, struct buf *t, const char *s)
+{
+	return s != NULL ? json_string(report_raw(o, t, s)) : json_null();
+}
+
+static void
+stored_json(struct buf *b, struct report_opts *o, const struct store_row *r,
+    const struct stored *s)
+{
+	const char		*k[16], *v[16];
+	char			 rank[16], step[16];
+	const struct stored_event *e;
+	struct buf		 t = { 0 };
+	json_t			*doc = json_object(), *inc = json_object();
+	json_t			*evs = json_array(), *notes = json_array(), *x;
+	json_t			*rep = json_object();
+	size_t			 n, i;
+
+	n = stored_facts(r, k, v, rank, sizeof rank, step, sizeof step);
+	json_object_set_new(inc, "summary", stored_jstr(o, &t, r->summary));
+	json_object_set_new(inc, "explanation", stored_jstr(o, &t,
+	    r->explanation));
+	for (i = 0; i < n; i++)
+		json_object_set_new(inc, k[i], stored_jstr(o, &t, v[i]));
+	json_object_set_new(inc, "ranks", json_integer(r->nranks));
+	for (i = 0; i < s->n; i++) {
+		e = &s->v[i];
+		x = json_object();
+		json_object_set_new(x, "source", stored_jstr(o, &t, e->source));
+		json_object_set_new(x, "line", json_integer(e->line));
+		json_object_set_new(x, "time", stored_jstr(o, &t, e->time));
+		json_object_set_new(x, "signature", stored_jstr(o, &t,
+		    e->signature));
+		json_object_set_new(x, "role", stored_jstr(o, &t, e->role));
+		json_object_set_new(x, "root", json_boolean(e->root));
+		json_object_set_new(x, "text", stored_jstr(o, &t, e->text));
+		json_object_set_new(x, "context", stored_jstr(o, &t,
+		    e->context));
+		json_object_set_new(x, "context_at", json_integer(
+		    e->context_at));
+		json_array_append_new(evs, x);
+	}
+	for (i = 0; i < s->notes.n; i++) {
+		x = json_object();
+		json_object_set_new(x, "kind", json_string(s->notes.v[i].kind));
+		json_object_set_new(x, "time", json_string(s->notes.v[i].time));
+		json_object_set_new(x, "text", stored_jstr(o, &t,
+		    s->notes.v[i].text));
+		json_array_append_new(notes, x);
+	}
+	json_object_set_new(doc, "incident", inc);
+	json_object_set_new(doc, "events", evs);
+	json_object_set_new(doc, "events_more", json_integer((json_int_t)
+	    s->more));
+	json_object_set_new(rep, "incident", json_integer(r->id));
+	json_object_set_new(rep, "from_store", json_true());
+	json_object_set_new(rep, "version", json_string(o->version));
+	json_object_set_new(rep, "redacted", json_boolean(o->redact));
+	json_object_set_new(rep, "hidden", json_integer((json_int_t)o->hidden));
+	json_object_set_new(rep, "notes", notes);
+	json_object_set_new(doc, "report", rep);
+	report_json_print(b, doc, NULL, 0, NULL);
+	buf_addc(b, '\n');
+	json_decref(doc);
+	buf_clear(&t);
+}
+
+/* The report of incident --incident N, or of the newest with --last. */
+int
+report_stored(const struct options *o, int format)
+{
+	struct report_opts	 ro = { 0 };
+	struct store		*st;
+	struct store_row	 r = { 0 };
+	struct store_list	 l = { 0 };
+	struct stored		 s = { 0 };
+	struct buf		 b = { 0 };
+	char			*cause = NULL;
+	int64_t			 id = o->report_incident;
+	int			 rv = 0;
+
+	if (store_open_at(o->db, STORE_EXISTING | STORE_READ, &st,
+	    &cause) != 0) {
+		fprintf(stderr, "rankline: %s\n", cause != NULL ? cause :
+		    "no incident database");
+		free(cause);
+		return 1;
+	}
+	if (o->report_last) {
+		if (store_list(st, NULL, 1, &l, &cause) != 0 || l.n == 0) {
+			fprintf(stderr, "rankline: %s\n", cause != NULL ?
+			    cause : "no incident stored yet");
+			free(cause);
+			store_list_clear(&l);
+			store_close(st);
+			return 1;
+		}
+		id = l.rows[0].id;
+		store_list_clear(&l);
+	}
+	if (store_get(st, id, &r, &cause) != 0 ||
+	    store_events(st, id, stored_event_cb, &s, &cause) != 0 ||
+	    store_notes(st, id, stored_note_cb, &s, &cause) != 0) {
+		fprintf(stderr, "rankline: %s\n", cause);
+		free(cause);
+		store_row_clear(&r);
+		stored_clear(&s);
+		store_close(st);
+		return 1;
+	}
+	store_close(st);
+	ro.redact = !o->no_redact;
+	ro.version = PACKAGE_VERSION;
+	ro.incident = r.id;
+	if (format == REPORT_HTML)
+		stored_html(&b, &ro, &r, &s);
+	else if (format == REPORT_JSON)
+		stored_json(&b, &ro, &r, &s);
+	else
+		stored_md(&b, &ro, &r, &s);
+	if (report_write(o->output, &b) != 0)
+		rv = 1;
+	buf_clear(&b);
+	store_row_clear(&r);
+	stored_clear(&s);
+	return rv;
+}

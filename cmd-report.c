@@ -1,0 +1,201 @@
+/*
+ * cmd-report.c: `rankline report`, the incident written for the
+ * postmortem as Markdown, HTML or JSON (core/report.h).  From paths it
+ * reads and diagnoses them as analyze does, keeps the incident, and
+ * reports it with the notes the store holds; the file it writes is
+ * private (0600), as the database is: it holds log lines.
+ */
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "rankline.h"
+#include "report.h"
+#include "store/store.h"
+
+/* The notes, gathered from store_notes' callback. */
+struct report_notes {
+	struct report_note *v;
+	size_t		 n;
+	size_t		 cap;
+};
+
+static void
+report_note_cb(void *arg, const char *created, const char *kind,
+    const char *text)
+{
+	struct report_notes	*l = arg;
+	struct report_note	*nt;
+
+	l->v = array_grow(l->v, l->n + 1, &l->cap, sizeof *l->v);
+	nt = &l->v[l->n++];
+	nt->time = xstrdup(created != NULL ? created : "");
+	nt->kind = xstrdup(kind != NULL ? kind : "");
+	nt->text = xstrdup(text != NULL ? text : "");
+}
+
+static void
+report_notes_clear(struct report_notes *l)
+{
+	size_t	i;
+
+	for (i = 0; i < l->n; i++) {
+		free(l->v[i].time);
+		free(l->v[i].kind);
+		free(l->v[i].text);
+	}
+	free(l->v);
+	memset(l, 0, sizeof *l);
+}
+
+/* The notes written against incident id; none when the store is absent. */
+static void
+report_notes_load(const struct options *o, int64_t id, struct report_notes *l)
+{
+	struct store	*st;
+	char		*cause = NULL;
+
+	if (id <= 0 || o->no_store)
+		return;
+	if (store_open_at(o->db, 0, &st, &cause) != 0) {
+		free(cause);
+		return;
+	}
+	if (store_notes(st, id, report_note_cb, l, &cause) != 0) {
+		fprintf(stderr, "rankline: %s\n", cause);
+		free(cause);
+	}
+	store_close(st);
+}
+
+/*
+ * Write b to path, created 0600 (an existing file is made 0600 too: it
+ * is about to hold log lines), or to stdout without one.
+ */
+int
+report_write(const char *path, const struct buf *b)
+{
+	size_t	off = 0;
+	ssize_t	n;
+	int	fd;
+
+	if (path == NULL || strcmp(path, "-") == 0) {
+		if (fwrite(b->p, 1, b->len, stdout) != b->len ||
+		    fflush(stdout) != 0) {
+			fprintf(stderr, "rankline: stdout: %s\n",
+			    strerror(errno));
+			return -1;
+		}
+		return 0;
+	}
+	if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+	    0600)) < 0 || fchmod(fd, 0600) != 0) {
+		fprintf(stderr, "rankline: %s: %s\n", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	while (off < b->len) {
+		if ((n = write(fd, b->p + off, b->len - off)) < 0) {
+			if (errno == EINTR)
+				continue;
+			fprintf(stderr, "rankline: %s: %s\n", path,
+			    strerror(errno));
+			close(fd);
+			return -1;
+		}
+		off += (size_t)n;
+	}
+	if (close(fd) != 0) {
+		fprintf(stderr, "rankline: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* The format: --format, else -o's extension, else Markdown. */
+static int
+report_format_pick(const struct options *o, enum report_format *f)
+{
+	*f = REPORT_MD;
+	if (o->format != NULL) {
+		if ((*f = report_format_parse(o->format)) == REPORT_NFORMATS) {
+			fprintf(stderr, "rankline: --format wants md, html or "
+			    "json, not %s\n", o->format);
+			return -1;
+		}
+	} else if (o->output != NULL &&
+	    (*f = report_format_of_path(o->output)) == REPORT_NFORMATS)
+		*f = REPORT_MD;
+	return 0;
+}
+
+static const char *const report_stop_words[] = {
+	" while reading the logs: nothing was stored or written\n",
+	" while storing the incident: the database keeps what it held "
+	    "before\n",
+	" after the incident was stored, before the report was written\n"
+};
+
+int
+cmd_report(const struct options *o, int argc, char **argv)
+{
+	struct report_opts	 ro = { 0 };
+	struct report_notes	 notes = { 0 };
+	enum report_format	 f;
+	struct ruleset		*rs;
+	struct rl_incident	*inc;
+	struct rl_history	 h;
+	struct buf		 b = { 0 };
+	int			 bad = 0, rv = 0;
+
+	if (report_format_pick(o, &f) != 0)
+		return EXIT_USAGE;
+	if (o->report_incident > 0 || o->report_last) {
+		if (argc > 0) {
+			fprintf(stderr, "rankline: report takes paths or "
+			    "--incident N or --last, not both\n");
+			return EXIT_USAGE;
+		}
+		return report_stored(o, f);
+	}
+	if (argc == 0 && o->ncmds == 0) {
+		fprintf(stderr, "usage: rankline %s\n", REPORT_USAGE);
+		return EXIT_USAGE;
+	}
+	stop_trap(report_stop_words, nitems(report_stop_words));
+	rs = rules_load_or_warn();
+	inc = analyze_paths(o, rs, argc, argv, NULL, NULL, &bad);
+	analyze_warn(inc);
+	stop_phase(1);
+	if (analyze_store(o, inc, &h) != 0)
+		rv = 1;
+	stop_phase(2);
+	ro.redact = !o->no_redact;
+	ro.version = PACKAGE_VERSION;
+	ro.incident = h.incident;
+	report_notes_load(o, h.incident, &notes);
+	ro.notes = notes.v;
+	ro.nnotes = notes.n;
+	report_render(inc, f, &ro, &b);
+	if (report_write(o->output, &b) != 0)
+		rv = 1;
+	else if (o->output != NULL && strcmp(o->output, "-") != 0)
+		fprintf(stderr, "rankline: wrote %s (%s, %zu bytes%s)\n",
+		    o->output, report_format_name(f), b.len, ro.redact ?
+		    "" : ", not redacted");
+	if (rv == 0 && bad)
+		rv = EXIT_PARTIAL;
+	buf_clear(&b);
+	report_notes_clear(&notes);
+	incident_free(inc);
+	history_clear(&h);
+	ruleset_free(rs);
+	return rv;
+}

@@ -1,0 +1,93 @@
+/*
+ * report.h: `rankline report` and the console's e: the incident written
+ * to a file for the postmortem, as Markdown, HTML or JSON.  Every format
+ * renders wording.c's sections (the words of analyze and the console) and
+ * the per-rank timeline below; none judges anything again.  Log text is
+ * redacted (redact.c) and then escaped for its destination.
+ */
+#ifndef RL_REPORT_H
+#define RL_REPORT_H
+
+#include "wording.h"
+
+enum report_format { REPORT_MD = 0, REPORT_HTML, REPORT_JSON, REPORT_NFORMATS };
+
+/* A note the engineer wrote against the incident, from the store. */
+struct report_note {
+	char		*kind;		/* "diagnosis" or "resolution" */
+	char		*time;		/* ISO 8601 */
+	char		*text;		/* as written: escape it */
+};
+
+struct report_opts {
+	bool		 redact;	/* hide secrets (the default) */
+	size_t		 hidden;	/* values hidden so far: renderers add */
+	int64_t		 incident;	/* its id in the store, or 0 */
+	const char	*version;	/* rankline's */
+	struct report_note *notes;	/* borrowed */
+	size_t		 nnotes;
+};
+
+/*
+ * The per-rank timeline: one row per rank, and rows that behaved alike
+ * (state, signature, the same second) joined into groups.
+ */
+#define REPORT_TABLE_RANKS	64	/* more than this: groups, not rows */
+
+struct report_rank {
+	int		 rank;		/* or RL_NONE */
+	const char	*host;		/* borrowed, or NULL */
+	enum rank_state	 state;
+	const struct rl_event *first;	/* its first failing event, or NULL */
+	const char	*signature;	/* of first, or NULL */
+	int		 last_step;	/* or RL_NONE */
+	struct rl_time	 last;		/* last time seen */
+	struct rl_time	 progress;	/* its last progress line's time */
+	int		 group;		/* index into the groups */
+	char		 at[16];	/* first's HH:MM:SS, or "" */
+};
+
+struct report_group {
+	char		*ranks;		/* "0-36,38-63", owned */
+	size_t		 n;		/* ranks in it */
+	enum rank_state	 state;
+	const char	*signature;	/* borrowed, or NULL */
+	char		 at[32];	/* the first error's time, or "" */
+};
+
+struct report_timeline {
+	struct report_rank *ranks;	/* owned, in rank order */
+	size_t		 n;
+	struct report_group *groups;	/* owned, first failure's first */
+	size_t		 ngroups;
+};
+
+/* report-doc.c */
+enum report_format report_format_parse(const char *);
+enum report_format report_format_of_path(const char *);
+const char	*report_format_name(enum report_format);
+void		 report_timeline_build(struct report_timeline *,
+		     const struct rl_incident *);
+void		 report_timeline_clear(struct report_timeline *);
+const char	*report_raw(struct report_opts *, struct buf *, const char *);
+void		 report_time(const struct rl_time *, char *, size_t);
+void		 report_time_hms(const struct rl_time *, char *, size_t);
+const char	*report_source_path(const struct rl_incident *, int);
+void		 report_render(const struct rl_incident *, enum report_format,
+		     struct report_opts *, struct buf *);
+
+/* report-md.c */
+void		 report_md(const struct rl_incident *, const struct wording *,
+		     struct report_opts *, struct buf *);
+void		 sanitize_md(struct buf *, const char *, size_t);
+
+/* report-html.c */
+void		 report_html(const struct rl_incident *, const struct wording *,
+		     struct report_opts *, struct buf *);
+void		 report_html_begin(struct buf *, struct report_opts *,
+		     const char *);
+void		 report_html_end(struct buf *, struct report_opts *,
+		     const struct buf *, const struct buf *);
+void		 report_html_notes(struct buf *, struct report_opts *);
+
+#endif

@@ -25,12 +25,12 @@ bad=$(grep -lE '#include *"(model|store|tui|engine|diag)\.h"' core/rules*.c \
     core/rules*.h core/prefilter.c 2>/dev/null)
 ok "$([ -z "$bad" ]; echo $?)" "the rule engine sees rules.h, never the model ${bad}"
 # The readers of the model see model.h (and base.h, rules.h, wording.h,
-# their own headers), never ingestion's bookkeeping (engine.h, ingest-int.h)
+# report.h, their own headers), never ingestion's bookkeeping (engine.h, ingest-int.h)
 # nor the diagnosis's parts (diag.h); the console's live loop may follow
 # (follow.h).  core.h is gone: a file still including it would not build.
 hdrs() { grep -hoE '#include *"[^"]+"' "$@" | sed 's/.*"\(.*\)"/\1/' | sort -u; }
 bad=$(hdrs tui/*.c tui/*.h store/*.c store/*.h |
-    grep -vxE 'model\.h|base\.h|rules\.h|wording\.h|follow\.h|tui\.h|store\.h|store-int\.h|config\.h' |
+    grep -vxE 'model\.h|base\.h|rules\.h|wording\.h|report\.h|follow\.h|tui\.h|store\.h|store-int\.h|config\.h' |
     tr '\n' ' ')
 ok "$([ -z "$bad" ]; echo $?)" "tui/ and store/ include the model's header, not the engine's ${bad}"
 bad=$(grep -lE '#include *"follow\.h"' tui/*.c store/*.c 2>/dev/null |
@@ -40,7 +40,7 @@ bad=$(grep -lE '#include *"diag\.h"' core/*.c 2>/dev/null |
     grep -vxE 'core/(diagnose[a-z-]*|diag-[a-z]+|ckptdir|pipeline)\.c' | tr '\n' ' ')
 ok "$([ -z "$bad" ]; echo $?)" "diag.h is the diagnosis's and the pipeline's alone ${bad}"
 bad=$(grep -lE '#include *"(engine|diag|ingest-int)\.h"' core/report-*.c \
-    core/wording.[ch] core/model.h core/follow.h 2>/dev/null | tr '\n' ' ')
+    core/report.h core/redact.[ch] core/wording.[ch] core/model.h core/follow.h 2>/dev/null | tr '\n' ' ')
 ok "$([ -z "$bad" ]; echo $?)" "the reports and the wording read the model alone ${bad}"
 bad=$(grep -lE '#include *"[^"]*\.\./' core/*.[ch] core/base/*.[ch] \
     store/*.[ch] tui/*.[ch] 2>/dev/null)

@@ -64,15 +64,18 @@ incident_samples(size_t nsources)
 	    KEEP_STEPS_MIN : (uint32_t)n;
 }
 
-/* Free one source and what it owns. */
+/*
+ * Free one source and what it owns.  Its ingest first: ending it finishes
+ * the job head's last line and the contexts, which read the source's path.
+ */
 static void
 source_free(struct rl_source *s)
 {
+	ingest_free(s->ingest);
 	free(s->path);
 	free(s->host);
 	free(s->proc_key);
 	free(s->error);
-	ingest_free(s->ingest);
 	if (s->early_fd != -1)
 		close(s->early_fd);
 	job_clear(&s->job);

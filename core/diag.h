@@ -34,6 +34,8 @@ void		 ckptdir_check(struct rl_incident *, struct ckpt_disk *);
 
 /* diagnose-order.c */
 void		 diagnose_resolve(struct rl_incident *);
+void		 diagnose_copies(struct rl_incident *, bool *);
+void		 diagnose_lone_rank(struct rl_incident *);
 void		 diagnose_rank_sources(struct rl_incident *);
 int		 diagnose_rank_cmp(const void *, const void *);
 

@@ -6,7 +6,9 @@
  * applied where the job spans hosts, untimed lines last, a tie kept in
  * arrival order; most jobs' events sort by one number each (a radix sort
  * of the keys diagnose_resolve writes).  After, each rank lists its
- * sources, and the ranks table is ordered by rank.
+ * sources, and the ranks table is ordered by rank.  Also here, what an
+ * event's rank and standing are before judging: a launcher's unranked
+ * copy of a rank's line, and the lines of a source that names one rank.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -271,4 +273,116 @@ diagnose_rank_cmp(const void *a, const void *b)
 	const struct rl_rank	*x = a, *y = b;
 
 	return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+/*
+ * Is this an event the judging looks at: a failure a rule named (harmless
+ * or not: a harmless one still says the rank was there), not a wrapper's
+ * copy of one.
+ */
+static bool
+event_failure(const struct rl_event *e)
+{
+	return e->rule != NULL && e->role != ROLE_WRAPPER &&
+	    event_failing_role(e->role);
+}
+
+/* FNV-1a over an event's rule and text. */
+static uint64_t
+event_hash(const struct rl_event *e)
+{
+	return hash_bytes(STR_HASH_SEED ^ (uint64_t)(uintptr_t)e->rule,
+	    e->text, strlen(e->text));
+}
+
+/*
+ * A launcher that was not started with --tee copies its children's stderr
+ * into its own log, unattributed.  An unranked event whose rule and text
+ * equal a ranked one's is such a copy, and is left out of the judging.
+ */
+void
+diagnose_copies(struct rl_incident *inc, bool *copy)
+{
+	struct rl_event	*e, *f;
+	uint64_t	 h;
+	size_t		 i, k, cap, *slot;
+	bool		 any = false;
+
+	for (i = 0; i < inc->nevents && !any; i++)
+		any = event_ahead(inc->events, inc->nevents, i)->rank ==
+		    RL_NONE;
+	if (!any)
+		return;
+	/* Open addressing over the ranked failure events: rule and text. */
+	for (cap = 64; cap < 2 * inc->nevents; cap *= 2)
+		;
+	slot = xcalloc(cap, sizeof *slot);	/* event index + 1, 0 empty */
+	for (i = 0; i < inc->nevents; i++) {
+		e = event_ahead(inc->events, inc->nevents, i);
+		if (e->rank == RL_NONE || !event_failure(e))
+			continue;
+		for (k = event_hash(e) & (cap - 1); slot[k] != 0;
+		    k = (k + 1) & (cap - 1))
+			;
+		slot[k] = i + 1;
+	}
+	for (i = 0; i < inc->nevents; i++) {
+		e = event_ahead(inc->events, inc->nevents, i);
+		if (e->rank != RL_NONE || !event_failure(e))
+			continue;
+		h = event_hash(e);
+		for (k = h & (cap - 1); slot[k] != 0; k = (k + 1) & (cap - 1)) {
+			f = inc->events[slot[k] - 1];
+			if (f->rule == e->rule && strcmp(f->text, e->text) == 0) {
+				copy[i] = true;
+				break;
+			}
+		}
+	}
+	free(slot);
+}
+
+/*
+ * A paste of one process's output often names its rank once, after the
+ * error itself ("[Rank 1] NCCL watchdog thread terminated with exception:
+ * CUDA error: uncorrectable ECC error" below the RuntimeError).  Where the
+ * events of a source that is not a launcher's name one rank and no other,
+ * its unranked lines are that rank's.  A console of several ranks names
+ * several, and a launcher's record names the children it reports on: both
+ * are left as they are.
+ */
+void
+diagnose_lone_rank(struct rl_incident *inc)
+{
+	struct rl_event	*e;
+	int		*lone;
+	size_t		 i;
+
+	lone = xcalloc(inc->nsources + 1, sizeof *lone);
+	for (i = 0; i < inc->nsources; i++)
+		lone[i] = RL_NONE;
+	for (i = 0; i < inc->nevents; i++) {
+		e = inc->events[i];
+		if (e->source >= inc->nsources)
+			continue;
+		if (e->rule != NULL && (e->rule->mark == MARK_EXIT ||
+		    e->rule->mark == MARK_RECORD || e->weak))
+			lone[e->source] = -2;
+		else if (e->rank == RL_NONE || lone[e->source] == -2)
+			continue;
+		else if (lone[e->source] == RL_NONE)
+			lone[e->source] = e->rank;
+		else if (lone[e->source] != e->rank)
+			lone[e->source] = -2;
+	}
+	for (i = 0; i < inc->nevents; i++) {
+		e = inc->events[i];
+		if (e->rank != RL_NONE || e->source >= inc->nsources ||
+		    lone[e->source] < 0 || (e->process != RL_NONE &&
+		    inc->procs[e->process]->rank != RL_NONE))
+			continue;
+		e->rank = lone[e->source];
+		e->rank_resolved = true;
+	}
+	free(lone);
 }

@@ -325,3 +325,32 @@ report_render(const struct rl_incident *inc, enum report_format f,
 		report_md(inc, &w, o, b);
 	wording_clear(&w);
 }
+
+/*
+ * The failures a report quotes with their lines around them: the first
+ * failing event of each distinct signature that has context, in time
+ * order, at most REPORT_QUOTES; their indexes go to v.  One choice, which
+ * every format renders.
+ */
+size_t
+report_quotes(const struct rl_incident *inc, size_t *v)
+{
+	const struct rl_event	*e;
+	const char		*seen[REPORT_QUOTES], *sig;
+	size_t			 i, k, n = 0;
+	int64_t			 first;
+
+	for (i = 0; i < inc->nevents && n < REPORT_QUOTES; i++) {
+		e = inc->events[i];
+		if (!event_failing(e) || event_context(inc, e, &first) == NULL)
+			continue;
+		sig = report_event_signature(inc, e);
+		for (k = 0; k < n && strcmp(seen[k], sig) != 0; k++)
+			;
+		if (k < n)
+			continue;
+		seen[n] = sig;
+		v[n++] = i;
+	}
+	return n;
+}

@@ -311,26 +311,18 @@ md_tracebacks(struct buf *b, struct report_opts *o,
     const struct rl_incident *inc)
 {
 	const struct rl_event	*e;
-	const char		*sig, *ctx, **seen = NULL;
-	size_t			 i, k, n = 0, cap = 0;
+	const char		*ctx;
+	size_t			 v[REPORT_QUOTES], i, n;
 	int64_t			 first;
 
-	for (i = 0; i < inc->nevents && n < 8; i++) {
-		e = inc->events[i];
-		if (!event_failing(e) || (ctx = event_context(inc, e,
-		    &first)) == NULL)
-			continue;
-		sig = report_event_signature(inc, e);
-		for (k = 0; k < n && strcmp(seen[k], sig) != 0; k++)
-			;
-		if (k < n)
-			continue;
-		seen = array_grow(seen, n + 1, &cap, sizeof *seen);
-		seen[n++] = sig;
-		if (n == 1)
+	n = report_quotes(inc, v);
+	for (i = 0; i < n; i++) {
+		e = inc->events[v[i]];
+		ctx = event_context(inc, e, &first);
+		if (i == 0)
 			buf_adds(b, "## First lines of each failure\n\n");
 		buf_adds(b, "**");
-		md_text(b, o, sig);
+		md_text(b, o, report_event_signature(inc, e));
 		buf_adds(b, "** ");
 		if (e->rank != RL_NONE)
 			buf_printf(b, "(rank %d) ", e->rank);
@@ -339,7 +331,6 @@ md_tracebacks(struct buf *b, struct report_opts *o,
 		buf_adds(b, "_\n\n");
 		md_fence(b, o, ctx);
 	}
-	free(seen);
 }
 
 /* The engineer's notes on this incident, from the store. */

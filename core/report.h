@@ -69,6 +69,8 @@ const char	*report_format_name(enum report_format);
 void		 report_timeline_build(struct report_timeline *,
 		     const struct rl_incident *);
 void		 report_timeline_clear(struct report_timeline *);
+#define REPORT_QUOTES	8	/* distinct failures quoted with context */
+size_t		 report_quotes(const struct rl_incident *, size_t *);
 const char	*report_raw(struct report_opts *, struct buf *, const char *);
 void		 report_time(const struct rl_time *, char *, size_t);
 void		 report_time_hms(const struct rl_time *, char *, size_t);

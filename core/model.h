@@ -620,9 +620,11 @@ struct report_json_layout {
 					   -1 to close on the last row's line */
 	const char	*real;		/* printf format of a JL_REAL */
 };
-struct report_json_stream {		/* an array made as it is printed */
+struct report_json_stream {		/* an array printed as it is made */
 	const char	*path;		/* where, as in a layout */
-	struct json_t	*(*next)(void *);/* its next element, or NULL: no more */
+	bool		(*row)(void *, struct buf *);/* appends its next element
+					   (escaped with sanitize_json), or
+					   returns false: no more */
 	void		*arg;
 };
 void		 report_json_print(struct buf *, const struct json_t *,

@@ -188,8 +188,7 @@ json_print_array(struct json_printer *p, const json_t *v)
 	const struct report_json_layout	*rows;
 	const struct report_json_stream	*stream = NULL;
 	const char			*sep = ", ";
-	json_t				*x;
-	size_t				 old, i, n = json_array_size(v);
+	size_t				 old, i, n = json_array_size(v), mark;
 	bool				 below;
 
 	rows = json_rule(p, JL_ROWS);
@@ -199,27 +198,28 @@ json_print_array(struct json_printer *p, const json_t *v)
 	    strcmp(p->stream->path, p->path) == 0)
 		stream = p->stream;
 	buf_addc(p->b, '[');
+	mark = p->b->len;
 	old = json_path_push(p, NULL);
 	below = json_rules_below(p);
 	if (!below)
 		p->lost++;
-	for (i = 0; ; i++) {
-		if (stream != NULL)
-			x = stream->next(stream->arg);
-		else
-			x = i < n ? json_array_get(v, i) : NULL;
-		if (x == NULL)
-			break;
+	for (i = 0; stream != NULL || i < n; i++) {
 		if (rows != NULL) {
 			buf_adds(p->b, i ? "," : "");
 			json_newline(p->b, rows->indent);
 		} else if (i > 0)
 			buf_adds(p->b, sep);
-		json_print_value(p, x);
-		if (stream != NULL)
-			json_decref(x);
+		if (stream == NULL)
+			json_print_value(p, json_array_get(v, i));
+		else if (!stream->row(stream->arg, p->b)) {
+			/* Nothing more: take back the separator. */
+			p->b->len = mark;
+			p->b->p[mark] = '\0';
+			break;
+		}
 		if (rows != NULL)
 			json_flush(p);
+		mark = p->b->len;
 	}
 	n = i;
 	if (!below)
@@ -281,9 +281,10 @@ report_json_print(struct buf *b, const json_t *v,
 }
 
 /*
- * The same, with the elements of the (empty) array at stream's path made
- * one at a time as they are printed, and freed: a long list is never all
- * in memory at once.
+ * The same, with the elements of the (empty) array at stream's path
+ * printed by the stream, one at a time: a long list is never all in
+ * memory at once, and rows printed straight from the model cost a fifth
+ * of a jansson object's each.
  */
 void
 report_json_print_stream(struct buf *b, const json_t *v,

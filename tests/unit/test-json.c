@@ -214,6 +214,71 @@ test_report(void)
 	ruleset_free(rs);
 }
 
+/*
+ * analyze --json prints its events straight from the model, and a report's
+ * tree makes them as objects: both must print the same bytes.
+ */
+static void
+test_events(void)
+{
+	static const char pack[] =
+	    "[rule py.exc]\npattern = ^(?<exc>\\w+Error): \n"
+	    "literal = Error: \nrole = root\ndomain = code\n"
+	    "[rule nccl.warn]\npattern = NCCL WARN\nliteral = NCCL WARN\n"
+	    "role = evidence\n"
+	    "domain = infrastructure\nnot_after = py.exc\n";
+	static const char log[] =
+	    "RuntimeError: no time of its own \"q\" \\ \x7f\n"
+	    "2026-12-02 13:20:01,000 INFO step 1\n"
+	    "2026-12-02 13:20:02,000 NCCL WARN before any error\n"
+	    "RuntimeError: boom \t \xff\n";
+	static const struct report_json_layout rows[] = {
+		{ "", JL_ROWS, 4, 2, NULL },
+	};
+	struct ruleset		*rs = ruleset_create();
+	struct rl_incident	*inc;
+	struct errlist		 e = { 0 };
+	struct buf		 b = { 0 }, t = { 0 };
+	char			 path[] = "/tmp/rl-test-json-XXXXXX";
+	char			*argv[1];
+	const char		*at;
+	json_t			*tree;
+	int			 fd;
+
+	is_int(ruleset_load(rs, "inline", pack, strlen(pack), &e), 0,
+	    "the inline pack loads");
+	ruleset_finish(rs);
+	if ((fd = mkstemp(path)) == -1 ||
+	    write(fd, log, sizeof log - 1) != (ssize_t)(sizeof log - 1))
+		fatal("cannot write %s", path);
+	close(fd);
+	inc = incident_create(rs);
+	argv[0] = path;
+	pipeline_read(inc, 1, argv, NULL, NULL, 1);
+	pipeline_diagnose(inc);
+	unlink(path);
+	report_json(inc, &b, NULL);
+	tree = report_json_tree(inc);
+	report_json_print(&t, json_object_get(tree, "events"), rows,
+	    nitems(rows), NULL);
+	at = strstr(b.p, "\n  \"events\": [");
+	ok(at != NULL && t.len > 40, "analyze --json lists events");
+	ok(at != NULL && strncmp(at + 13, t.p, t.len) == 0 &&
+	    at[13 + t.len] == ',', "its rows are the tree's, byte for byte");
+	ok(strstr(t.p, "\"harmless\": true") != NULL &&
+	    strstr(t.p, "\\\"q\\\" \\\\ \\u007f\"") != NULL &&
+	    strstr(t.p, "\\t \xef\xbf\xbd\"") != NULL &&
+	    strstr(t.p, "\"rank\": null") != NULL &&
+	    strstr(t.p, "\"time\": \"2026-12-02T13:20:02.000\"") != NULL,
+	    "a harmless one, escapes, no rank and a time among them");
+	json_decref(tree);
+	buf_clear(&b);
+	buf_clear(&t);
+	incident_free(inc);
+	errlist_clear(&e);
+	ruleset_free(rs);
+}
+
 int
 main(void)
 {
@@ -221,5 +286,6 @@ main(void)
 	test_hostile();
 	test_job();
 	test_report();
+	test_events();
 	return tap_done();
 }

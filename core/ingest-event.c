@@ -494,38 +494,3 @@ ingest_time(struct ingest *in, struct stream *st, const struct rl_time *t,
 		inc->end = *t;
 }
 
-/*
- * Of the link candidates of a line, drop those that can only fill in what
- * the stream's process knows already: the [rank3] on every line of rank
- * 3's log.
- */
-void
-ingest_drop_links(struct ingest *in, const struct stream *st)
-{
-	struct ruleset		*rs = in->rs;
-	const struct rl_process	*p = st->proc;
-	const struct rl_attrib	*a;
-	size_t			 i, n = 0;
-
-	if (!ingest_stream_is_process(in, st) || st->rec != NULL)
-		return;
-	/* A kept shape's candidates are read, never written. */
-	if (rs->cand != rs->cand_buf) {
-		memcpy(rs->cand_buf, rs->cand, rs->ncand * sizeof *rs->cand);
-		rs->cand = rs->cand_buf;
-	}
-	for (i = 0; i < rs->ncand; i++) {
-		if ((rs->cand[i] & TARGET_ATTRIB) != 0) {
-			a = rs->attribs[rs->cand[i] & ~TARGET_ATTRIB];
-			if (a->kind == ATTRIB_LINK &&
-			    (!(a->caps & (1u << CAP_RANK)) ||
-			    (p->rank != RL_NONE && !p->rank_guessed)) &&
-			    (!(a->caps & (1u << CAP_LOCAL_RANK)) ||
-			    p->local_rank != RL_NONE) &&
-			    (!(a->caps & (1u << CAP_PID)) || p->pid != RL_NONE))
-				continue;
-		}
-		rs->cand_buf[n++] = rs->cand[i];
-	}
-	rs->ncand = n;
-}

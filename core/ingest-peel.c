@@ -592,17 +592,6 @@ ingest_stream(struct ingest *in, const struct peeled *pl)
 	return w->st;
 }
 
-/* Does this stream write for one process (so a link may name it)? */
-bool
-ingest_stream_is_process(const struct ingest *in, const struct stream *st)
-{
-	const struct rl_process	*p = st->proc;
-
-	return p->local_rank != RL_NONE || p->rank != RL_NONE ||
-	    p->pid != RL_NONE || in->src->proc_key != NULL ||
-	    in->src->rank != RL_NONE || in->src->local_rank != RL_NONE;
-}
-
 /* The process a local rank or pid names on this stream's host. */
 struct rl_process *
 ingest_named_process(struct ingest *in, struct stream *st, int local_rank,

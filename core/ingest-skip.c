@@ -16,77 +16,6 @@
 #include "ingest-int.h"
 
 /*
- * May the lines without a literal be skipped?  Only in a source one
- * process writes, whose stream has nothing that needs every line.
- */
-bool
-ingest_skipping(const struct ingest *in)
-{
-	const struct stream	*st;
-
-	if (!in->skip_ok || in->offset < in->warmup)
-		return false;
-	st = in->streams[0];
-	return st->npending == 0 && st->rec == NULL;
-}
-
-/*
- * Does a link attribution only fill in what the process knows already
- * (the [rank3] on every line of rank 3's log)?
- */
-static bool
-link_idle(const struct rl_attrib *a, const struct rl_process *p)
-{
-	if (a->kind != ATTRIB_LINK)
-		return false;
-	if ((a->caps & (1u << CAP_RANK)) &&
-	    (p->rank == RL_NONE || p->rank_guessed))
-		return false;
-	if ((a->caps & (1u << CAP_LOCAL_RANK)) && p->local_rank == RL_NONE)
-		return false;
-	if ((a->caps & (1u << CAP_PID)) && p->pid == RL_NONE)
-		return false;
-	return true;
-}
-
-
-/*
- * Would the candidates of a line do anything?  A link that can only fill
- * in what the one process already knows is not worth reading the line for.
- * And a line whose shape was read before (`line`, if the caller named it
- * by its shape), whose links are all such, needs only its prefixes peeled
- * (if its shape had any) and its match: ingest_line would find the same
- * stream, parse no time and drop every link.
- */
-enum fate
-ingest_fate(const struct ingest *in, const char *line)
-{
-	const struct ruleset	*rs = in->rs;
-	const struct stream	*st = in->streams[0];
-	size_t			 i;
-	bool			 rule = false;
-
-	if (rs->cand_esc)
-		return FATE_READ;
-	for (i = 0; i < rs->ncand; i++) {
-		if ((rs->cand[i] & TARGET_ATTRIB) == 0)
-			rule = true;
-		else if (!link_idle(rs->attribs[rs->cand[i] & ~TARGET_ATTRIB],
-		    st->proc))
-			return FATE_READ;
-	}
-	if (!rule)
-		return FATE_SKIP;
-	/* journalctl's JSON is unwrapped first: ingest_line does that. */
-	if (line == NULL || line[0] == '{' || line[0] == 0x1e ||
-	    !ingest_stream_is_process(in, st))
-		return FATE_READ;
-	if (ruleset_shape_bare(rs))
-		return in->bare == st ? FATE_QUICK : FATE_READ;
-	return ruleset_shape_prefixed(rs) ? FATE_PEEL : FATE_READ;
-}
-
-/*
  * The literals whose every target is an idle link for the one stream's
  * process: while skipping, a hit of one of them alone is passed over
  * without finding its line.  Worked out again when what the process
@@ -124,18 +53,6 @@ ingest_idle(struct ingest *in)
 			in->idle[li / 64] |= UINT64_C(1) << (li % 64);
 	}
 	return in->idle;
-}
-
-/* Count k whole lines of n bytes, passed over unread. */
-void
-ingest_skipped(struct ingest *in, uint64_t k, size_t n)
-{
-	if (n == 0)
-		return;
-	in->src->lines += k;
-	in->inc->lines += k;
-	in->streams[0]->proc->lines += k;
-	in->offset += n;
 }
 
 /* Count the whole lines in b[from, to) without reading them. */

@@ -146,6 +146,33 @@ ingest_set_line_cb(struct ingest *in, ingest_line_cb cb, void *arg)
 }
 
 /*
+ * Of the link candidates of a line, drop those that can only fill in what
+ * the stream's process knows already: the [rank3] on every line of rank
+ * 3's log.
+ */
+static void
+ingest_drop_links(struct ingest *in, const struct stream *st)
+{
+	struct ruleset		*rs = in->rs;
+	size_t			 i, n = 0;
+
+	if (!ingest_stream_is_process(in, st) || st->rec != NULL)
+		return;
+	/* A kept shape's candidates are read, never written. */
+	if (rs->cand != rs->cand_buf) {
+		memcpy(rs->cand_buf, rs->cand, rs->ncand * sizeof *rs->cand);
+		rs->cand = rs->cand_buf;
+	}
+	for (i = 0; i < rs->ncand; i++) {
+		if ((rs->cand[i] & TARGET_ATTRIB) != 0 && link_idle(
+		    rs->attribs[rs->cand[i] & ~TARGET_ATTRIB], st->proc))
+			continue;
+		rs->cand_buf[n++] = rs->cand[i];
+	}
+	rs->ncand = n;
+}
+
+/*
  * One complete line, without its newline, at in->offset.  With `scanned`
  * the ruleset's candidates are the line's already (from the block scan);
  * a line with colour codes is scanned again once they are gone.  With

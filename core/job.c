@@ -15,6 +15,7 @@
  * first JOB_HEAD bytes of each log are scanned as ingestion reads them
  * (job_head_feed), so that nothing opens a log again for its job.
  */
+#define _GNU_SOURCE		/* memmem, memrchr */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -160,6 +161,116 @@ job_find(const char *p, size_t n, const struct job_key *jk)
 	return NULL;
 }
 
+/*
+ * Where in [p, end) job_line may find something next, or end: an '=' after
+ * two bytes a key can end with, the text of a key found by its text, or
+ * (while the command is unknown) a line that begins with a command's first
+ * byte.  A head is 64 KB of every log, 10,000 logs at once, and nearly all
+ * of it holds no fact: looking for these over the whole chunk, rather than
+ * through job_line's keys line by line, cut the head's cost sevenfold.
+ */
+struct job_seek {
+	const char	*at[4];		/* next '=' key, "*** ", "#SBATCH -J ",
+					   "--job-name ", each or end */
+};
+
+/* Does a key found by its '=' end at q (its '='), not before start? */
+static bool
+job_key_before(const char *start, const char *q)
+{
+	const struct job_key	*jk;
+	size_t			 i;
+
+	if (q - start < 2 || !job_key_end(q[-2], q[-1]))
+		return false;
+	/* "size=", "name=", "pid=" are common: the third byte first. */
+	for (i = 0; i < nitems(job_keys); i++) {
+		jk = &job_keys[i];
+		if (!jk->anchor && (size_t)(q + 1 - start) >= jk->len &&
+		    q[-3] == jk->key[jk->len - 4] &&
+		    memcmp(q + 1 - jk->len, jk->key, jk->len) == 0)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The next candidate of kind k in [p, end), or end.  The keys found by
+ * their text are looked for by a rare byte of theirs (memmem cost twice
+ * the rest of the head); one that may begin before p is a candidate.
+ */
+static const char *
+job_seek_one(int k, const char *p, const char *end)
+{
+	static const struct {
+		const char	*s;
+		size_t		 len, at;	/* the byte looked for */
+	} lit[] = {
+		{ NULL, 0, 0 }, { "*** ", 4, 0 }, { "#SBATCH -J ", 11, 0 },
+		{ "--job-name ", 11, 2 },
+	};
+	const char	*q, *from = p;
+	size_t		 r;
+
+	if (k == 0) {
+		for (; p < end && (q = memchr(p, '=', (size_t)(end - p))) !=
+		    NULL; p = q + 1) {
+			if (job_key_before(from, q))
+				return q;
+		}
+		return end;
+	}
+	r = lit[k].at;
+	for (; p < end && (q = memchr(p, lit[k].s[r], (size_t)(end - p))) !=
+	    NULL; p = q + 1) {
+		if ((size_t)(q - from) < r)
+			return q;
+		if ((size_t)(end - q) >= lit[k].len - r &&
+		    memcmp(q - r, lit[k].s, lit[k].len) == 0)
+			return q;
+	}
+	return end;
+}
+
+/* Is there a candidate in the line [p, nl)?  Moves past those before nl. */
+static bool
+job_seek_line(struct job_seek *s, const char *p, const char *nl,
+    const char *end)
+{
+	bool	hit = false;
+	int	k;
+
+	for (k = 0; k < 4; k++) {
+		if (s->at[k] < p)
+			s->at[k] = job_seek_one(k, p, end);
+		if (s->at[k] < nl) {
+			hit = true;
+			s->at[k] = job_seek_one(k, nl, end);
+		}
+	}
+	return hit;
+}
+
+/* Does the line [p, nl) begin with a command (after blanks)? */
+static bool
+job_command_start(const char *p, const char *nl)
+{
+	size_t	i, k;
+
+	while (p < nl && (*p == ' ' || *p == '\t'))
+		p++;
+	/* The commands' first bytes: most lines begin with none. */
+	if (p == nl || memchr("+sptvn", *p, 6) == NULL)
+		return false;
+	for (i = 0; i < nitems(job_commands); i++) {
+		k = job_commands[i].len;
+		if ((size_t)(nl - p) > k && p[0] == job_commands[i].s[0] &&
+		    memcmp(p, job_commands[i].s, k) == 0)
+			return true;
+	}
+	return false;
+}
+
 /* Look for the keys and commands in one line of n bytes. */
 static void
 job_line(struct rl_job *job, const struct job_at *from, const char *p,
@@ -177,6 +288,12 @@ job_line(struct rl_job *job, const struct job_at *from, const char *p,
 	 * once for the keys that end in '=' (most), each found where it ends;
 	 * the others are searched for only in a line that has their byte.
 	 */
+	/* Most lines hold nothing: the cheap look first. */
+	for (i = 0; i < 4 && job_seek_one((int)i, p, end) == end; i++)
+		;
+	if (i == 4 && (job->fact[JOB_COMMAND].value != NULL ||
+	    !job_command_start(p, end)))
+		return;
 	memset(first, 0, sizeof first);
 	for (q = memchr(p, '=', n); q != NULL; q = q + 1 < end ?
 	    memchr(q + 1, '=', (size_t)(end - q - 1)) : NULL) {
@@ -256,14 +373,17 @@ job_scan(struct rl_job *job, const char *buf, size_t len)
  * The first JOB_HEAD bytes of a log as ingestion reads them, in chunks of
  * any size: whole lines are scanned as they complete, the last one of the
  * head when it ends (job_head_end), so that the facts are those of a scan
- * of the head in one piece.
+ * of the head in one piece.  Only the lines that can hold a fact are given
+ * to job_line.
  */
 void
 job_head_feed(struct job_head *h, struct rl_job *job, const char *path,
     const char *p, size_t n)
 {
 	struct job_at	 at = { path, 0 };
-	const char	*nl, *end;
+	struct job_seek	 s;
+	const char	*nl, *end, *last;
+	int		 k;
 
 	if (h->fed >= JOB_HEAD)
 		return;
@@ -271,20 +391,28 @@ job_head_feed(struct job_head *h, struct rl_job *job, const char *path,
 		n = (size_t)(JOB_HEAD - h->fed);
 	h->fed += n;
 	end = p + n;
-	while (p < end) {
-		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL) {
-			buf_add(&h->line, p, (size_t)(end - p));
-			break;
-		}
+	/* A line begun in the chunk before ends here: it is scanned whole. */
+	if (h->line.len > 0 && (nl = memchr(p, '\n', n)) != NULL) {
+		buf_add(&h->line, p, (size_t)(nl - p));
 		at.line = ++h->lines;
-		if (h->line.len > 0) {
-			buf_add(&h->line, p, (size_t)(nl - p));
-			job_line(job, &at, h->line.p, h->line.len);
-			buf_reset(&h->line);
-		} else
-			job_line(job, &at, p, (size_t)(nl - p));
+		job_line(job, &at, h->line.p, h->line.len);
+		buf_reset(&h->line);
 		p = nl + 1;
 	}
+	if ((last = memrchr(p, '\n', (size_t)(end - p))) != NULL) {
+		for (k = 0; k < 4; k++)
+			s.at[k] = p - 1;
+		for (; p <= last; p = nl + 1) {
+			nl = memchr(p, '\n', (size_t)(last + 1 - p));
+			at.line = ++h->lines;
+			if (job_seek_line(&s, p, nl, last) ||
+			    (job->fact[JOB_COMMAND].value == NULL &&
+			    job_command_start(p, nl)))
+				job_line(job, &at, p, (size_t)(nl - p));
+		}
+	}
+	if (p < end)
+		buf_add(&h->line, p, (size_t)(end - p));
 	if (h->fed == JOB_HEAD)
 		job_head_end(h, job, path);
 }

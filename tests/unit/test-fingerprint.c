@@ -302,6 +302,65 @@ test_job(void)
 	job_clear(&job);
 }
 
+/*
+ * A log's head fed in chunks of any size finds what job_scan finds in it
+ * whole, each fact from its own line: keys split between two chunks,
+ * lines with an '=' that is not a key, a command after blanks.
+ */
+static void
+test_job_head(void)
+{
+	static const char head[] =
+	    "step=1 loss=2.5 a==b =x\n"
+	    "[2026-12-02 10:00:00] NCCL INFO comm 0x5 rank 3 nranks 8\n"
+	    "  \t python3 -m torch.distributed.run --nproc-per-node 8 t.py\n"
+	    "#SBATCH -J llama-70b\n"
+	    "env: WORLD_SIZE=512 MASTER_PORT=29500\n"
+	    "slurmstepd: error: *** JOB 77031 ON node3 CANCELLED ***\n"
+	    "TORCHELASTIC_RUN_ID=none-given-twice rdzv_id=second\n"
+	    "last line without a newline: SLURM_JOB_NAME=late";
+	static const size_t sizes[] = { 1, 2, 7, 64, sizeof head };
+	static const char *const from[JOB_NFACTS] = {
+	    "h.log:4", "h.log:6", "h.log:7", "h.log:3", NULL, "h.log:5"
+	};
+	struct rl_job	 whole = { 0 }, job;
+	struct job_head	 h;
+	size_t		 i, k, n;
+	bool		 same, at;
+
+	job_scan(&whole, head, sizeof head - 1);
+	is_str(whole.fact[JOB_NAME].value, "llama-70b", "#SBATCH -J names it");
+	is_str(whole.fact[JOB_COMMAND].value,
+	    "python3 -m torch.distributed.run --nproc-per-node 8 t.py",
+	    "a command after blanks");
+	for (k = 0; k < nitems(sizes); k++) {
+		memset(&job, 0, sizeof job);
+		memset(&h, 0, sizeof h);
+		for (i = 0; i < sizeof head - 1; i += n) {
+			n = sizes[k] < sizeof head - 1 - i ? sizes[k] :
+			    sizeof head - 1 - i;
+			job_head_feed(&h, &job, "h.log", head + i, n);
+		}
+		job_head_end(&h, &job, "h.log");
+		same = at = true;
+		for (i = 0; i < JOB_NFACTS; i++) {
+			if ((whole.fact[i].value == NULL) !=
+			    (job.fact[i].value == NULL) ||
+			    (job.fact[i].value != NULL && strcmp(
+			    whole.fact[i].value, job.fact[i].value) != 0))
+				same = false;
+			if ((from[i] == NULL) != (job.fact[i].from == NULL) ||
+			    (from[i] != NULL && strcmp(from[i],
+			    job.fact[i].from) != 0))
+				at = false;
+		}
+		ok(same, "chunks of %zu: the facts of the head whole", sizes[k]);
+		ok(at, "chunks of %zu: each from its line", sizes[k]);
+		job_clear(&job);
+	}
+	job_clear(&whole);
+}
+
 int
 main(void)
 {
@@ -312,5 +371,6 @@ main(void)
 	test_stored();
 	test_edges();
 	test_job();
+	test_job_head();
 	return tap_done();
 }

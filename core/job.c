@@ -391,6 +391,9 @@ job_head_feed(struct job_head *h, struct rl_job *job, const char *path,
 		n = (size_t)(JOB_HEAD - h->fed);
 	h->fed += n;
 	end = p + n;
+	if (n > 0 && !h->reread && (memchr(p, 0x1b, n) != NULL ||
+	    memchr(p, 0x1e, n) != NULL || (h->line.len == 0 && *p == '{')))
+		h->reread = true;
 	/* A line begun in the chunk before ends here: it is scanned whole. */
 	if (h->line.len > 0 && (nl = memchr(p, '\n', n)) != NULL) {
 		buf_add(&h->line, p, (size_t)(nl - p));
@@ -405,6 +408,8 @@ job_head_feed(struct job_head *h, struct rl_job *job, const char *path,
 		for (; p <= last; p = nl + 1) {
 			nl = memchr(p, '\n', (size_t)(last + 1 - p));
 			at.line = ++h->lines;
+			if (nl + 1 < end && nl[1] == '{')
+				h->reread = true;
 			if (job_seek_line(&s, p, nl, last) ||
 			    (job->fact[JOB_COMMAND].value == NULL &&
 			    job_command_start(p, nl)))
@@ -539,10 +544,11 @@ job_world(const struct rl_incident *inc, struct rl_job *job)
 }
 
 /*
- * The job of an incident: its paths, its matched lines, then the head of
+ * The job of an incident: its paths, its matched lines past the heads
+ * (a slurmstepd "*** JOB 1234 ... CANCELLED" comes last), then the head of
  * each log in order (what ingestion scanned), the first found of each
- * fact winning, as the store found them by reading the logs again; then
- * the hosts and, when no line said it, the world size the ranks imply.
+ * fact winning; then the hosts and, when no line said it, the world size
+ * the ranks imply.
  */
 void
 job_identity(const struct rl_incident *inc, struct rl_job *job)
@@ -557,10 +563,17 @@ job_identity(const struct rl_incident *inc, struct rl_job *job)
 		job_path(job, inc->sources[i]->path);
 	for (i = 0; i < inc->nevents; i++) {
 		e = inc->events[i];
-		if (e->text == NULL)
+		if (e->text == NULL || e->source >= inc->nsources)
 			continue;
-		at.path = e->source < inc->nsources ?
-		    inc->sources[e->source]->path : NULL;
+		/*
+		 * A line of a head was scanned as it was read: 62,000 events
+		 * at 1,000 ranks, all in their heads, were a third of the
+		 * job's cost.
+		 */
+		src = inc->sources[e->source];
+		if (e->line <= src->head.lines && !src->head.reread)
+			continue;
+		at.path = src->path;
 		at.line = e->line;
 		job_line(job, &at, e->text, strlen(e->text));
 	}

@@ -216,6 +216,8 @@ test_head(struct ruleset *rs)
 {
 	struct rl_incident	*inc;
 	struct buf		 b = { 0 };
+	char			*want;
+	size_t			 n;
 
 	fresh();
 	while (b.len < JOB_HEAD + 100)
@@ -239,6 +241,31 @@ test_head(struct ruleset *rs)
 	ok(ends_with(fact(inc, JOB_WORLD, 1), "/slurm-78.out:2"),
 	    "from its line");
 	is_str(fact(inc, JOB_NAME, 0), "tiny", "sbatch's -J, the CR not kept");
+	incident_free(inc);
+	clean();
+
+	/* A matched line past the head still says what it knows. */
+	fresh();
+	for (n = 1; b.len < JOB_HEAD + 100; n++)
+		buf_adds(&b, "filler line with nothing of the job in it\n");
+	xasprintf(&want, "/train.log:%zu", n);
+	buf_adds(&b, "slurmstepd: error: *** JOB 4321 ON node07 CANCELLED AT "
+	    "2025-05-12T10:31:02 DUE TO TIME LIMIT ***\n");
+	put("train.log", b.p);
+	buf_clear(&b);
+	inc = analyze(rs);
+	is_str(fact(inc, JOB_ID, 0), "4321", "slurmstepd's cancel past the head");
+	ok(ends_with(fact(inc, JOB_ID, 1), want), "from its line, %s", want);
+	free(want);
+	incident_free(inc);
+	clean();
+
+	/* Colour in the head: the matched line is read again without it. */
+	fresh();
+	put("color.log", "\x1b[31mslurmstepd: error: *** JOB\x1b[0m 55 ON n1 "
+	    "CANCELLED AT 2025-05-12T10:31:02 DUE TO TIME LIMIT ***\n");
+	inc = analyze(rs);
+	is_str(fact(inc, JOB_ID, 0), "55", "a head with escape sequences");
 	incident_free(inc);
 	clean();
 }

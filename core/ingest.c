@@ -227,6 +227,9 @@ ingest_line(struct ingest *in, const char *line, size_t len, enum line_how how,
 		esc = true;
 		lazy = false;	/* the block's bytes are not this line's */
 	}
+	/* The job's head scan saw the raw bytes, not these. */
+	if (esc)
+		src->head.reread = true;
 	if (how == LINE_SHAPE && !esc && ruleset_shape_bare(in->rs)) {
 		/* A line of this shape had no prefix: nor has this one. */
 		pl.local_rank = pl.rank = pl.pid = RL_NONE;

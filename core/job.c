@@ -391,9 +391,6 @@ job_head_feed(struct job_head *h, struct rl_job *job, const char *path,
 		n = (size_t)(JOB_HEAD - h->fed);
 	h->fed += n;
 	end = p + n;
-	if (n > 0 && !h->reread && (memchr(p, 0x1b, n) != NULL ||
-	    memchr(p, 0x1e, n) != NULL || (h->line.len == 0 && *p == '{')))
-		h->reread = true;
 	/* A line begun in the chunk before ends here: it is scanned whole. */
 	if (h->line.len > 0 && (nl = memchr(p, '\n', n)) != NULL) {
 		buf_add(&h->line, p, (size_t)(nl - p));
@@ -408,8 +405,6 @@ job_head_feed(struct job_head *h, struct rl_job *job, const char *path,
 		for (; p <= last; p = nl + 1) {
 			nl = memchr(p, '\n', (size_t)(last + 1 - p));
 			at.line = ++h->lines;
-			if (nl + 1 < end && nl[1] == '{')
-				h->reread = true;
 			if (job_seek_line(&s, p, nl, last) ||
 			    (job->fact[JOB_COMMAND].value == NULL &&
 			    job_command_start(p, nl)))

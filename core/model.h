@@ -65,10 +65,10 @@ struct job_head {
 	struct buf	 line;		/* the unfinished line of the head */
 	uint64_t	 fed;		/* head bytes seen */
 	uint64_t	 lines;		/* whole lines of it scanned */
-	bool		 reread;	/* some line of it is read otherwise
-					   than it stands (an escape sequence,
-					   journald's JSON): its events' texts
-					   are scanned again */
+	bool		 reread;	/* a line of the source was read
+					   otherwise than it stands (escape
+					   sequences, journald's JSON): its
+					   events' texts are scanned again */
 };
 
 /* The root of an incident, as recurrence sees it. */

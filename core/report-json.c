@@ -461,6 +461,8 @@ struct json_rows {
 	const struct rl_incident *inc;
 	size_t		 i;		/* the next event to look at */
 	size_t		 n;		/* events listed so far */
+	char		**paths;	/* by source, as printed: made when
+					   first wanted */
 	struct rl_time	 t;		/* the last time printed, */
 	char		 ts[64];	/* as it printed */
 };
@@ -478,6 +480,15 @@ json_row_str(struct buf *b, const char *s)
 	buf_addc(b, '"');
 }
 
+/* One of our own words (a role, a domain, a time): nothing to escape. */
+static void
+json_row_word(struct buf *b, const char *s)
+{
+	buf_addc(b, '"');
+	buf_adds(b, s);
+	buf_addc(b, '"');
+}
+
 /* Print the next listed event into b, or say there is none. */
 static bool
 json_rows_next(void *arg, struct buf *b)
@@ -485,6 +496,7 @@ json_rows_next(void *arg, struct buf *b)
 	struct json_rows	*r = arg;
 	const struct rl_incident *inc = r->inc;
 	const struct rl_event	*e;
+	struct buf		 t = { 0 };
 
 	do {
 		if (r->i >= inc->nevents || r->n >= JSON_EVENTS_MAX)
@@ -498,7 +510,11 @@ json_rows_next(void *arg, struct buf *b)
 	else
 		buf_adds(b, "null");
 	buf_adds(b, ", \"source\": ");
-	json_row_str(b, inc->sources[e->source]->path);
+	if (r->paths[e->source] == NULL) {
+		json_row_str(&t, inc->sources[e->source]->path);
+		r->paths[e->source] = buf_steal(&t);
+	}
+	buf_adds(b, r->paths[e->source]);
 	buf_adds(b, ", \"line\": ");
 	buf_add_int(b, (long long)e->line);
 	buf_adds(b, ", \"time\": ");
@@ -512,14 +528,14 @@ json_rows_next(void *arg, struct buf *b)
 			clock_format(&e->time, r->ts, sizeof r->ts);
 			r->t = e->time;
 		}
-		json_row_str(b, r->ts);
+		json_row_word(b, r->ts);
 	}
 	buf_adds(b, ", \"signature\": ");
 	json_row_str(b, report_event_signature(inc, e));
 	buf_adds(b, ", \"role\": ");
-	json_row_str(b, role_name(e->role));
+	json_row_word(b, role_name(e->role));
 	buf_adds(b, ", \"domain\": ");
-	json_row_str(b, e->rule != NULL ? domain_name(e->rule->domain) :
+	json_row_word(b, e->rule != NULL ? domain_name(e->rule->domain) :
 	    "unknown");
 	if (e->harmless)
 		buf_adds(b, ", \"harmless\": true");
@@ -824,10 +840,15 @@ report_json(const struct rl_incident *inc, struct buf *b, FILE *out)
 		"events", json_rows_next, &rows
 	};
 	json_t				*o = report_json_make(inc, false);
+	size_t				 i;
 
 	rows.inc = inc;
+	rows.paths = xcalloc(inc->nsources + 1, sizeof *rows.paths);
 	report_json_print_stream(b, o, report_layout, nitems(report_layout),
 	    out, &stream);
 	buf_addc(b, '\n');
+	for (i = 0; i < inc->nsources; i++)
+		free(rows.paths[i]);
+	free(rows.paths);
 	json_decref(o);
 }

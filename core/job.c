@@ -295,7 +295,11 @@ job_line(struct rl_job *job, const struct job_at *from, const char *p,
 	    !job_command_start(p, end)))
 		return;
 	memset(first, 0, sizeof first);
-	for (q = memchr(p, '=', n); q != NULL; q = q + 1 < end ?
+	/* Every fact a key with '=' gives is known: no '=' to look at. */
+	for (i = 0; i < nitems(job_keys) && (job_keys[i].anchor ||
+	    job->fact[job_keys[i].fact].value != NULL); i++)
+		;
+	for (q = i < nitems(job_keys) ? memchr(p, '=', n) : NULL; q != NULL; q = q + 1 < end ?
 	    memchr(q + 1, '=', (size_t)(end - q - 1)) : NULL) {
 		/* "loss=", "lr=": no key ends so. */
 		if (q - p < 2 || !job_key_end(q[-2], q[-1]))
@@ -567,6 +571,9 @@ job_identity(const struct rl_incident *inc, struct rl_job *job)
 		 */
 		src = inc->sources[e->source];
 		if (e->line <= src->head.lines && !src->head.reread)
+			continue;
+		/* A step line says how far it got, never which job. */
+		if (e->rule != NULL && e->rule->mark == MARK_STEP)
 			continue;
 		at.path = src->path;
 		at.line = e->line;

@@ -464,7 +464,9 @@ struct json_rows {
 	char		**paths;	/* by source, as printed: made when
 					   first wanted */
 	struct rl_time	 t;		/* the last time printed, */
-	char		 ts[64];	/* as it printed */
+	char		 ts[80];	/* as it printed, with its key */
+	const char	*sig;		/* the last signature printed, */
+	struct buf	 sigj;		/* as it printed, with its key */
 };
 
 /* A string the way the printer prints one, or null. */
@@ -480,15 +482,6 @@ json_row_str(struct buf *b, const char *s)
 	buf_addc(b, '"');
 }
 
-/* One of our own words (a role, a domain, a time): nothing to escape. */
-static void
-json_row_word(struct buf *b, const char *s)
-{
-	buf_addc(b, '"');
-	buf_adds(b, s);
-	buf_addc(b, '"');
-}
-
 /* Print the next listed event into b, or say there is none. */
 static bool
 json_rows_next(void *arg, struct buf *b)
@@ -496,6 +489,7 @@ json_rows_next(void *arg, struct buf *b)
 	struct json_rows	*r = arg;
 	const struct rl_incident *inc = r->inc;
 	const struct rl_event	*e;
+	const char		*sig;
 	struct buf		 t = { 0 };
 
 	do {
@@ -509,37 +503,44 @@ json_rows_next(void *arg, struct buf *b)
 		buf_add_int(b, e->rank);
 	else
 		buf_adds(b, "null");
-	buf_adds(b, ", \"source\": ");
 	if (r->paths[e->source] == NULL) {
+		buf_adds(&t, ", \"source\": ");
 		json_row_str(&t, inc->sources[e->source]->path);
+		buf_adds(&t, ", \"line\": ");
 		r->paths[e->source] = buf_steal(&t);
 	}
 	buf_adds(b, r->paths[e->source]);
-	buf_adds(b, ", \"line\": ");
 	buf_add_int(b, (long long)e->line);
-	buf_adds(b, ", \"time\": ");
 	if (!(e->time.flags & RL_TIME_VALID))
-		buf_adds(b, "null");
+		buf_adds(b, ", \"time\": null");
 	else {
 		/* Two events in three share the time before them. */
 		if (r->ts[0] == '\0' || e->time.ms != r->t.ms ||
 		    e->time.flags != r->t.flags ||
 		    e->time.tz_min != r->t.tz_min) {
-			clock_format(&e->time, r->ts, sizeof r->ts);
+			memcpy(r->ts, ", \"time\": \"", 11);
+			clock_format(&e->time, r->ts + 11, sizeof r->ts - 12);
+			strcat(r->ts, "\"");
 			r->t = e->time;
 		}
-		json_row_word(b, r->ts);
+		buf_adds(b, r->ts);
 	}
-	buf_adds(b, ", \"signature\": ");
-	json_row_str(b, report_event_signature(inc, e));
-	buf_adds(b, ", \"role\": ");
-	json_row_word(b, role_name(e->role));
-	buf_adds(b, ", \"domain\": ");
-	json_row_word(b, e->rule != NULL ? domain_name(e->rule->domain) :
+	/* Most events share their signature with the one before. */
+	sig = report_event_signature(inc, e);
+	if (sig != r->sig || r->sigj.len == 0) {
+		buf_reset(&r->sigj);
+		buf_adds(&r->sigj, ", \"signature\": ");
+		json_row_str(&r->sigj, sig);
+		buf_adds(&r->sigj, ", \"role\": \"");
+		r->sig = sig;
+	}
+	buf_add(b, r->sigj.p, r->sigj.len);
+	buf_adds(b, role_name(e->role));
+	buf_adds(b, "\", \"domain\": \"");
+	buf_adds(b, e->rule != NULL ? domain_name(e->rule->domain) :
 	    "unknown");
-	if (e->harmless)
-		buf_adds(b, ", \"harmless\": true");
-	buf_adds(b, ", \"text\": ");
+	buf_adds(b, e->harmless ? "\", \"harmless\": true, \"text\": " :
+	    "\", \"text\": ");
 	json_row_str(b, e->text);
 	buf_addc(b, '}');
 	return true;
@@ -850,5 +851,6 @@ report_json(const struct rl_incident *inc, struct buf *b, FILE *out)
 	for (i = 0; i < inc->nsources; i++)
 		free(rows.paths[i]);
 	free(rows.paths);
+	buf_clear(&rows.sigj);
 	json_decref(o);
 }

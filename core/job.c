@@ -20,6 +20,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define JOB_HAVE_AVX2
+#endif
+
 #include "engine.h"
 
 #define JOB_FIELD_MAX	512	/* bytes kept of a command */
@@ -271,6 +276,89 @@ job_command_start(const char *p, const char *nl)
 	return false;
 }
 
+#ifdef JOB_HAVE_AVX2
+
+static void	job_line(struct rl_job *, const struct job_at *, const char *,
+		    size_t);
+
+/*
+ * Is the byte at q ('=', '*', '#' or 'j'), in a line that begins at ls,
+ * part of a key?  The line ends anywhere before end: no key holds a
+ * newline.
+ */
+static bool
+job_stop_key(const char *ls, const char *q, const char *end)
+{
+	switch (*q) {
+	case '=':
+		return job_key_before(ls, q);
+	case '*':
+		return end - q >= 4 && memcmp(q, "*** ", 4) == 0;
+	case '#':
+		return end - q >= 11 && memcmp(q, "#SBATCH -J ", 11) == 0;
+	case 'j':
+		return q - ls >= 2 && end - q >= 9 &&
+		    memcmp(q - 2, "--job-name ", 11) == 0;
+	default:
+		return false;
+	}
+}
+
+/*
+ * The whole lines of a head in [p, end) (end just after a newline), as
+ * job_head_feed's lines and seeks take them, in one pass: each 32 bytes
+ * are compared at once with a newline and the bytes keys are found by
+ * ('=', "*** ", "#SBATCH -J ", "--job-name "), and only the lines that
+ * hold a key or may begin with a command go to job_line.
+ */
+__attribute__((target("avx2")))
+static void
+job_head_avx2(struct job_head *h, struct rl_job *job, struct job_at *at,
+    const char *p, const char *end)
+{
+	const __m256i	nl = _mm256_set1_epi8('\n'), eq = _mm256_set1_epi8('=');
+	const __m256i	st = _mm256_set1_epi8('*'), hs = _mm256_set1_epi8('#');
+	const __m256i	jj = _mm256_set1_epi8('j');
+	const char	*ls = p, *q, *blk;
+	__m256i		 v, m;
+	uint32_t	 bits;
+	bool		 hit = false;
+
+	for (blk = p; blk < end; blk += 32) {
+		if (end - blk >= 32) {
+			v = _mm256_loadu_si256((const __m256i *)(const void *)
+			    blk);
+			m = _mm256_or_si256(_mm256_or_si256(
+			    _mm256_cmpeq_epi8(v, nl), _mm256_cmpeq_epi8(v, eq)),
+			    _mm256_or_si256(_mm256_or_si256(
+			    _mm256_cmpeq_epi8(v, st), _mm256_cmpeq_epi8(v, hs)),
+			    _mm256_cmpeq_epi8(v, jj)));
+			bits = (uint32_t)_mm256_movemask_epi8(m);
+		} else {
+			bits = 0;
+			for (q = blk; q < end; q++) {
+				if (*q == '\n' || *q == '=' || *q == '*' ||
+				    *q == '#' || *q == 'j')
+					bits |= 1u << (q - blk);
+			}
+		}
+		for (; bits != 0; bits &= bits - 1) {
+			q = blk + __builtin_ctz(bits);
+			if (*q != '\n') {
+				hit = hit || job_stop_key(ls, q, end);
+				continue;
+			}
+			at->line = ++h->lines;
+			if (hit || (job->fact[JOB_COMMAND].value == NULL &&
+			    job_command_start(ls, q)))
+				job_line(job, at, ls, (size_t)(q - ls));
+			hit = false;
+			ls = q + 1;
+		}
+	}
+}
+#endif
+
 /* Look for the keys and commands in one line of n bytes. */
 static void
 job_line(struct rl_job *job, const struct job_at *from, const char *p,
@@ -403,7 +491,16 @@ job_head_feed(struct job_head *h, struct rl_job *job, const char *path,
 		buf_reset(&h->line);
 		p = nl + 1;
 	}
-	if ((last = memrchr(p, '\n', (size_t)(end - p))) != NULL) {
+	last = memrchr(p, '\n', (size_t)(end - p));
+#ifdef JOB_HAVE_AVX2
+	if (last != NULL && __builtin_cpu_supports("avx2") &&
+	    getenv("RANKLINE_NO_SIMD") == NULL) {
+		job_head_avx2(h, job, &at, p, last + 1);
+		p = last + 1;
+		last = NULL;
+	}
+#endif
+	if (last != NULL) {
 		for (k = 0; k < 4; k++)
 			s.at[k] = p - 1;
 		for (; p <= last; p = nl + 1) {
@@ -415,7 +512,11 @@ job_head_feed(struct job_head *h, struct rl_job *job, const char *path,
 				job_line(job, &at, p, (size_t)(nl - p));
 		}
 	}
-	if (p < end)
+	if (p < end && h->fed == JOB_HEAD && h->line.len == 0) {
+		/* The head ends inside this line: read where it stands. */
+		at.line = h->lines + 1;
+		job_line(job, &at, p, (size_t)(end - p));
+	} else if (p < end)
 		buf_add(&h->line, p, (size_t)(end - p));
 	if (h->fed == JOB_HEAD)
 		job_head_end(h, job, path);

@@ -308,7 +308,7 @@ test_job(void)
  * lines with an '=' that is not a key, a command after blanks.
  */
 static void
-test_job_head(void)
+test_job_head(const char *how)
 {
 	static const char head[] =
 	    "step=1 loss=2.5 a==b =x\n"
@@ -354,8 +354,9 @@ test_job_head(void)
 			    job.fact[i].from) != 0))
 				at = false;
 		}
-		ok(same, "chunks of %zu: the facts of the head whole", sizes[k]);
-		ok(at, "chunks of %zu: each from its line", sizes[k]);
+		ok(same, "%s, chunks of %zu: the facts of the head whole", how,
+		    sizes[k]);
+		ok(at, "%s, chunks of %zu: each from its line", how, sizes[k]);
 		job_clear(&job);
 	}
 	job_clear(&whole);
@@ -371,6 +372,10 @@ main(void)
 	test_stored();
 	test_edges();
 	test_job();
-	test_job_head();
+	/* The vector scan where the CPU has one, and the plain one. */
+	test_job_head("as found");
+	setenv("RANKLINE_NO_SIMD", "1", 1);
+	test_job_head("no SIMD");
+	unsetenv("RANKLINE_NO_SIMD");
 	return tap_done();
 }

@@ -644,7 +644,7 @@ job_world(const struct rl_incident *inc, struct rl_job *job)
 }
 
 /*
- * The job of an incident: its paths, its matched lines past the heads
+ * The job of an incident: its paths, its failures' lines past the heads
  * (a slurmstepd "*** JOB 1234 ... CANCELLED" comes last), then the head of
  * each log in order (what ingestion scanned), the first found of each
  * fact winning; then the hosts and, when no line said it, the world size
@@ -673,8 +673,13 @@ job_identity(const struct rl_incident *inc, struct rl_job *job)
 		src = inc->sources[e->source];
 		if (e->line <= src->head.lines && !src->head.reread)
 			continue;
-		/* A step line says how far it got, never which job. */
-		if (e->rule != NULL && e->rule->mark == MARK_STEP)
+		/*
+		 * Past the head, the job is named by how it ended (Slurm's
+		 * "*** JOB 1234 ON node07 CANCELLED", "StepId=1234.0" in an
+		 * OOM kill), never by progress or evidence: 25 M instructions
+		 * on a 512-rank console, all of them lines of steps and INFO.
+		 */
+		if (!event_failing_role(e->role))
 			continue;
 		at.path = src->path;
 		at.line = e->line;

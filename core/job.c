@@ -188,11 +188,11 @@ job_key_before(const char *start, const char *q)
 
 	if (q - start < 2 || !job_key_end(q[-2], q[-1]))
 		return false;
-	/* "size=", "name=", "pid=" are common: the third byte first. */
+	/* "size=", "name=", "pid=" are common: the last four bytes first. */
 	for (i = 0; i < nitems(job_keys); i++) {
 		jk = &job_keys[i];
 		if (!jk->anchor && (size_t)(q + 1 - start) >= jk->len &&
-		    q[-3] == jk->key[jk->len - 4] &&
+		    memcmp(q - 3, jk->key + jk->len - 4, 4) == 0 &&
 		    memcmp(q + 1 - jk->len, jk->key, jk->len) == 0)
 			return true;
 	}
@@ -256,6 +256,19 @@ job_seek_line(struct job_seek *s, const char *p, const char *nl,
 	return hit;
 }
 
+/* Can a line that begins with c begin with a command? */
+static inline bool
+job_command_byte(char c)
+{
+	switch (c) {
+	case ' ': case '\t': case '+': case 's': case 'p': case 't':
+	case 'v': case 'n':
+		return true;
+	default:
+		return false;
+	}
+}
+
 /* Does the line [p, nl) begin with a command (after blanks)? */
 static bool
 job_command_start(const char *p, const char *nl)
@@ -305,44 +318,55 @@ job_stop_key(const char *ls, const char *q, const char *end)
 }
 
 /*
- * The whole lines of a head in [p, end) (end just after a newline), as
- * job_head_feed's lines and seeks take them, in one pass: each 32 bytes
- * are compared at once with a newline and the bytes keys are found by
- * ('=', "*** ", "#SBATCH -J ", "--job-name "), and only the lines that
- * hold a key or may begin with a command go to job_line.
+ * The stop bytes of [p, p + 32 * n) as a mask for each 32 bytes: a newline
+ * and the bytes keys are found by ('=', "*** ", "#SBATCH -J ",
+ * "--job-name ").  Apart from the lines' work, whose calls would have the
+ * compiler make the constants again for every 32 bytes.
  */
 __attribute__((target("avx2")))
 static void
-job_head_avx2(struct job_head *h, struct rl_job *job, struct job_at *at,
-    const char *p, const char *end)
+job_stops_avx2(const char *p, size_t n, uint32_t *mask)
 {
 	const __m256i	nl = _mm256_set1_epi8('\n'), eq = _mm256_set1_epi8('=');
 	const __m256i	st = _mm256_set1_epi8('*'), hs = _mm256_set1_epi8('#');
 	const __m256i	jj = _mm256_set1_epi8('j');
+	__m256i		v, m;
+	size_t		i;
+
+	for (i = 0; i < n; i++, p += 32) {
+		v = _mm256_loadu_si256((const __m256i *)(const void *)p);
+		m = _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi8(v, nl),
+		    _mm256_cmpeq_epi8(v, eq)), _mm256_or_si256(_mm256_or_si256(
+		    _mm256_cmpeq_epi8(v, st), _mm256_cmpeq_epi8(v, hs)),
+		    _mm256_cmpeq_epi8(v, jj)));
+		mask[i] = (uint32_t)_mm256_movemask_epi8(m);
+	}
+}
+
+/*
+ * The whole lines of a head in [p, end) (end just after a newline), as
+ * job_head_feed's lines and seeks take them, in one pass over the stop
+ * bytes: only the lines that hold a key or may begin with a command go to
+ * job_line.  The head's 64 KB make at most JOB_HEAD / 32 masks.
+ */
+static void
+job_head_avx2(struct job_head *h, struct rl_job *job, struct job_at *at,
+    const char *p, const char *end)
+{
+	uint32_t	 mask[JOB_HEAD / 32 + 1], bits;
 	const char	*ls = p, *q, *blk;
-	__m256i		 v, m;
-	uint32_t	 bits;
+	size_t		 n = (size_t)(end - p) / 32, i;
 	bool		 hit = false;
 
-	for (blk = p; blk < end; blk += 32) {
-		if (end - blk >= 32) {
-			v = _mm256_loadu_si256((const __m256i *)(const void *)
-			    blk);
-			m = _mm256_or_si256(_mm256_or_si256(
-			    _mm256_cmpeq_epi8(v, nl), _mm256_cmpeq_epi8(v, eq)),
-			    _mm256_or_si256(_mm256_or_si256(
-			    _mm256_cmpeq_epi8(v, st), _mm256_cmpeq_epi8(v, hs)),
-			    _mm256_cmpeq_epi8(v, jj)));
-			bits = (uint32_t)_mm256_movemask_epi8(m);
-		} else {
-			bits = 0;
-			for (q = blk; q < end; q++) {
-				if (*q == '\n' || *q == '=' || *q == '*' ||
-				    *q == '#' || *q == 'j')
-					bits |= 1u << (q - blk);
-			}
-		}
-		for (; bits != 0; bits &= bits - 1) {
+	job_stops_avx2(p, n, mask);
+	mask[n] = 0;
+	for (q = p + 32 * n; q < end; q++) {
+		if (*q == '\n' || *q == '=' || *q == '*' || *q == '#' ||
+		    *q == 'j')
+			mask[n] |= 1u << (q - (p + 32 * n));
+	}
+	for (i = 0, blk = p; i <= n; i++, blk += 32) {
+		for (bits = mask[i]; bits != 0; bits &= bits - 1) {
 			q = blk + __builtin_ctz(bits);
 			if (*q != '\n') {
 				hit = hit || job_stop_key(ls, q, end);
@@ -350,7 +374,7 @@ job_head_avx2(struct job_head *h, struct rl_job *job, struct job_at *at,
 			}
 			at->line = ++h->lines;
 			if (hit || (job->fact[JOB_COMMAND].value == NULL &&
-			    job_command_start(ls, q)))
+			    job_command_byte(*ls) && job_command_start(ls, q)))
 				job_line(job, at, ls, (size_t)(q - ls));
 			hit = false;
 			ls = q + 1;

@@ -94,14 +94,15 @@ report_time(const struct rl_time *t, char *s, size_t sz)
 }
 
 /*
- * The time window's two ends, written alike: when either end's log named
+ * Two ends of a time window, written alike: when either end's log named
  * a zone, both are given in UTC with Z (an end without a zone is read in
  * the local zone, as the events were ordered); else both as written.
  */
 void
-report_window(const struct rl_incident *inc, char *t0, char *t1, size_t sz)
+report_window_of(const struct rl_time *a, const struct rl_time *b, char *t0,
+    char *t1, size_t sz)
 {
-	const struct rl_time	*end[2] = { &inc->start, &inc->end };
+	const struct rl_time	*end[2] = { a, b };
 	char			*out[2] = { t0, t1 };
 	struct rl_time		 u;
 	bool			 zoned = false;
@@ -122,6 +123,13 @@ report_window(const struct rl_incident *inc, char *t0, char *t1, size_t sz)
 		u.flags |= RL_TIME_ZONED;
 		clock_format(&u, out[k], sz);
 	}
+}
+
+/* The incident's time window, its ends written alike. */
+void
+report_window(const struct rl_incident *inc, char *t0, char *t1, size_t sz)
+{
+	report_window_of(&inc->start, &inc->end, t0, t1, sz);
 }
 
 /* A time's HH:MM:SS, or the whole of it when it has no such part. */

@@ -76,6 +76,8 @@ const char	*report_raw(struct report_opts *, struct buf *, const char *);
 void		 report_time(const struct rl_time *, char *, size_t);
 void		 report_window(const struct rl_incident *, char *, char *,
 		     size_t);
+void		 report_window_of(const struct rl_time *, const struct rl_time *,
+		     char *, char *, size_t);
 struct json_t	*report_packs_json(const struct rl_incident *);
 void		 report_time_hms(const struct rl_time *, char *, size_t);
 const char	*report_source_path(const struct rl_incident *, int);

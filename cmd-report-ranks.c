@@ -23,6 +23,21 @@ stored_hms(const char *t, char *out, size_t sz)
 		snprintf(out, sz, "%s", t != NULL ? t : "");
 }
 
+/*
+ * Failing ranks whose failure is not among the stored events (the store
+ * keeps a bounded number of events, not each rank's judged one).
+ */
+static size_t
+stored_unknown(const struct stored *s)
+{
+	size_t	i, n = 0;
+
+	for (i = 0; i < s->nr; i++)
+		n += s->r[i].sig == NULL && s->r[i].state != NULL &&
+		    strcmp(s->r[i].state, "ok") != 0;
+	return n;
+}
+
 /* Do two ranks behave alike: state, first failure, the same second. */
 static bool
 stored_alike(const struct stored_rank *a, const struct stored_rank *b)
@@ -93,7 +108,7 @@ report_ranks_md(struct buf *b, struct report_opts *o, const struct stored *s)
 	const struct stored_rank	*r;
 	const struct stored_group	*g;
 	char				 at[64], pr[64], last[64];
-	size_t				 i;
+	size_t				 i, n;
 
 	if (s->nr == 0)
 		return;
@@ -149,6 +164,10 @@ report_ranks_md(struct buf *b, struct report_opts *o, const struct stored *s)
 		buf_addc(b, '\n');
 	}
 	buf_addc(b, '\n');
+	if ((n = stored_unknown(s)) > 0)
+		buf_printf(b, "_%zu failing %s not among the stored "
+		    "events._\n\n", n, n == 1 ? "rank's first error is" :
+		    "ranks' first errors are");
 }
 
 /* The fingerprint's history, asked of the store again, as text lines. */
@@ -201,7 +220,7 @@ report_ranks_html(struct buf *b, struct report_opts *o,
 	const struct stored_rank	*r;
 	const struct stored_group	*g;
 	char				 t[64];
-	size_t				 i;
+	size_t				 i, n;
 
 	if (s->nr == 0)
 		return;
@@ -257,6 +276,10 @@ report_ranks_html(struct buf *b, struct report_opts *o,
 		buf_adds(b, "</li>\n");
 	}
 	buf_adds(b, "</ul>\n");
+	if ((n = stored_unknown(s)) > 0)
+		buf_printf(b, "<p class=\"dim\">%zu failing %s not among the "
+		    "stored events.</p>\n", n, n == 1 ?
+		    "rank's first error is" : "ranks' first errors are");
 }
 
 /* The ranks and their groups as JSON rows. */

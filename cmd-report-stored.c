@@ -82,12 +82,27 @@ stored_failing(const char *role)
 	return false;
 }
 
-/* Does a stored role judge a rank (root, collateral, hang)? */
-static bool
-stored_judging(const char *role)
+/*
+ * How well a stored failing event stands for its rank's judged event,
+ * which the store does not keep: the first failure itself, else a
+ * collateral or hang, else a root-capable line, else a symptom or wrapper;
+ * 0 for none.  A line the diagnosis found harmless (an import warning
+ * that names an error) is stored without context, so the last two must
+ * have context to count; the store gives it to its first 64 failures
+ * only, so a rank past those may stay unknown, which the report says.
+ */
+static int
+stored_weight(const struct store_event *e)
 {
-	return role != NULL && (strcmp(role, "root") == 0 ||
-	    strcmp(role, "collateral") == 0 || strcmp(role, "hang") == 0);
+	if (e->root)
+		return 4;
+	if (!stored_failing(e->role))
+		return 0;
+	if (strcmp(e->role, "collateral") == 0 || strcmp(e->role, "hang") == 0)
+		return 3;
+	if (e->context == NULL)
+		return 0;
+	return strcmp(e->role, "root") == 0 ? 2 : 1;
 }
 
 /* What an event says of its rank: its first failure, its last progress. */
@@ -95,6 +110,7 @@ static void
 stored_event_rank(struct stored *s, const struct store_event *e)
 {
 	struct stored_rank	*r;
+	int			 w;
 
 	if (e->rank == RL_NONE || (r = stored_rank_find(s, e->rank)) == NULL)
 		return;
@@ -104,19 +120,14 @@ stored_event_rank(struct stored *s, const struct store_event *e)
 		free(r->progress);
 		r->progress = xstrdup(e->time);
 	}
-	/*
-	 * The store keeps no rank's judged event: its first root, collateral
-	 * or hang stands for it, else its first symptom or wrapper.
-	 */
-	if (!stored_failing(e->role) || r->judged)
+	/* The first event of the best weight stands for the rank. */
+	if ((w = stored_weight(e)) <= r->weight)
 		return;
-	if (r->sig == NULL || stored_judging(e->role)) {
-		free(r->sig);
-		free(r->at);
-		r->sig = xstrdup(e->signature != NULL ? e->signature : "");
-		r->at = stored_dup(e->time);
-		r->judged = stored_judging(e->role);
-	}
+	free(r->sig);
+	free(r->at);
+	r->sig = xstrdup(e->signature != NULL ? e->signature : "");
+	r->at = stored_dup(e->time);
+	r->weight = w;
 }
 
 static void

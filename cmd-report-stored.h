@@ -30,7 +30,7 @@ struct stored_rank {
 	char		*progress;	/* its last progress line's time */
 	int		 last_step;	/* or RL_NONE */
 	int		 group;
-	bool		 judged;	/* sig is a root, collateral or hang */
+	int		 weight;	/* sig's stored_weight, 0 for none */
 };
 
 /* Ranks that behaved alike: state, first failure, its second. */

@@ -535,6 +535,14 @@ console_history_note(void *arg, int64_t id, bool resolution,
 	return rv;
 }
 
+/* The notes of an incident, for the report the console's e writes. */
+static int
+console_history_notes(void *arg, int64_t id, struct report_note **v,
+    size_t *n, char **cause)
+{
+	return report_notes_read(arg, id, v, n, cause);
+}
+
 /*
  * The console: read the paths, then show the incident until the engineer
  * quits, following the sources on the same loop (unless --no-follow read
@@ -547,7 +555,8 @@ cmd_console(const struct options *o, int argc, char **argv)
 {
 	struct tui_config	 cfg = { 0 };
 	struct tui_history	 hist = { console_history_list,
-				     console_history_note, NULL };
+				     console_history_note, console_history_notes,
+				     NULL };
 	struct ruleset		*rs;
 	struct rl_incident	*inc;
 	struct rl_history	 h, last;

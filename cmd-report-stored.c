@@ -2,11 +2,14 @@
  * cmd-report-stored.c: `rankline report --incident N | --last`, the
  * report made from the store alone, for when the logs are gone (rotated,
  * the job's scratch space wiped).  The store keeps the answer as it was
- * given (the verdict's sentence, why, the checkpoint's status), each
- * failing event with the lines around it, and the notes; this writes
- * those in the chosen format, redacted and escaped as the other reports.
- * It cannot say more than was stored: no timeline drawing and no
- * evidence lists, which the report says.
+ * given (the verdict's sentence, domain, group and scope, why, the
+ * checkpoint's status), each rank's state and times, each event with the
+ * lines around a failure, and the notes; the history of its fingerprint
+ * is asked again.  This writes those in the chosen format, redacted and
+ * escaped as the other reports: the timeline as a table and as groups of
+ * ranks that behaved alike, as the report from the logs has them.  It
+ * cannot say more than was stored: no timeline drawing, no evidence lists
+ * and no lines for and against, which the report says.
  */
 #include <jansson.h>
 #include <stdio.h>
@@ -18,25 +21,8 @@
 #include "rankline.h"
 #include "report.h"
 #include "store/store.h"
+#include "cmd-report-stored.h"
 
-#define STORED_EVENTS	64	/* events written at most; the rest counted */
-
-/* The events as store_events hands them over, copied. */
-struct stored_event {
-	char		*source, *time, *signature, *role, *text, *context;
-	int64_t		 line, context_at;
-	bool		 root;
-};
-
-struct stored {
-	struct stored_event *v;
-	size_t		 n, cap;
-	size_t		 more;		/* events past STORED_EVENTS */
-	struct report_notes_l {
-		struct report_note *v;
-		size_t		 n, cap;
-	}		 notes;
-};
 
 static char *
 stored_dup(const char *s)
@@ -45,11 +31,114 @@ stored_dup(const char *s)
 }
 
 static void
+stored_rank_cb(void *arg, const struct store_rank *r)
+{
+	struct stored		*s = arg;
+	struct stored_rank	*x;
+
+	s->r = array_grow(s->r, s->nr + 1, &s->rcap, sizeof *s->r);
+	x = &s->r[s->nr++];
+	memset(x, 0, sizeof *x);
+	x->rank = r->rank;
+	x->host = stored_dup(r->host);
+	x->state = stored_dup(r->state);
+	x->last = stored_dup(r->last);
+	x->last_step = r->last_step;
+	x->group = -1;
+	if (r->rank != RL_NONE)
+		s->nranked = s->nr;
+}
+
+/* A stored rank by number (ranks are stored in rank order), or NULL. */
+static struct stored_rank *
+stored_rank_find(struct stored *s, int rank)
+{
+	size_t	lo = 0, hi = s->nranked, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (s->r[mid].rank < rank)
+			lo = mid + 1;
+		else if (s->r[mid].rank > rank)
+			hi = mid;
+		else
+			return &s->r[mid];
+	}
+	return NULL;
+}
+
+/* Is a stored role a failure's (event_failing_role's, by name)? */
+static bool
+stored_failing(const char *role)
+{
+	static const char *const failing[] = { "root", "symptom",
+	    "collateral", "wrapper", "hang" };
+	size_t	i;
+
+	for (i = 0; role != NULL && i < nitems(failing); i++) {
+		if (strcmp(role, failing[i]) == 0)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * How well a stored failing event stands for its rank's judged event,
+ * which the store does not keep: the first failure itself, else a
+ * collateral or hang, else a root-capable line, else a symptom or wrapper;
+ * 0 for none.  A line the diagnosis found harmless (an import warning
+ * that names an error) is stored without context, so the last two must
+ * have context to count; the store gives it to its first 64 failures
+ * only, so a rank past those may stay unknown, which the report says.
+ */
+static int
+stored_weight(const struct store_event *e)
+{
+	if (e->root)
+		return 4;
+	if (!stored_failing(e->role))
+		return 0;
+	if (strcmp(e->role, "collateral") == 0 || strcmp(e->role, "hang") == 0)
+		return 3;
+	if (e->context == NULL)
+		return 0;
+	return strcmp(e->role, "root") == 0 ? 2 : 1;
+}
+
+/* What an event says of its rank: its first failure, its last progress. */
+static void
+stored_event_rank(struct stored *s, const struct store_event *e)
+{
+	struct stored_rank	*r;
+	int			 w;
+
+	if (e->rank == RL_NONE || (r = stored_rank_find(s, e->rank)) == NULL)
+		return;
+	if (e->role != NULL && strcmp(e->role, "progress") == 0 &&
+	    e->time != NULL && (r->progress == NULL ||
+	    strcmp(e->time, r->progress) > 0)) {
+		free(r->progress);
+		r->progress = xstrdup(e->time);
+	}
+	/* The first event of the best weight stands for the rank. */
+	if ((w = stored_weight(e)) <= r->weight)
+		return;
+	free(r->sig);
+	free(r->at);
+	r->sig = xstrdup(e->signature != NULL ? e->signature : "");
+	r->at = stored_dup(e->time);
+	r->weight = w;
+}
+
+static void
 stored_event_cb(void *arg, const struct store_event *e)
 {
 	struct stored		*s = arg;
 	struct stored_event	*x, tmp;
 
+	stored_event_rank(s, e);
+	if (!stored_failing(e->role))
+		return;
 	if (s->n == STORED_EVENTS) {
 		s->more++;
 		if (!e->root)
@@ -117,13 +206,52 @@ stored_clear(struct stored *s)
 		free(s->notes.v[i].text);
 	}
 	free(s->notes.v);
+	for (i = 0; i < s->nr; i++) {
+		free(s->r[i].host);
+		free(s->r[i].state);
+		free(s->r[i].last);
+		free(s->r[i].sig);
+		free(s->r[i].at);
+		free(s->r[i].progress);
+	}
+	free(s->r);
+	for (i = 0; i < s->ng; i++)
+		free(s->g[i].ranks);
+	free(s->g);
+	history_clear(&s->h);
 	memset(s, 0, sizeof *s);
 }
 
+/*
+ * The time window from the row's first and last log times, their ends
+ * written alike as the report from the logs writes them (report_window).
+ */
+static void
+stored_window(const struct store_row *r, char *out, size_t sz)
+{
+	struct clock_ctx	ctx;
+	struct rl_time		a = { 0 }, b = { 0 };
+	char			t0[64], t1[64];
+
+	clock_init(&ctx, 0);
+	if (r->started != NULL)
+		clock_parse(&ctx, r->started, strlen(r->started), &a);
+	if (r->ended != NULL)
+		clock_parse(&ctx, r->ended, strlen(r->ended), &b);
+	report_window_of(&a, &b, t0, t1, sizeof t0);
+	if (t0[0] == '\0' && t1[0] == '\0')
+		out[0] = '\0';
+	else
+		snprintf(out, sz, "%s to %s", t0[0] ? t0 : "unknown",
+		    t1[0] ? t1 : "unknown");
+}
+
 /* The row's facts, as (name, value) pairs; values may be NULL. */
+#define STORED_FACTS	24
+
 static size_t
 stored_facts(const struct store_row *r, const char **k, const char **v,
-    char *rank, size_t rsz, char *step, size_t ssz)
+    char *rank, size_t rsz, char *step, size_t ssz, char *win, size_t wsz)
 {
 	size_t	n = 0;
 
@@ -136,14 +264,17 @@ stored_facts(const struct store_row *r, const char **k, const char **v,
 		snprintf(step, ssz, "%d", r->last_safe_step);
 	else
 		step[0] = '\0';
+	stored_window(r, win, wsz);
+	FACT("time window", win[0] ? win : NULL);
 	FACT("occurred", r->occurred);
-	FACT("log start", r->started);
 	FACT("stored", r->created);
 	FACT("signature", r->signature);
 	FACT("fingerprint", r->fingerprint);
 	FACT("first failing rank", rank[0] ? rank : NULL);
 	FACT("host", r->host);
 	FACT("domain", r->domain);
+	FACT("verdict group", r->grp);
+	FACT("scope", r->scope);
 	FACT("checkpoint", r->ckpt);
 	FACT("last safe step", step[0] ? step : NULL);
 	FACT("job scheduler id", r->job_scheduler);
@@ -155,8 +286,8 @@ stored_facts(const struct store_row *r, const char **k, const char **v,
 }
 
 /* Log text redacted, then escaped by esc, into b. */
-static void
-stored_put(struct buf *b, struct report_opts *o,
+void
+report_stored_put(struct buf *b, struct report_opts *o,
     void (*esc)(struct buf *, const char *, size_t), const char *s)
 {
 	struct buf	r = { 0 };
@@ -199,12 +330,18 @@ stored_ticks(const char *s)
 	return most < 3 ? 3 : most + 1;
 }
 
+json_t *
+report_stored_jstr(struct report_opts *o, struct buf *t, const char *s)
+{
+	return s != NULL ? json_string(report_raw(o, t, s)) : json_null();
+}
+
 static void
 stored_md(struct buf *b, struct report_opts *o, const struct store_row *r,
     const struct stored *s)
 {
-	const char		*k[16], *v[16];
-	char			 rank[16], step[16];
+	const char		*k[STORED_FACTS], *v[STORED_FACTS];
+	char			 rank[16], step[16], win[160];
 	const struct stored_event *e;
 	struct buf		 body = { 0 };
 	size_t			 n, i, j, t;
@@ -213,25 +350,27 @@ stored_md(struct buf *b, struct report_opts *o, const struct store_row *r,
 	    (long long)r->id);
 	if (r->summary != NULL) {
 		buf_adds(b, "> ");
-		stored_put(b, o, sanitize_md, r->summary);
+		report_stored_put(b, o, sanitize_md, r->summary);
 		buf_adds(b, "\n\n");
 	}
 	buf_adds(b, "| | |\n|---|---|\n");
-	n = stored_facts(r, k, v, rank, sizeof rank, step, sizeof step);
+	n = stored_facts(r, k, v, rank, sizeof rank, step, sizeof step,
+	    win, sizeof win);
 	for (i = 0; i < n; i++) {
 		if (v[i] == NULL)
 			continue;
 		buf_printf(b, "| %s | ", k[i]);
-		stored_put(b, o, sanitize_md, v[i]);
+		report_stored_put(b, o, sanitize_md, v[i]);
 		buf_adds(b, " |\n");
 	}
 	buf_printf(b, "| ranks seen | %d |\n| made by | rankline %s |\n",
 	    r->nranks, o->version);
 	if (r->explanation != NULL) {
 		buf_adds(&body, "## Why\n\n");
-		stored_put(&body, o, sanitize_md, r->explanation);
+		report_stored_put(&body, o, sanitize_md, r->explanation);
 		buf_adds(&body, "\n\n");
 	}
+	report_ranks_md(&body, o, s);
 	if (s->n > 0)
 		buf_adds(&body, "## Failing lines, with the lines around "
 		    "them\n\n");
@@ -239,16 +378,16 @@ stored_md(struct buf *b, struct report_opts *o, const struct store_row *r,
 		e = &s->v[i];
 		buf_adds(&body, e->root ? "**first failure** " : "");
 		buf_adds(&body, "**");
-		stored_put(&body, o, sanitize_md, e->signature != NULL ?
+		report_stored_put(&body, o, sanitize_md, e->signature != NULL ?
 		    e->signature : "");
 		buf_adds(&body, "** (");
-		stored_put(&body, o, sanitize_md, e->role);
+		report_stored_put(&body, o, sanitize_md, e->role);
 		buf_adds(&body, ") _");
-		stored_put(&body, o, sanitize_md, e->source);
+		report_stored_put(&body, o, sanitize_md, e->source);
 		buf_printf(&body, ":%lld", (long long)e->line);
 		if (e->time != NULL) {
 			buf_adds(&body, " at ");
-			stored_put(&body, o, sanitize_md, e->time);
+			report_stored_put(&body, o, sanitize_md, e->time);
 		}
 		buf_adds(&body, "_\n\n");
 		t = stored_ticks(e->context != NULL ? e->context : e->text);
@@ -264,15 +403,20 @@ stored_md(struct buf *b, struct report_opts *o, const struct store_row *r,
 	if (s->more > 0)
 		buf_printf(&body, "_%zu more failing lines in the store "
 		    "(rankline show %lld)._\n\n", s->more, (long long)r->id);
+	if (s->h.looked && r->fingerprint != NULL) {
+		buf_adds(&body, "## History\n\n");
+		report_history_lines(&body, o, sanitize_md, "- ", "\n", &s->h);
+		buf_addc(&body, '\n');
+	}
 	if (s->notes.n > 0)
 		buf_adds(&body, "## Notes\n\n");
 	for (i = 0; i < s->notes.n; i++) {
 		buf_adds(&body, "- **");
-		stored_put(&body, o, sanitize_md, s->notes.v[i].kind);
+		report_stored_put(&body, o, sanitize_md, s->notes.v[i].kind);
 		buf_adds(&body, "** ");
-		stored_put(&body, o, sanitize_md, s->notes.v[i].time);
+		report_stored_put(&body, o, sanitize_md, s->notes.v[i].time);
 		buf_adds(&body, ": ");
-		stored_put(&body, o, sanitize_md, s->notes.v[i].text);
+		report_stored_put(&body, o, sanitize_md, s->notes.v[i].text);
 		buf_addc(&body, '\n');
 	}
 	if (o->redact)
@@ -282,8 +426,9 @@ stored_md(struct buf *b, struct report_opts *o, const struct store_row *r,
 	else
 		buf_adds(b, "| redaction | not applied (--no-redact): this "
 		    "report may hold secrets |\n\n");
-	buf_adds(b, "_Made from the store alone: no per-rank timeline and "
-	    "no evidence lists, which need the logs._\n\n");
+	buf_adds(b, "_Made from the store alone: no timeline drawing, no "
+	    "evidence lists and no lines for and against, which need the "
+	    "logs._\n\n");
 	buf_add(b, body.p, body.len);
 	buf_clear(&body);
 }
@@ -292,8 +437,8 @@ static void
 stored_html(struct buf *b, struct report_opts *o, const struct store_row *r,
     const struct stored *s)
 {
-	const char		*k[16], *v[16];
-	char			 rank[16], step[16];
+	const char		*k[STORED_FACTS], *v[STORED_FACTS];
+	char			 rank[16], step[16], win[160];
 	const struct stored_event *e;
 	struct buf		 head = { 0 }, body = { 0 };
 	size_t			 n, i;
@@ -303,29 +448,31 @@ stored_html(struct buf *b, struct report_opts *o, const struct store_row *r,
 	    (long long)r->id);
 	if (r->summary != NULL) {
 		buf_adds(&head, "<p class=\"first\">");
-		stored_put(&head, o, sanitize_html, r->summary);
+		report_stored_put(&head, o, sanitize_html, r->summary);
 		buf_adds(&head, "</p>\n");
 	}
 	buf_adds(&head, "<table>\n");
-	n = stored_facts(r, k, v, rank, sizeof rank, step, sizeof step);
+	n = stored_facts(r, k, v, rank, sizeof rank, step, sizeof step,
+	    win, sizeof win);
 	for (i = 0; i < n; i++) {
 		if (v[i] == NULL)
 			continue;
 		buf_printf(&head, "<tr><th>%s</th><td>", k[i]);
-		stored_put(&head, o, sanitize_html, v[i]);
+		report_stored_put(&head, o, sanitize_html, v[i]);
 		buf_adds(&head, "</td></tr>\n");
 	}
 	buf_printf(&head, "<tr><th>ranks seen</th><td>%d</td></tr>\n"
 	    "<tr><th>made by</th><td>rankline %s</td></tr>\n", r->nranks,
 	    o->version);
 	buf_adds(&body, "<p class=\"dim\">Made from the store alone: no "
-	    "per-rank timeline and no evidence lists, which need the logs."
-	    "</p>\n");
+	    "timeline drawing, no evidence lists and no lines for and "
+	    "against, which need the logs.</p>\n");
 	if (r->explanation != NULL) {
 		buf_adds(&body, "<h2>Why</h2>\n<p>");
-		stored_put(&body, o, sanitize_html, r->explanation);
+		report_stored_put(&body, o, sanitize_html, r->explanation);
 		buf_adds(&body, "</p>\n");
 	}
+	report_ranks_html(&body, o, s);
 	if (s->n > 0)
 		buf_adds(&body, "<h2>Failing lines, with the lines around "
 		    "them</h2>\n");
@@ -333,15 +480,15 @@ stored_html(struct buf *b, struct report_opts *o, const struct store_row *r,
 		e = &s->v[i];
 		buf_adds(&body, e->root ? "<p class=\"first\">" : "<p>");
 		buf_adds(&body, "<strong>");
-		stored_put(&body, o, sanitize_html, e->signature);
+		report_stored_put(&body, o, sanitize_html, e->signature);
 		buf_adds(&body, "</strong> (");
-		stored_put(&body, o, sanitize_html, e->role);
+		report_stored_put(&body, o, sanitize_html, e->role);
 		buf_adds(&body, ") <span class=\"where\">");
-		stored_put(&body, o, sanitize_html, e->source);
+		report_stored_put(&body, o, sanitize_html, e->source);
 		buf_printf(&body, ":%lld", (long long)e->line);
 		if (e->time != NULL) {
 			buf_adds(&body, " at ");
-			stored_put(&body, o, sanitize_html, e->time);
+			report_stored_put(&body, o, sanitize_html, e->time);
 		}
 		buf_adds(&body, "</span></p>\n<pre>");
 		stored_lines(&body, o, sanitize_html, e->context != NULL ?
@@ -351,6 +498,12 @@ stored_html(struct buf *b, struct report_opts *o, const struct store_row *r,
 	if (s->more > 0)
 		buf_printf(&body, "<p class=\"dim\">%zu more failing lines in "
 		    "the store.</p>\n", s->more);
+	if (s->h.looked && r->fingerprint != NULL) {
+		buf_adds(&body, "<h2>History</h2>\n<ul>\n");
+		report_history_lines(&body, o, sanitize_html, "<li>", "</li>\n",
+		    &s->h);
+		buf_adds(&body, "</ul>\n");
+	}
 	o->notes = s->notes.v;
 	o->nnotes = s->notes.n;
 	report_html_notes(&body, o);
@@ -359,18 +512,13 @@ stored_html(struct buf *b, struct report_opts *o, const struct store_row *r,
 	buf_clear(&body);
 }
 
-static json_t *
-stored_jstr(struct report_opts *o, struct buf *t, const char *s)
-{
-	return s != NULL ? json_string(report_raw(o, t, s)) : json_null();
-}
 
 static void
 stored_json(struct buf *b, struct report_opts *o, const struct store_row *r,
     const struct stored *s)
 {
-	const char		*k[16], *v[16];
-	char			 rank[16], step[16];
+	const char		*k[STORED_FACTS], *v[STORED_FACTS];
+	char			 rank[16], step[16], win[160];
 	const struct stored_event *e;
 	struct buf		 t = { 0 };
 	json_t			*doc = json_object(), *inc = json_object();
@@ -378,25 +526,26 @@ stored_json(struct buf *b, struct report_opts *o, const struct store_row *r,
 	json_t			*rep = json_object();
 	size_t			 n, i;
 
-	n = stored_facts(r, k, v, rank, sizeof rank, step, sizeof step);
-	json_object_set_new(inc, "summary", stored_jstr(o, &t, r->summary));
-	json_object_set_new(inc, "explanation", stored_jstr(o, &t,
+	n = stored_facts(r, k, v, rank, sizeof rank, step, sizeof step,
+	    win, sizeof win);
+	json_object_set_new(inc, "summary", report_stored_jstr(o, &t, r->summary));
+	json_object_set_new(inc, "explanation", report_stored_jstr(o, &t,
 	    r->explanation));
 	for (i = 0; i < n; i++)
-		json_object_set_new(inc, k[i], stored_jstr(o, &t, v[i]));
+		json_object_set_new(inc, k[i], report_stored_jstr(o, &t, v[i]));
 	json_object_set_new(inc, "ranks", json_integer(r->nranks));
 	for (i = 0; i < s->n; i++) {
 		e = &s->v[i];
 		x = json_object();
-		json_object_set_new(x, "source", stored_jstr(o, &t, e->source));
+		json_object_set_new(x, "source", report_stored_jstr(o, &t, e->source));
 		json_object_set_new(x, "line", json_integer(e->line));
-		json_object_set_new(x, "time", stored_jstr(o, &t, e->time));
-		json_object_set_new(x, "signature", stored_jstr(o, &t,
+		json_object_set_new(x, "time", report_stored_jstr(o, &t, e->time));
+		json_object_set_new(x, "signature", report_stored_jstr(o, &t,
 		    e->signature));
-		json_object_set_new(x, "role", stored_jstr(o, &t, e->role));
+		json_object_set_new(x, "role", report_stored_jstr(o, &t, e->role));
 		json_object_set_new(x, "root", json_boolean(e->root));
-		json_object_set_new(x, "text", stored_jstr(o, &t, e->text));
-		json_object_set_new(x, "context", stored_jstr(o, &t,
+		json_object_set_new(x, "text", report_stored_jstr(o, &t, e->text));
+		json_object_set_new(x, "context", report_stored_jstr(o, &t,
 		    e->context));
 		json_object_set_new(x, "context_at", json_integer(
 		    e->context_at));
@@ -406,11 +555,13 @@ stored_json(struct buf *b, struct report_opts *o, const struct store_row *r,
 		x = json_object();
 		json_object_set_new(x, "kind", json_string(s->notes.v[i].kind));
 		json_object_set_new(x, "time", json_string(s->notes.v[i].time));
-		json_object_set_new(x, "text", stored_jstr(o, &t,
+		json_object_set_new(x, "text", report_stored_jstr(o, &t,
 		    s->notes.v[i].text));
 		json_array_append_new(notes, x);
 	}
 	json_object_set_new(doc, "incident", inc);
+	report_ranks_json(doc, o, &t, s);
+	json_object_set_new(doc, "history", report_history_json(o, &t, &s->h));
 	json_object_set_new(doc, "events", evs);
 	json_object_set_new(doc, "events_more", json_integer((json_int_t)
 	    s->more));
@@ -461,7 +612,9 @@ report_stored(const struct options *o, int format)
 		store_list_clear(&l);
 	}
 	if (store_get(st, id, &r, &cause) != 0 ||
+	    store_ranks(st, id, stored_rank_cb, &s, &cause) != 0 ||
 	    store_events(st, id, stored_event_cb, &s, &cause) != 0 ||
+	    store_recall_stored(st, id, &s.h, &cause) != 0 ||
 	    store_notes(st, id, stored_note_cb, &s, &cause) != 0) {
 		fprintf(stderr, "rankline: %s\n", cause);
 		free(cause);
@@ -471,6 +624,7 @@ report_stored(const struct options *o, int format)
 		return 1;
 	}
 	store_close(st);
+	report_ranks_group(&s);
 	ro.redact = !o->no_redact;
 	ro.version = PACKAGE_VERSION;
 	ro.incident = r.id;

@@ -40,38 +40,31 @@ report_note_cb(void *arg, const char *created, const char *kind,
 	nt->text = xstrdup(text != NULL ? text : "");
 }
 
-static void
-report_notes_clear(struct report_notes *l)
+/*
+ * The notes written against incident id, into *v (the caller's, freed by
+ * report_notes_free): the report's and the console's e's.  None, and 0,
+ * without a store; -1 with *cause when the store fails.
+ */
+int
+report_notes_read(const struct options *o, int64_t id, struct report_note **v,
+    size_t *n, char **cause)
 {
-	size_t	i;
+	struct report_notes	 l = { 0 };
+	struct store		*st;
+	int			 rv = 0;
 
-	for (i = 0; i < l->n; i++) {
-		free(l->v[i].time);
-		free(l->v[i].kind);
-		free(l->v[i].text);
-	}
-	free(l->v);
-	memset(l, 0, sizeof *l);
-}
-
-/* The notes written against incident id; none when the store is absent. */
-static void
-report_notes_load(const struct options *o, int64_t id, struct report_notes *l)
-{
-	struct store	*st;
-	char		*cause = NULL;
-
+	*v = NULL;
+	*n = 0;
 	if (id <= 0 || o->no_store)
-		return;
-	if (store_open_at(o->db, 0, &st, &cause) != 0) {
-		free(cause);
-		return;
-	}
-	if (store_notes(st, id, report_note_cb, l, &cause) != 0) {
-		fprintf(stderr, "rankline: %s\n", cause);
-		free(cause);
-	}
+		return 0;
+	if (store_open_at(o->db, 0, &st, cause) != 0)
+		return -1;
+	if (store_notes(st, id, report_note_cb, &l, cause) != 0)
+		rv = -1;
 	store_close(st);
+	*v = l.v;
+	*n = l.n;
+	return rv;
 }
 
 /*
@@ -147,12 +140,14 @@ int
 cmd_report(const struct options *o, int argc, char **argv)
 {
 	struct report_opts	 ro = { 0 };
-	struct report_notes	 notes = { 0 };
+	struct report_note	*notes = NULL;
+	size_t			 nnotes = 0;
 	enum report_format	 f;
 	struct ruleset		*rs;
 	struct rl_incident	*inc;
 	struct rl_history	 h;
 	struct buf		 b = { 0 };
+	char			*cause = NULL;
 	int			 bad = 0, rv = 0;
 
 	if (report_format_pick(o, &f) != 0)
@@ -180,9 +175,12 @@ cmd_report(const struct options *o, int argc, char **argv)
 	ro.redact = !o->no_redact;
 	ro.version = PACKAGE_VERSION;
 	ro.incident = h.incident;
-	report_notes_load(o, h.incident, &notes);
-	ro.notes = notes.v;
-	ro.nnotes = notes.n;
+	if (report_notes_read(o, h.incident, &notes, &nnotes, &cause) != 0) {
+		fprintf(stderr, "rankline: %s\n", cause);
+		free(cause);
+	}
+	ro.notes = notes;
+	ro.nnotes = nnotes;
 	report_render(inc, f, &ro, &b);
 	if (report_write(o->output, &b) != 0)
 		rv = 1;
@@ -193,7 +191,7 @@ cmd_report(const struct options *o, int argc, char **argv)
 	if (rv == 0 && bad)
 		rv = EXIT_PARTIAL;
 	buf_clear(&b);
-	report_notes_clear(&notes);
+	report_notes_free(notes, nnotes);
 	incident_free(inc);
 	history_clear(&h);
 	ruleset_free(rs);

@@ -66,8 +66,11 @@ struct ruleset *rules_load_or_warn(void);
 /* cmd-report.c */
 #define REPORT_USAGE	"report [--format md|html|json] [-o FILE] " \
 	"[--no-redact] (PATH... | --incident N | --last)"
+struct report_note;
 int	cmd_report(const struct options *, int, char **);
 int	report_write(const char *, const struct buf *);
+int	report_notes_read(const struct options *, int64_t,
+	    struct report_note **, size_t *, char **);
 
 /* cmd-report-stored.c */
 int	report_stored(const struct options *, int);

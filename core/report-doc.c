@@ -53,6 +53,20 @@ report_format_name(enum report_format f)
 	return f < REPORT_NFORMATS ? format_names[f] : "?";
 }
 
+/* Notes as report_notes_read or the console's callback hand them over. */
+void
+report_notes_free(struct report_note *v, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		free(v[i].kind);
+		free(v[i].time);
+		free(v[i].text);
+	}
+	free(v);
+}
+
 /*
  * Log text as a report may show it: redacted (the hidden values counted in
  * o) into b, which is reused; the result lives until b's next use.
@@ -77,6 +91,45 @@ void
 report_time(const struct rl_time *t, char *s, size_t sz)
 {
 	clock_format(t, s, sz);
+}
+
+/*
+ * Two ends of a time window, written alike: when either end's log named
+ * a zone, both are given in UTC with Z (an end without a zone is read in
+ * the local zone, as the events were ordered); else both as written.
+ */
+void
+report_window_of(const struct rl_time *a, const struct rl_time *b, char *t0,
+    char *t1, size_t sz)
+{
+	const struct rl_time	*end[2] = { a, b };
+	char			*out[2] = { t0, t1 };
+	struct rl_time		 u;
+	bool			 zoned = false;
+	int			 k;
+
+	for (k = 0; k < 2; k++)
+		zoned |= (end[k]->flags & (RL_TIME_VALID | RL_TIME_ZONED |
+		    RL_TIME_BOOT)) == (RL_TIME_VALID | RL_TIME_ZONED);
+	for (k = 0; k < 2; k++) {
+		if (!zoned || !(end[k]->flags & RL_TIME_VALID) ||
+		    (end[k]->flags & RL_TIME_BOOT)) {
+			clock_format(end[k], out[k], sz);
+			continue;
+		}
+		u = *end[k];
+		u.ms = clock_utc_ms(end[k]);
+		u.tz_min = 0;
+		u.flags |= RL_TIME_ZONED;
+		clock_format(&u, out[k], sz);
+	}
+}
+
+/* The incident's time window, its ends written alike. */
+void
+report_window(const struct rl_incident *inc, char *t0, char *t1, size_t sz)
+{
+	report_window_of(&inc->start, &inc->end, t0, t1, sz);
 }
 
 /* A time's HH:MM:SS, or the whole of it when it has no such part. */
@@ -242,6 +295,25 @@ report_timeline_clear(struct report_timeline *t)
 	memset(t, 0, sizeof *t);
 }
 
+/* The packs that judged the incident, as JSON rows: name, path, hash. */
+json_t *
+report_packs_json(const struct rl_incident *inc)
+{
+	const struct rl_pack	*p;
+	json_t			*v = json_array(), *x;
+	size_t			 i, n;
+
+	n = inc->rules != NULL ? ruleset_packs(inc->rules, &p) : 0;
+	for (i = 0; i < n; i++) {
+		x = json_object();
+		json_object_set_new(x, "name", json_string(p[i].name));
+		json_object_set_new(x, "path", json_string(p[i].path));
+		json_object_set_new(x, "hash", json_string(p[i].hash));
+		json_array_append_new(v, x);
+	}
+	return v;
+}
+
 /* Every string of a tree redacted in place, counted in o. */
 static void
 report_json_redact(struct report_opts *o, struct buf *b, json_t *v)
@@ -272,6 +344,7 @@ report_json_doc(const struct rl_incident *inc, struct report_opts *o,
 	static const struct report_json_layout layout[] = {
 		{ "", JL_ROWS, 2, 0, NULL },
 		{ "report.notes", JL_ROWS, 6, 4, NULL },
+		{ "report.rule_packs", JL_ROWS, 6, 4, NULL },
 		{ "verdict.confidence", JL_REAL, 0, 0, "%.2f" },
 		{ "ranks", JL_ROWS, 4, 2, NULL },
 		{ "events", JL_ROWS, 4, 2, NULL },
@@ -279,7 +352,8 @@ report_json_doc(const struct rl_incident *inc, struct report_opts *o,
 		{ "sources", JL_ROWS, 4, 2, NULL },
 	};
 	struct buf	 t = { 0 };
-	json_t		*doc = report_json_tree(inc), *rep, *notes, *n;
+	json_t		*doc = report_json_tree(inc), *rep, *notes, *n, *w;
+	char		 t0[64], t1[64];
 	size_t		 i;
 
 	if (o->redact)
@@ -297,6 +371,12 @@ report_json_doc(const struct rl_incident *inc, struct report_opts *o,
 	json_object_set_new(rep, "incident", o->incident > 0 ?
 	    json_integer(o->incident) : json_null());
 	json_object_set_new(rep, "version", report_json_str(o->version));
+	json_object_set_new(rep, "rule_packs", report_packs_json(inc));
+	report_window(inc, t0, t1, sizeof t0);
+	w = json_object();
+	json_object_set_new(w, "start", t0[0] ? json_string(t0) : json_null());
+	json_object_set_new(w, "end", t1[0] ? json_string(t1) : json_null());
+	json_object_set_new(rep, "window", w);
 	json_object_set_new(rep, "redacted", json_boolean(o->redact));
 	json_object_set_new(rep, "hidden", json_integer((json_int_t)o->hidden));
 	json_object_set_new(rep, "notes", notes);

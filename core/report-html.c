@@ -424,7 +424,9 @@ html_header(struct buf *b, struct report_opts *o,
     const struct rl_incident *inc)
 {
 	const struct rl_job_fact	*f;
+	const struct rl_pack		*p;
 	char				 t0[64], t1[64];
+	size_t				 i, n;
 	int				 k;
 
 	buf_adds(b, "<table>\n");
@@ -441,8 +443,7 @@ html_header(struct buf *b, struct report_opts *o,
 		}
 		buf_adds(b, "</td></tr>\n");
 	}
-	report_time(&inc->start, t0, sizeof t0);
-	report_time(&inc->end, t1, sizeof t1);
+	report_window(inc, t0, t1, sizeof t0);
 	buf_printf(b, "<tr><th>time window</th><td>%s to %s</td></tr>\n",
 	    t0[0] ? t0 : "unknown", t1[0] ? t1 : "unknown");
 	buf_printf(b, "<tr><th>read</th><td>%zu sources, %llu lines, %zu "
@@ -450,6 +451,17 @@ html_header(struct buf *b, struct report_opts *o,
 	    (unsigned long long)inc->lines, inc->nranks);
 	buf_printf(b, "<tr><th>made by</th><td>rankline %s</td></tr>\n",
 	    o->version != NULL ? o->version : "");
+	n = inc->rules != NULL ? ruleset_packs(inc->rules, &p) : 0;
+	buf_adds(b, "<tr><th>rule packs</th><td>");
+	for (i = 0; i < n; i++) {
+		buf_adds(b, i > 0 ? ", " : "");
+		buf_adds(b, "<span title=\"");
+		html_text(b, o, p[i].path);
+		buf_adds(b, "\">");
+		html_text(b, o, p[i].name);
+		buf_printf(b, " <span class=\"dim\">%s</span></span>", p[i].hash);
+	}
+	buf_adds(b, n == 0 ? "none</td></tr>\n" : "</td></tr>\n");
 }
 
 /* The sections, in the postmortem's order. */

@@ -201,7 +201,9 @@ md_header(struct buf *b, struct report_opts *o, const struct rl_incident *inc,
     const struct wording *w)
 {
 	const struct rl_job_fact	*f;
+	const struct rl_pack		*p;
 	char				 t0[64], t1[64];
+	size_t				 i, n;
 	int				 k;
 
 	(void)w;
@@ -230,14 +232,21 @@ md_header(struct buf *b, struct report_opts *o, const struct rl_incident *inc,
 		}
 		buf_adds(b, " |\n");
 	}
-	report_time(&inc->start, t0, sizeof t0);
-	report_time(&inc->end, t1, sizeof t1);
+	report_window(inc, t0, t1, sizeof t0);
 	buf_printf(b, "| time window | %s to %s |\n", t0[0] ? t0 : "unknown",
 	    t1[0] ? t1 : "unknown");
 	buf_printf(b, "| read | %zu sources, %llu lines, %zu ranks |\n",
 	    inc->nsources, (unsigned long long)inc->lines, inc->nranks);
 	buf_printf(b, "| made by | rankline %s |\n", o->version != NULL ?
 	    o->version : "");
+	n = inc->rules != NULL ? ruleset_packs(inc->rules, &p) : 0;
+	buf_adds(b, "| rule packs | ");
+	for (i = 0; i < n; i++) {
+		buf_adds(b, i > 0 ? ", " : "");
+		md_text(b, o, p[i].name);
+		buf_printf(b, " `%s`", p[i].hash);
+	}
+	buf_adds(b, n == 0 ? "none |\n" : " |\n");
 }
 
 /* The timeline: a row per rank up to REPORT_TABLE_RANKS, else groups. */

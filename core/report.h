@@ -63,6 +63,7 @@ struct report_timeline {
 };
 
 /* report-doc.c */
+void		 report_notes_free(struct report_note *, size_t);
 enum report_format report_format_parse(const char *);
 enum report_format report_format_of_path(const char *);
 const char	*report_format_name(enum report_format);
@@ -73,6 +74,11 @@ void		 report_timeline_clear(struct report_timeline *);
 size_t		 report_quotes(const struct rl_incident *, size_t *);
 const char	*report_raw(struct report_opts *, struct buf *, const char *);
 void		 report_time(const struct rl_time *, char *, size_t);
+void		 report_window(const struct rl_incident *, char *, char *,
+		     size_t);
+void		 report_window_of(const struct rl_time *, const struct rl_time *,
+		     char *, char *, size_t);
+struct json_t	*report_packs_json(const struct rl_incident *);
 void		 report_time_hms(const struct rl_time *, char *, size_t);
 const char	*report_source_path(const struct rl_incident *, int);
 void		 report_render(const struct rl_incident *, enum report_format,

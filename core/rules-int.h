@@ -117,6 +117,9 @@ struct ruleset {
 	size_t		 nattribs;
 	struct rl_knob	**knobs;	/* owned */
 	size_t		 nknobs;
+	struct rl_pack	*packs;		/* owned: the packs loaded, in order */
+	size_t		 npacks;
+	size_t		 packs_cap;
 	uint32_t	*always;	/* targets with no literal: always tried */
 	size_t		 nalways;
 	struct prefilter pf;

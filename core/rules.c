@@ -10,6 +10,7 @@
  * rule's literals in them.
  */
 #include <ctype.h>
+#include <stdio.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -310,6 +311,8 @@ ruleset_clone(struct ruleset *parent)
 	rs->nattribs = parent->nattribs;
 	rs->knobs = parent->knobs;
 	rs->nknobs = parent->nknobs;
+	rs->packs = parent->packs;
+	rs->npacks = parent->npacks;
 	rs->always = parent->always;
 	rs->nalways = parent->nalways;
 	rs->pf = parent->pf;
@@ -367,6 +370,11 @@ ruleset_free(struct ruleset *rs)
 		free(rs->knobs[i]);
 	}
 	free(rs->knobs);
+	for (i = 0; i < rs->npacks; i++) {
+		free(rs->packs[i].name);
+		free(rs->packs[i].path);
+	}
+	free(rs->packs);
 	free(rs->always);
 	prefilter_clear(&rs->pf);
 	ruleset_free_dlit(rs);
@@ -389,8 +397,34 @@ int
 ruleset_load(struct ruleset *rs, const char *name, const char *data,
     size_t len, struct errlist *errs)
 {
+	struct rl_pack	*p;
+	const char	*base = strrchr(name, '/');
+	char		 full[24];
+	size_t		 n;
+
+	rs->packs = array_grow(rs->packs, rs->npacks + 1, &rs->packs_cap,
+	    sizeof *rs->packs);
+	p = &rs->packs[rs->npacks++];
+	base = base != NULL ? base + 1 : name;
+	n = strlen(base);
+	if (n > 6 && strcmp(base + n - 6, ".rules") == 0)
+		n -= 6;
+	p->name = xstrndup(base, n);
+	p->path = xstrdup(name);
+	snprintf(full, sizeof full, "%016llx", (unsigned long long)
+	    hash_bytes(HASH_FNV_OFFSET, data, len));
+	memcpy(p->hash, full, sizeof p->hash - 1);
+	p->hash[sizeof p->hash - 1] = '\0';
 	rs->finished = false;
 	return rules_parse(rs, name, data, len, errs);
+}
+
+/* The packs loaded, in load order (a clone's are its parent's). */
+size_t
+ruleset_packs(const struct ruleset *rs, const struct rl_pack **v)
+{
+	*v = rs->packs;
+	return rs->npacks;
 }
 
 /*

@@ -205,6 +205,15 @@ struct rl_match {
 };
 typedef void	(*ruleset_attrib_cb)(void *, const struct rl_attrib *,
 		     const struct rl_match *);
+/*
+ * A pack as loaded: packs carry no version of their own, so a report names
+ * each by its file and a hash of its bytes (which pack text judged).
+ */
+struct rl_pack {
+	char		*name;		/* "torch", the file's name less .rules */
+	char		*path;		/* as loaded: a path, or "(built in)/..." */
+	char		 hash[13];	/* 12 hex digits of FNV-1a of the bytes */
+};
 struct ruleset	*ruleset_create(void);
 void		 ruleset_free(struct ruleset *);
 int		 ruleset_load(struct ruleset *, const char *, const char *,
@@ -219,6 +228,7 @@ void		 ruleset_learn(struct ruleset *, const char *, size_t);
 bool		 ruleset_learning(const struct ruleset *);
 void		 ruleset_learnt(struct ruleset *);
 size_t		 ruleset_nrules(const struct ruleset *);
+size_t		 ruleset_packs(const struct ruleset *, const struct rl_pack **);
 const struct rl_rule *ruleset_rule(const struct ruleset *, size_t);
 const struct rl_rule *ruleset_find(const struct ruleset *, const char *);
 size_t		 ruleset_nattribs(const struct ruleset *);

@@ -90,6 +90,9 @@ store_row_read(sqlite3_stmt *stmt, struct store_row *row)
 	row->explanation = store_column(stmt, 24);
 	row->ckpt = store_column(stmt, 25);
 	row->last_safe_step = store_column_maybe(stmt, 26);
+	row->ended = store_column(stmt, 27);
+	row->grp = store_column(stmt, 28);
+	row->scope = store_column(stmt, 29);
 }
 
 /*
@@ -319,6 +322,7 @@ store_events(struct store *st, int64_t id,
 		e.context = (const char *)sqlite3_column_text(q.stmt, 6);
 		e.context_at = sqlite3_column_int64(q.stmt, 7);
 		e.root = sqlite3_column_int(q.stmt, 8) != 0;
+		e.rank = store_column_maybe(q.stmt, 9);
 		cb(arg, &e);
 	}
 	store_q_end(&q);
@@ -328,6 +332,35 @@ store_events(struct store *st, int64_t id,
 	if (n == 0 && store_exists(st, id, cause) != 1)
 		return -1;
 	return 0;
+}
+
+/*
+ * Call cb for each stored rank of an incident, in stored order (rank
+ * order, borrowed for the call): the timeline of a report made from the
+ * store alone.
+ */
+int
+store_ranks(struct store *st, int64_t id,
+    void (*cb)(void *, const struct store_rank *), void *arg, char **cause)
+{
+	struct store_q		q;
+	struct store_rank	r;
+	int			rc;
+
+	if (store_q_start(st, STMT_RANKS, &q, cause) != 0)
+		return -1;
+	store_q_int(&q, id);
+	while ((rc = store_q_step(st, &q, cause)) == 1) {
+		r.rank = store_column_maybe(q.stmt, 0);
+		r.host = (const char *)sqlite3_column_text(q.stmt, 1);
+		r.state = (const char *)sqlite3_column_text(q.stmt, 2);
+		r.first = (const char *)sqlite3_column_text(q.stmt, 3);
+		r.last = (const char *)sqlite3_column_text(q.stmt, 4);
+		r.last_step = store_column_maybe(q.stmt, 5);
+		cb(arg, &r);
+	}
+	store_q_end(&q);
+	return rc == -1 ? -1 : 0;
 }
 
 /* Append a match from a STORE_MATCH_SQL result. */
@@ -614,18 +647,11 @@ store_recall_offender(struct store *st, enum rl_offender_kind kind,
 	return rc == -1 ? -1 : 0;
 }
 
-/*
- * What the database knows of an incident's failure: earlier incidents of
- * its fingerprint, near ones, and its root's host, GPU and rank in earlier
- * roots.  exclude is the incident's own id (0 if it is not stored), so
- * that it is never its own earlier match.  Reads only; the root is the
- * model's signature (inc->sig), which the pipeline made.
- */
-int
-store_recall(struct store *st, const struct rl_incident *inc, int64_t exclude,
-    struct rl_history *h, char **cause)
+/* The history of a signature, leaving out incident exclude (its own). */
+static int
+store_recall_sig(struct store *st, const struct rl_signature *sig,
+    int64_t exclude, struct rl_history *h, char **cause)
 {
-	const struct rl_signature *sig = &inc->sig;
 	char			 rank[16];
 
 	memset(h, 0, sizeof *h);
@@ -646,6 +672,47 @@ store_recall(struct store *st, const struct rl_incident *inc, int64_t exclude,
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * What the database knows of an incident's failure: earlier incidents of
+ * its fingerprint, near ones, and its root's host, GPU and rank in earlier
+ * roots.  exclude is the incident's own id (0 if it is not stored), so
+ * that it is never its own earlier match.  Reads only; the root is the
+ * model's signature (inc->sig), which the pipeline made.
+ */
+int
+store_recall(struct store *st, const struct rl_incident *inc, int64_t exclude,
+    struct rl_history *h, char **cause)
+{
+	return store_recall_sig(st, &inc->sig, exclude, h, cause);
+}
+
+/*
+ * What the history says of a stored incident, as store_recall says it of
+ * one in memory: its row's fingerprint, template, host, GPU and rank stand
+ * for the signature (a report made from the store alone).
+ */
+int
+store_recall_stored(struct store *st, int64_t id, struct rl_history *h,
+    char **cause)
+{
+	struct rl_signature	 sig = { 0 };
+	struct store_row	 r;
+	int			 rv;
+
+	memset(h, 0, sizeof *h);
+	if (store_get(st, id, &r, cause) != 0)
+		return -1;
+	sig.fingerprint = r.fingerprint;
+	sig.template = r.template != NULL ? r.template : "";
+	sig.host = r.host;
+	sig.pci = r.pci;
+	sig.rank = r.rank;
+	sig.rule = r.signature;
+	rv = store_recall_sig(st, &sig, id, h, cause);
+	store_row_clear(&r);
+	return rv;
 }
 
 /*
@@ -711,7 +778,8 @@ store_row_clear(struct store_row *row)
 		&row->text, &row->sources, &row->note, &row->uid,
 		&row->occurred, &row->diagnosis, &row->resolution,
 		&row->template, &row->pci, &row->job_scheduler, &row->job_run,
-		&row->job_command, &row->explanation, &row->ckpt
+		&row->job_command, &row->explanation, &row->ckpt, &row->ended,
+		&row->grp, &row->scope
 	};
 	size_t	  i;
 

@@ -53,7 +53,8 @@
 	STORE_NOTE_SQL(" AND n.kind = 'diagnosis'") ", "		\
 	STORE_NOTE_SQL(" AND n.kind = 'resolution'") ", i.template,"	\
 	" i.pci, i.job_scheduler, i.job_run, i.job_command,"		\
-	" i.explanation, i.ckpt_status, i.last_safe_step"		\
+	" i.explanation, i.ckpt_status, i.last_safe_step, i.ended,"	\
+	" i.grp, i.scope"						\
 	" FROM incidents i"
 
 /* A match as recurrence reports it: store_match_read's column order. */
@@ -135,8 +136,10 @@ const char *const store_sql[STMT_N] = {
 	[STMT_NOTES] = "SELECT created, kind, text FROM notes"
 	    " WHERE incident_id = ? ORDER BY id",
 	[STMT_EVENTS] = "SELECT source, line, time, signature, role, text,"
-	    " context, context_at, root FROM events WHERE incident_id = ?"
+	    " context, context_at, root, rank FROM events WHERE incident_id = ?"
 	    " ORDER BY id",
+	[STMT_RANKS] = "SELECT rank, host, state, first_time, last_time,"
+	    " last_step FROM ranks WHERE incident_id = ? ORDER BY id",
 	[STMT_SEEN] = "SELECT count(*) FROM incidents WHERE fingerprint = ?1"
 	    " AND id != ?2",
 	[STMT_EXACT] = STORE_MATCH_SQL " FROM incidents i"

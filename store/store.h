@@ -55,6 +55,9 @@ struct store_row {
 	char		*explanation;	/* why this root */
 	char		*ckpt;		/* checkpoint status */
 	int		 last_safe_step;/* or RL_NONE */
+	char		*ended;		/* last log time as written, or NULL */
+	char		*grp;		/* the verdict's group, or NULL */
+	char		*scope;		/* the verdict's scope, or NULL */
 };
 
 /* What an engineer writes against an incident. */
@@ -75,6 +78,17 @@ struct store_event {
 	const char	*context;	/* the lines around it, copied in, or NULL */
 	int64_t		 context_at;	/* line number of the context's first line */
 	bool		 root;		/* the first failure */
+	int		 rank;		/* or RL_NONE */
+};
+
+/* One stored rank, as store_ranks hands it over (borrowed for the call). */
+struct store_rank {
+	int		 rank;		/* or RL_NONE */
+	const char	*host;		/* or NULL */
+	const char	*state;		/* rank_state_name's */
+	const char	*first;		/* its first line's time, or NULL */
+	const char	*last;		/* its last line's time, or NULL */
+	int		 last_step;	/* or RL_NONE */
 };
 
 /* A host, GPU or rank in the root of several incidents. */
@@ -136,8 +150,13 @@ int		 store_notes(struct store *, int64_t,
 int		 store_events(struct store *, int64_t,
 		     void (*)(void *, const struct store_event *), void *,
 		     char **);
+int		 store_ranks(struct store *, int64_t,
+		     void (*)(void *, const struct store_rank *), void *,
+		     char **);
 int		 store_recall(struct store *, const struct rl_incident *,
 		     int64_t, struct rl_history *, char **);
+int		 store_recall_stored(struct store *, int64_t,
+		     struct rl_history *, char **);
 int		 store_offenders(struct store *, int64_t,
 		     struct store_offenders *, char **);
 void		 store_offenders_clear(struct store_offenders *);

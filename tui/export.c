@@ -4,7 +4,9 @@
  * view) to a file in the working directory, named by the time; E asks for
  * the path on the status line, and its extension (.md, .html, .json)
  * picks the format.  Files are made 0600 as the database is; the status
- * line names the file, or why it failed.
+ * line names the file, or why it failed.  Like `rankline report`, the
+ * report carries the incident's id in the store and the engineer's notes,
+ * which the caller's history callbacks read (tui/ never speaks SQL).
  */
 #include <sys/stat.h>
 
@@ -54,6 +56,38 @@ export_write(const char *path, const struct buf *b, bool excl)
 	return close(fd);
 }
 
+/*
+ * The report of the incident on screen in format f, into b: its id when
+ * it is stored, and its notes; the words after the byte count when the
+ * notes could not be read, else "".
+ */
+static const char *
+export_render(struct tui *t, enum report_format f, struct report_opts *o,
+    struct buf *b)
+{
+	const struct tui_history *hs = t->cfg->history;
+	struct report_note	*notes = NULL;
+	size_t			 n = 0;
+	char			*cause = NULL;
+	const char		*said = "";
+
+	o->redact = true;
+	o->version = RL_VERSION;
+	o->incident = t->inc->history != NULL ? t->inc->history->incident : 0;
+	if (o->incident > 0 && hs != NULL && hs->notes != NULL &&
+	    hs->notes(hs->arg, o->incident, &notes, &n, &cause) != 0) {
+		free(cause);
+		said = ", notes not read";
+	}
+	o->notes = notes;
+	o->nnotes = n;
+	report_render(t->inc, f, o, b);
+	o->notes = NULL;
+	o->nnotes = 0;
+	report_notes_free(notes, n);
+	return said;
+}
+
 /* e: the report of what is on screen, to rankline-report-TIME.md. */
 int
 tui_export(struct tui *t)
@@ -61,13 +95,12 @@ tui_export(struct tui *t)
 	struct report_opts	 o = { 0 };
 	struct buf		 b = { 0 };
 	char			 path[64], stamp[32];
+	const char		*said;
 	time_t			 now = time(NULL);
 	struct tm		 tm;
 	int			 k, rc = -1;
 
-	o.redact = true;
-	o.version = RL_VERSION;
-	report_render(t->inc, REPORT_MD, &o, &b);
+	said = export_render(t, REPORT_MD, &o, &b);
 	localtime_r(&now, &tm);
 	strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
 	/* A second e within the second gets its own file. */
@@ -84,7 +117,7 @@ tui_export(struct tui *t)
 	}
 	if (rc == 0)
 		tui_set_message(t, false, "report written to %s (%zu bytes, "
-		    "%zu secrets hidden)", path, b.len, o.hidden);
+		    "%zu secrets hidden%s)", path, b.len, o.hidden, said);
 	else
 		tui_set_message(t, true, "report not written: %s: %s", path,
 		    strerror(errno));
@@ -123,6 +156,7 @@ export_to(struct tui *t, const char *path)
 {
 	struct report_opts	 o = { 0 };
 	struct buf		 b = { 0 };
+	const char		*said;
 	enum report_format	 f = report_format_of_path(path);
 
 	if (f == REPORT_NFORMATS) {
@@ -130,13 +164,11 @@ export_to(struct tui *t, const char *path)
 		    "in .md, .html or .json", path);
 		return;
 	}
-	o.redact = true;
-	o.version = RL_VERSION;
-	report_render(t->inc, f, &o, &b);
+	said = export_render(t, f, &o, &b);
 	if (export_write(path, &b, false) == 0)
 		tui_set_message(t, false, "report written to %s (%s, %zu "
-		    "bytes, %zu secrets hidden)", path, report_format_name(f),
-		    b.len, o.hidden);
+		    "bytes, %zu secrets hidden%s)", path, report_format_name(f),
+		    b.len, o.hidden, said);
 	else
 		tui_set_message(t, true, "report not written: %s: %s", path,
 		    strerror(errno));

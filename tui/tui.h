@@ -24,15 +24,20 @@ struct tui_past {
 
 /*
  * The incident history as the console sees it: the caller's store behind
- * two calls, so that tui/ never speaks SQL.  list fills *v (newest first,
- * the query as `rankline history QUERY` takes it, NULL for all) and note
- * records a diagnosis (or with the bool, a resolution); each returns 0, or
- * -1 with *cause, owned by the caller.
+ * three calls, so that tui/ never speaks SQL.  list fills *v (newest first,
+ * the query as `rankline history QUERY` takes it, NULL for all), note
+ * records a diagnosis (or with the bool, a resolution), and notes fills
+ * *v with the notes of an incident for the report e writes (report.h's,
+ * freed by report_notes_free); each returns 0, or -1 with *cause, owned
+ * by the caller.
  */
+struct report_note;
 struct tui_history {
 	int		 (*list)(void *, const char *, struct tui_past **,
 			     size_t *, char **);
 	int		 (*note)(void *, int64_t, bool, const char *, char **);
+	int		 (*notes)(void *, int64_t, struct report_note **,
+			     size_t *, char **);
 	void		*arg;
 };
 void		 tui_past_free(struct tui_past *, size_t);

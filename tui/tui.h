@@ -38,7 +38,7 @@ struct tui_history {
 void		 tui_past_free(struct tui_past *, size_t);
 
 struct tui_config {
-	const struct tui_history *history;	/* or NULL: no store */
+	const struct tui_history *history;	/* NULL: no store; no note: read only */
 	const char	*theme;		/* theme name, or NULL for the default */
 	bool		 mono;		/* no colour, whatever the terminal says */
 	bool		 ascii;		/* no line-drawing or UTF-8 glyphs */

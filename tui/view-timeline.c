@@ -282,6 +282,20 @@ timeline_draw_row(struct timeline *tl, struct tui *t, int r, int y)
 	}
 }
 
+/*
+ * No rank to draw, and paths that could not be read: say which, where the
+ * ranks would be, so that a mistyped path is seen on the first screen.
+ */
+static void
+timeline_draw_errors(struct timeline *tl, struct tui *t, int sx)
+{
+	const struct errlist	*e = &t->inc->errors;
+	int			 y;
+
+	for (y = 0; y < tl->lay.rows_h && (size_t)y < e->n; y++)
+		screen_cut(tl->lay.rows_y + y, 2, sx - 3, TR_ERROR, e->v[y]);
+}
+
 /* The top line: the first failure, named, or that there is none. */
 static void
 timeline_draw_header(struct tui *t, int sx)
@@ -293,6 +307,14 @@ timeline_draw_header(struct tui *t, int sx)
 	int			 x, row;
 
 	dash = screen_sym("\xe2\x80\x94", "-");
+	/* Nothing read because a path was wrong is not "no failure". */
+	if (t->inc->lines == 0 && t->inc->errors.n > 0) {
+		screen_fill(0, 0, sx, TR_FAILURE);
+		x = 1 + screen_puts(0, 1, sx - 2, TR_FAILURE, "NOTHING READ ");
+		screen_printf(0, x, sx - x - 1, TR_FAILURE, "%s %s", dash,
+		    t->inc->errors.v[0]);
+		return;
+	}
 	if (a->first < 0 || (size_t)a->first >= t->inc->nevents) {
 		screen_fill(0, 0, sx, TR_TITLE);
 		x = 1 + screen_puts(0, 1, sx - 2, TR_TITLE, "No failure found");
@@ -669,7 +691,9 @@ view_timeline_draw(struct view *v, int sx, int sy)
 			break;
 		timeline_draw_row(tl, t, r, tl->lay.rows_y + y);
 	}
-	if (t->index.nrows == 0)
+	if (t->index.nrows == 0 && t->inc->errors.n > 0)
+		timeline_draw_errors(tl, t, sx);
+	else if (t->index.nrows == 0)
 		screen_puts(tl->lay.rows_y, 2, sx - 2, TR_DIM,
 		    "no ranks yet: waiting for log lines");
 	if (tl->lay.wide) {

@@ -319,6 +319,24 @@ model_row_state(const struct tui_row *row)
 	return (row->rank != NULL ? row->rank->state : RANK_OK);
 }
 
+/*
+ * Does a row hold a failing line?  The row of lines with no rank has no
+ * state of its own, and must not read "ok" when it holds failures.
+ */
+bool
+model_row_failing(const struct tui *t, const struct tui_row *row)
+{
+	const struct rl_event	*e;
+	size_t			 i;
+
+	for (i = 0; i < row->n; i++) {
+		e = t->inc->events[t->index.ev[row->first + i]];
+		if (event_failing(e) && !e->harmless)
+			return (true);
+	}
+	return (false);
+}
+
 /* The timeline glyph of an event: what it is, at a glance. */
 enum tui_glyph
 model_glyph(const struct rl_incident *inc, size_t i)
@@ -328,8 +346,9 @@ model_glyph(const struct rl_incident *inc, size_t i)
 
 	mark = e->rule != NULL ? e->rule->mark : MARK_NONE;
 
+	/* A hang's first failure is the quiet rank: the legend's hung mark. */
 	if ((int)i == inc->answer.first)
-		return (GLYPH_FIRST);
+		return (e->role == ROLE_HANG ? GLYPH_HANG : GLYPH_FIRST);
 	if (e->harmless)
 		return (GLYPH_EVIDENCE);
 	if (event_failing(e)) {

@@ -203,7 +203,7 @@ timeline_life(const struct tui *t, const struct tui_row *row, int w, int *lo,
 
 /* The role and word for a rank's state. */
 static const char *
-timeline_state(enum rank_state s, enum tui_role *role)
+timeline_state_word(enum rank_state s, enum tui_role *role)
 {
 	static const struct {
 		const char	*word;
@@ -220,6 +220,29 @@ timeline_state(enum rank_state s, enum tui_role *role)
 		s = RANK_OK;
 	*role = states[s].role;
 	return (states[s].word);
+}
+
+/*
+ * The word for a row's state, as the legend has it: FAILED on the first
+ * failure's row alone (a rank that failed the same way later is "failed"),
+ * and "errors" on a row that holds failing lines but has no state of its
+ * own (the lines with no rank).
+ */
+static const char *
+timeline_state(const struct tui *t, int r, enum tui_role *role)
+{
+	const struct tui_row	*row = &t->index.rows[r];
+	enum rank_state		 s = model_row_state(row);
+
+	if (s == RANK_FAILED && r != t->index.first_row) {
+		*role = TR_STATE_FAILED;
+		return ("failed");
+	}
+	if (s == RANK_OK && model_row_failing(t, row)) {
+		*role = TR_STATE_EXITED;
+		return ("errors");
+	}
+	return (timeline_state_word(s, role));
 }
 
 /* The left column of a row: marker, rank, host, state. */
@@ -251,7 +274,7 @@ timeline_draw_label(struct tui *t, const struct timeline_layout *l, int r,
 			screen_cut(y, x, l->host_w, role, row->rank->host);
 		x += l->host_w + 1;
 	}
-	word = timeline_state(model_row_state(row), &srole);
+	word = timeline_state(t, r, &srole);
 	screen_puts(y, x, TL_STATE_W, sel ? TR_SELECTED : srole, word);
 	screen_puts(y, l->left_w, 1, TR_AXIS, screen_sym("\xe2\x94\x82", "|"));
 }
@@ -590,7 +613,7 @@ timeline_draw_pane(struct timeline *tl, struct tui *t)
 	screen_printf(l->pane_y, l->pane_x + 1, l->pane_w - 2, TR_PANE,
 	    "%s %s %s %s %zu event%s", model_row_label(row, label,
 	    sizeof label), screen_sym("\xc2\xb7", "-"),
-	    timeline_state(model_row_state(row), &srole),
+	    timeline_state(t, t->sel_row, &srole),
 	    screen_sym("\xc2\xb7", "-"), row->n, row->n == 1 ? "" : "s");
 	if (row->n == 0) {
 		screen_puts(l->pane_y + 1, l->pane_x + 1, l->pane_w - 1, TR_DIM,
@@ -740,7 +763,8 @@ timeline_next_failed(struct tui *t, int d)
 	int	 r;
 
 	for (r = t->sel_row + d; r >= 0 && (size_t)r < t->index.nrows; r += d) {
-		if (model_row_state(&t->index.rows[r]) != RANK_OK) {
+		if (model_row_state(&t->index.rows[r]) != RANK_OK ||
+		    model_row_failing(t, &t->index.rows[r])) {
 			tui_select_row(t, r);
 			return (REACT_REDRAW);
 		}

@@ -337,6 +337,15 @@ model_row_failing(const struct tui *t, const struct tui_row *row)
 	return (false);
 }
 
+/* An event's message, without the time, rank and level it starts with. */
+const char *
+model_message(const struct rl_event *e)
+{
+	if (e->text == NULL)
+		return ("");
+	return (e->text + clock_message(e->text, strlen(e->text)));
+}
+
 /* The timeline glyph of an event: what it is, at a glance. */
 enum tui_glyph
 model_glyph(const struct rl_incident *inc, size_t i)

@@ -333,6 +333,7 @@ const char	*model_row_label(const struct tui_row *, char *, size_t);
 enum tui_glyph	 model_glyph(const struct rl_incident *, size_t);
 enum rank_state	 model_row_state(const struct tui_row *);
 bool		 model_row_failing(const struct tui *, const struct tui_row *);
+const char	*model_message(const struct rl_event *);
 int		 model_event_pos(const struct tui *, unsigned);
 int		 model_row_default(const struct tui *, int);
 const char	*model_source_name(const struct rl_incident *, unsigned);

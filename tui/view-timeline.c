@@ -353,10 +353,10 @@ timeline_draw_header(struct tui *t, int sx)
 	rule = e->rule != NULL ? e->rule->id : role_name(e->role);
 	if (a->first_role == ROLE_HANG)
 		xasprintf(&line, "%s went quiet (%s), last seen %s %s %s",
-		    label, rule, when, dash, e->text != NULL ? e->text : "");
+		    label, rule, when, dash, model_message(e));
 	else
 		xasprintf(&line, "%s  %s  at %s %s %s", label, rule, when, dash,
-		    e->text != NULL ? e->text : "");
+		    model_message(e));
 	screen_fill(0, 0, sx, TR_FAILURE);
 	x = 1 + screen_puts(0, 1, sx - 2, TR_FAILURE, "FIRST FAILURE ");
 	screen_cut(0, x, sx - x - 1, TR_FAILURE, line);
@@ -572,9 +572,11 @@ timeline_draw_event(struct tui *t, const struct timeline_layout *l, unsigned ev,
 	    e->source), (unsigned long long)e->line);
 	screen_cut_left(y, x, srcw, sel ? TR_SELECTED : TR_SOURCE, src);
 	x += srcw + 1;
+	/* The message: the time and rank are on this line already (the
+	   whole line is in the detail, Enter). */
 	screen_cut(y, x, right - x, sel ? TR_SELECTED : ((int)ev ==
 	    t->inc->answer.first ? TR_HIGHLIGHT : TR_NORMAL),
-	    e->text != NULL ? e->text : "");
+	    model_message(e));
 }
 
 /* The widest source:line among the visible events, capped. */

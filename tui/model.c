@@ -29,6 +29,7 @@ model_clear(struct tui_index *ix)
 	free(ix->rows);
 	free(ix->ev);
 	free(ix->row_of_event);
+	free(ix->copy_of);
 	memset(ix, 0, sizeof *ix);
 }
 
@@ -133,6 +134,80 @@ model_group(struct tui_index *ix, size_t nevents)
 		ix->ev[fill[row]++] = (unsigned)i;
 	}
 	free(fill);
+}
+
+#define MODEL_DEDUP_BACK 16	/* same-time events looked back at */
+
+/* Is b a copy of a: the same time and message, written to another file? */
+static bool
+model_same_line(const struct rl_event *a, const struct rl_event *b)
+{
+	return (a->source != b->source && (a->time.flags & RL_TIME_VALID) &&
+	    (b->time.flags & RL_TIME_VALID) && clock_cmp(&a->time,
+	    &b->time) == 0 && a->text != NULL && b->text != NULL &&
+	    strcmp(model_message(a), model_message(b)) == 0);
+}
+
+/* Must the list keep this event itself: an answer or a rank's first? */
+static bool
+model_keeps(const struct rl_incident *inc, const struct tui_row *row,
+    unsigned i)
+{
+	return ((int)i == inc->answer.first || (row->rank != NULL &&
+	    row->rank->first_event == (int)i));
+}
+
+/*
+ * A line tee'd to a rank's stdout.log and to torchrun.log is one line
+ * written twice: list it once per row.  The copy keeps its row (the
+ * timeline's cells are the same) and copy_of names the listed event, whose
+ * detail names both places.  The answer's events are the ones listed.
+ */
+static void
+model_dedup(struct tui_index *ix, const struct rl_incident *inc,
+    struct tui_row *row)
+{
+	unsigned	*v = &ix->ev[row->first], b;
+	size_t		 n = 0, i, k, lo;
+
+	for (i = 0; i < row->n; i++) {
+		b = v[i];
+		lo = n > MODEL_DEDUP_BACK ? n - MODEL_DEDUP_BACK : 0;
+		for (k = n; k > lo; k--) {
+			if (model_same_line(inc->events[v[k - 1]],
+			    inc->events[b]))
+				break;
+		}
+		if (k == lo) {
+			v[n++] = b;
+			continue;
+		}
+		k--;
+		if (model_keeps(inc, row, b) && !model_keeps(inc, row, v[k])) {
+			/* b is listed instead; the list stays in order. */
+			ix->copy_of[v[k]] = (int)b;
+			memmove(&v[k], &v[k + 1], (n - k - 1) * sizeof *v);
+			v[n - 1] = b;
+		} else
+			ix->copy_of[b] = (int)v[k];
+	}
+	row->n = n;
+}
+
+/* Point every copy at the event listed, past copies of copies. */
+static void
+model_copies(struct tui_index *ix)
+{
+	size_t	i;
+	int	c, hops;
+
+	for (i = 0; i < ix->nevents; i++) {
+		c = ix->copy_of[i];
+		for (hops = 0; c >= 0 && ix->copy_of[c] >= 0 && hops < 64;
+		    hops++)
+			c = ix->copy_of[c];
+		ix->copy_of[i] = c;
+	}
 }
 
 /* The time axis: from start to end, or event order when there are no times. */
@@ -286,6 +361,13 @@ model_build(struct tui *t)
 		ix->nrows++;
 	}
 	model_group(ix, inc->nevents);
+	ix->copy_of = xreallocarray(NULL, inc->nevents + 1,
+	    sizeof *ix->copy_of);
+	for (i = 0; i < inc->nevents; i++)
+		ix->copy_of[i] = -1;
+	for (i = 0; i < ix->nrows; i++)
+		model_dedup(ix, inc, &ix->rows[i]);
+	model_copies(ix);
 	ix->first_row = -1;
 	if (first >= 0 && (size_t)first < inc->nevents)
 		ix->first_row = ix->row_of_event[first];

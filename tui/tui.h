@@ -210,6 +210,8 @@ struct tui_index {
 	unsigned	*ev;		/* event indexes grouped by row, in time order */
 	size_t		 nev;
 	int		*row_of_event;	/* row of each event, or -1 */
+	int		*copy_of;	/* the listed event each tee'd copy is
+					   listed as, or -1; see model_dedup */
 	int		 first_row;	/* row of the first failure, or -1 */
 	size_t		 nevents;	/* inc->nevents when built */
 	size_t		 nranks;	/* inc->nranks when built */

@@ -26,10 +26,15 @@
 void
 model_clear(struct tui_index *ix)
 {
+	size_t	i;
+
 	free(ix->rows);
 	free(ix->ev);
 	free(ix->row_of_event);
 	free(ix->copy_of);
+	for (i = 0; i < ix->nsrc_names; i++)
+		free(ix->src_names[i]);
+	free(ix->src_names);
 	memset(ix, 0, sizeof *ix);
 }
 
@@ -137,6 +142,107 @@ model_group(struct tui_index *ix, size_t nevents)
 }
 
 #define MODEL_DEDUP_BACK 16	/* same-time events looked back at */
+
+/* The incident model_path_cmp sorts the sources of: qsort has no arg. */
+static const struct rl_incident *model_sort_inc;
+
+/* Order paths by their ends, so that the ones that end alike are next. */
+static int
+model_path_cmp(const void *va, const void *vb)
+{
+	const char	*a = model_sort_inc->sources[*(const unsigned *)va]->path;
+	const char	*b = model_sort_inc->sources[*(const unsigned *)vb]->path;
+	size_t		 i, j;
+
+	if (a == NULL || b == NULL)
+		return ((a == NULL) - (b == NULL));
+	i = strlen(a);
+	j = strlen(b);
+	while (i > 0 && j > 0 && a[i - 1] == b[j - 1]) {
+		i--;
+		j--;
+	}
+	if (i == 0 || j == 0)
+		return (i == 0 ? (j == 0 ? 0 : -1) : 1);
+	return ((unsigned char)a[i - 1] - (unsigned char)b[j - 1]);
+}
+
+/* How many whole path components two paths end with in common. */
+static size_t
+model_common_tail(const char *a, const char *b)
+{
+	size_t	i = strlen(a), j = strlen(b), n = 0;
+
+	while (i > 0 && j > 0 && a[i - 1] == b[j - 1]) {
+		if (a[i - 1] == '/')
+			n++;
+		i--;
+		j--;
+	}
+	if ((i == 0 || a[i - 1] == '/') && (j == 0 || b[j - 1] == '/'))
+		n++;
+	return (n);
+}
+
+/* The last k components of path, the middle elided past the column. */
+static char *
+model_tail_name(const char *path, size_t k)
+{
+	const char	*p = path + strlen(path), *start, *two = NULL;
+	const char	*first_end;
+	size_t		 seen = 0;
+	char		*s;
+
+	start = path;
+	for (; p > path; p--) {
+		if (p[-1] != '/')
+			continue;
+		if (++seen == 2)
+			two = p;
+		if (seen == k) {
+			start = p;
+			break;
+		}
+	}
+	if (strlen(start) <= MODEL_SOURCE_MAX || k <= 2 || two == NULL)
+		return (xstrdup(start));
+	first_end = strchr(start, '/');
+	xasprintf(&s, "%.*s/\xe2\x80\xa6/%s", (int)(first_end - start), start,
+	    two);
+	return (s);
+}
+
+/* Name every source by the shortest end of its path no other shares. */
+static void
+model_source_names(struct tui_index *ix, const struct rl_incident *inc)
+{
+	unsigned	*v;
+	size_t		 i, n = inc->nsources, need, c;
+
+	ix->src_names = xcalloc(n + 1, sizeof *ix->src_names);
+	ix->nsrc_names = n;
+	v = xreallocarray(NULL, n + 1, sizeof *v);
+	for (i = 0; i < n; i++)
+		v[i] = (unsigned)i;
+	model_sort_inc = inc;
+	qsort(v, n, sizeof *v, model_path_cmp);
+	for (i = 0; i < n; i++) {
+		if (inc->sources[v[i]]->path == NULL)
+			continue;
+		need = 1;
+		if (i > 0 && inc->sources[v[i - 1]]->path != NULL &&
+		    (c = model_common_tail(inc->sources[v[i]]->path,
+		    inc->sources[v[i - 1]]->path) + 1) > need)
+			need = c;
+		if (i + 1 < n && inc->sources[v[i + 1]]->path != NULL &&
+		    (c = model_common_tail(inc->sources[v[i]]->path,
+		    inc->sources[v[i + 1]]->path) + 1) > need)
+			need = c;
+		ix->src_names[v[i]] = model_tail_name(inc->sources[v[i]]->path,
+		    need);
+	}
+	free(v);
+}
 
 /* Is b a copy of a: the same time and message, written to another file? */
 static bool
@@ -368,6 +474,7 @@ model_build(struct tui *t)
 	for (i = 0; i < ix->nrows; i++)
 		model_dedup(ix, inc, &ix->rows[i]);
 	model_copies(ix);
+	model_source_names(ix, inc);
 	ix->first_row = -1;
 	if (first >= 0 && (size_t)first < inc->nevents)
 		ix->first_row = ix->row_of_event[first];
@@ -523,29 +630,21 @@ model_row_default(const struct tui *t, int r)
 	return ((int)t->index.ev[row->first + row->n - 1]);
 }
 
-/* The end of a source's path that fits a list column: "attempt_0/2/stderr.log". */
+/*
+ * A source's name in lists: the shortest end of its path no other source
+ * shares (node0's and node1's attempt_0/0/stdout.log differ by their
+ * node), its middle elided when long: "node1/…/0/stdout.log".
+ */
 const char *
-model_source_name(const struct rl_incident *inc, unsigned src)
+model_source_name(const struct tui *t, unsigned src)
 {
-	const char	*path, *p, *best;
-	size_t		 len;
+	const struct tui_index	*ix = &t->index;
 
-	if (src >= inc->nsources || inc->sources[src]->path == NULL)
+	if (src < ix->nsrc_names && ix->src_names[src] != NULL)
+		return (ix->src_names[src]);
+	if (src >= t->inc->nsources || t->inc->sources[src]->path == NULL)
 		return ("?");
-	path = inc->sources[src]->path;
-	len = strlen(path);
-	best = path + len;
-	for (p = path + len; p > path; p--) {
-		if (p[-1] != '/')
-			continue;
-		if ((size_t)(path + len - p) > MODEL_SOURCE_MAX &&
-		    *best != '\0')
-			break;
-		best = p;
-	}
-	if (p == path && len <= MODEL_SOURCE_MAX)
-		best = path;
-	return (*best != '\0' ? best : path);
+	return (t->inc->sources[src]->path);
 }
 
 /* A time as a list shows it: 13:49:41 or 13:49:41.895, as the log wrote it. */

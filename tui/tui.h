@@ -210,6 +210,8 @@ struct tui_index {
 	unsigned	*ev;		/* event indexes grouped by row, in time order */
 	size_t		 nev;
 	int		*row_of_event;	/* row of each event, or -1 */
+	char		**src_names;	/* each source's shortest unique name */
+	size_t		 nsrc_names;
 	int		*copy_of;	/* the listed event each tee'd copy is
 					   listed as, or -1; see model_dedup */
 	int		 first_row;	/* row of the first failure, or -1 */
@@ -338,7 +340,7 @@ bool		 model_row_failing(const struct tui *, const struct tui_row *);
 const char	*model_message(const struct rl_event *);
 int		 model_event_pos(const struct tui *, unsigned);
 int		 model_row_default(const struct tui *, int);
-const char	*model_source_name(const struct rl_incident *, unsigned);
+const char	*model_source_name(const struct tui *, unsigned);
 void		 model_time_short(const struct rl_time *, char *, size_t, bool);
 
 /* screen.c */

@@ -568,7 +568,7 @@ timeline_draw_event(struct tui *t, const struct timeline_layout *l, unsigned ev,
 	model_time_short(&e->time, when, sizeof when, true);
 	x += 1 + screen_puts(y, x, right - x, sel ? TR_SELECTED : TR_TIME,
 	    when);
-	snprintf(src, sizeof src, "%s:%llu", model_source_name(t->inc,
+	snprintf(src, sizeof src, "%s:%llu", model_source_name(t,
 	    e->source), (unsigned long long)e->line);
 	screen_cut_left(y, x, srcw, sel ? TR_SELECTED : TR_SOURCE, src);
 	x += srcw + 1;
@@ -590,7 +590,7 @@ timeline_srcw(struct tui *t, const struct tui_row *row, int top, int n, int cap)
 	for (i = top; i < top + n && (size_t)i < row->n; i++) {
 		e = t->inc->events[t->index.ev[row->first + i]];
 		len = snprintf(src, sizeof src, "%s:%llu",
-		    model_source_name(t->inc, e->source),
+		    model_source_name(t, e->source),
 		    (unsigned long long)e->line);
 		if (len > w)
 			w = len;

@@ -201,11 +201,13 @@ analyze_history(const struct options *o, struct rl_incident *inc,
 	int		 rv = 0, rc;
 
 	memset(h, 0, sizeof *h);
-	if (o->no_store)
+	/* --no-store writes nothing, but what is stored is still recalled. */
+	if (o->no_store && save)
 		return 0;
-	if ((rc = store_open_at(o->db, 0, &st, &cause)) != 0) {
+	if ((rc = store_open_at(o->db, o->no_store ? STORE_EXISTING |
+	    STORE_READ : 0, &st, &cause)) != 0) {
 		/* Without a place for it, only a save is missed. */
-		if (rc != STORE_NOWHERE || save)
+		if ((rc != STORE_NOWHERE && rc != STORE_ABSENT) || save)
 			fprintf(stderr, "rankline: %s\n", cause);
 		free(cause);
 		return -1;
@@ -465,13 +467,16 @@ console_follow(const struct options *o, uv_loop_t *loop,
 #define CONSOLE_HISTORY_ROWS	500
 
 static struct store *
-console_store(const struct options *o, char **cause)
+console_store(const struct options *o, char **cause, bool *absent)
 {
 	struct store	*st;
+	int		 rc;
 
-	if (store_open_at(o->db, 0, &st, cause) != 0)
-		return NULL;
-	return st;
+	/* --no-store: the history is read, and nothing is made or written. */
+	rc = store_open_at(o->db, o->no_store ? STORE_EXISTING | STORE_READ :
+	    0, &st, cause);
+	*absent = rc == STORE_ABSENT;
+	return rc == 0 ? st : NULL;
 }
 
 static int
@@ -483,11 +488,19 @@ console_history_list(void *arg, const char *query, struct tui_past **out,
 	struct tui_past		*v;
 	const struct store_row	*r;
 	size_t			 i;
+	bool			 absent;
 
 	*out = NULL;
 	*n = 0;
-	if ((st = console_store(arg, cause)) == NULL)
-		return -1;
+	if ((st = console_store(arg, cause, &absent)) == NULL) {
+		if (!absent)
+			return -1;
+		/* --no-store where nothing was ever stored: no rows. */
+		free(*cause);
+		*cause = NULL;
+		*out = xcalloc(1, sizeof **out);
+		return 0;
+	}
 	if (store_list(st, query, CONSOLE_HISTORY_ROWS, &l, cause) != 0) {
 		store_close(st);
 		return -1;
@@ -526,8 +539,9 @@ console_history_note(void *arg, int64_t id, bool resolution,
 {
 	struct store	*st;
 	int		 rv;
+	bool		 absent;
 
-	if ((st = console_store(arg, cause)) == NULL)
+	if ((st = console_store(arg, cause, &absent)) == NULL)
 		return -1;
 	rv = store_note(st, id, resolution ? NOTE_RESOLUTION :
 	    NOTE_DIAGNOSIS, text, cause);
@@ -564,14 +578,17 @@ cmd_console(const struct options *o, int argc, char **argv)
 	uv_loop_t		 loop;
 	char			*cause = NULL;
 	int			 bad, rv;
-	bool			 store_failed = false;
+	bool			 store_failed = false, nothing = false;
 
 	rs = rules_load_or_warn();
 	memset(&last, 0, sizeof last);
 	if (o->no_follow) {
 		inc = analyze_paths(o, rs, argc, argv, NULL, NULL, &bad);
 		analyze_warn(inc);
-		store_failed = analyze_store(o, inc, &h) != 0;
+		if (inc->lines > 0 && !o->no_store)
+			store_failed = analyze_store(o, inc, &h) != 0;
+		else
+			analyze_recall(o, inc, &h);
 	} else
 		inc = incident_create(rs);
 	uv_loop_init(&loop);
@@ -586,7 +603,9 @@ cmd_console(const struct options *o, int argc, char **argv)
 	cfg.debug_log = o->debug_log;
 	cfg.follow = f;
 	hist.arg = (void *)o;
-	cfg.history = o->no_store ? NULL : &hist;
+	if (o->no_store)
+		hist.note = NULL;	/* read only */
+	cfg.history = &hist;
 	rv = tui_run(&loop, inc, &cfg, &cause);
 	if (rv != 0) {
 		fprintf(stderr, "rankline: %s\n", cause != NULL ? cause :
@@ -598,14 +617,19 @@ cmd_console(const struct options *o, int argc, char **argv)
 		follow_stop(f);
 		uv_run(&loop, UV_RUN_DEFAULT);
 		pipeline_diagnose(inc);
-		if (analyze_store(o, inc, &last) != 0)
+		/* Nothing read (a mistyped path) is not an incident to keep. */
+		if (inc->lines > 0 && analyze_store(o, inc, &last) != 0)
 			rv = -1;
 	}
+	/* Said on stderr before the console began, and on its first screen. */
+	nothing = inc->lines == 0 && inc->errors.n > 0;
 	if (uv_loop_close(&loop) != 0)
 		fatal("handles left open on the loop");
 	incident_free(inc);
 	history_clear(&h);
 	history_clear(&last);
 	ruleset_free(rs);
+	if (nothing && rv == 0 && !store_failed)
+		return EXIT_PARTIAL;
 	return rv == 0 && !store_failed ? 0 : 1;
 }

@@ -326,12 +326,26 @@ follow_file_adopt(struct follow_file *ff, int fd)
 	follow_inode_add(ff->f, sb.st_dev, sb.st_ino);
 }
 
-/* Open the file now at the path, from its start. */
+/*
+ * Open the file now at the path, from its start.  A path that was not
+ * there when the follow started has no reader yet: it gets one, and its
+ * clock, as a file there from the start does, and is no longer in error.
+ */
 static void
 follow_file_open(struct follow_file *ff)
 {
-	int	fd;
+	struct follow	*f = ff->f;
+	int		 fd;
 
+	if (ff->src->ingest == NULL) {
+		if ((fd = source_file_open(f->inc, ff->src, NULL)) == -1)
+			return;
+		free(ff->src->error);
+		ff->src->error = NULL;
+		follow_file_adopt(ff, fd);
+		source_ingest(f->inc, ff->src, f->cfg.line_cb, f->cfg.line_arg);
+		return;
+	}
 	if ((fd = open(ff->src->path, O_RDONLY | O_CLOEXEC)) != -1)
 		follow_file_adopt(ff, fd);
 }
@@ -416,14 +430,13 @@ follow_files_limit(struct follow *f)
 	    (unsigned long long)rl.rlim_cur, (unsigned long long)rl.rlim_max);
 }
 
-/* Start following a source of the incident; reads what it has now. */
+/* Watch a source of the incident's path, without opening it yet. */
 static struct follow_file *
-follow_file_add(struct follow *f, struct rl_source *src, int depth)
+follow_file_new(struct follow *f, struct rl_source *src, int depth)
 {
 	struct follow_file	*ff;
 	const char		*slash = strrchr(src->path, '/');
 	char			*dir;
-	int			 fd;
 
 	ff = xcalloc(1, sizeof *ff);
 	ff->f = f;
@@ -446,6 +459,17 @@ follow_file_add(struct follow *f, struct rl_source *src, int depth)
 	}
 	ff->next = f->files;
 	f->files = ff;
+	return ff;
+}
+
+/* Start following a source of the incident; reads what it has now. */
+static struct follow_file *
+follow_file_add(struct follow *f, struct rl_source *src, int depth)
+{
+	struct follow_file	*ff;
+	int			 fd;
+
+	ff = follow_file_new(f, src, depth);
 	if ((fd = source_file_open(f->inc, src, NULL)) != -1) {
 		follow_file_adopt(ff, fd);
 		source_ingest(f->inc, src, f->cfg.line_cb, f->cfg.line_arg);
@@ -798,6 +822,40 @@ follow_cmds(struct follow *f)
 		    !f->cfg.batch, follow_cmds_activity, follow_cmds_ended, f);
 }
 
+/*
+ * A named file that is not there (yet), in a folder that is: it is an
+ * error until it appears, and then it is read from its start, as tail -F
+ * does (a job's rank file is often named before the rank writes it).
+ * Returns -1, as the path cannot be read now; 1 if it is not such a path.
+ */
+static int
+follow_add_missing(struct follow *f, const char *path)
+{
+	struct stat		 sb;
+	struct rl_source	*src;
+	struct follow_file	*ff;
+	const char		*slash = strrchr(path, '/');
+	char			*dir;
+	bool			 there;
+
+	if (stat(path, &sb) == 0 || errno != ENOENT ||
+	    strpbrk(path, "*?[") != NULL || strcmp(path, "-") == 0)
+		return 1;
+	dir = slash == NULL ? xstrdup(".") : slash == path ? xstrdup("/") :
+	    xstrndup(path, (size_t)(slash - path));
+	there = stat(dir, &sb) == 0 && S_ISDIR(sb.st_mode);
+	free(dir);
+	if (!there || slash == path + strlen(path) - 1)
+		return 1;
+	src = incident_add_source(f->inc, path, SOURCE_FILE);
+	xasprintf(&src->error, "%s: %s", path, strerror(ENOENT));
+	errlist_add(&f->inc->errors, "%s; it is followed, and read when it "
+	    "appears", src->error);
+	ff = follow_file_new(f, src, 0);
+	follow_dir_watch(ff->dir);
+	return -1;
+}
+
 /* Follow one command-line path: a folder, a file, or a glob's files. */
 static int
 follow_add_arg(struct follow *f, const char *path)
@@ -807,6 +865,8 @@ follow_add_arg(struct follow *f, const char *path)
 	size_t			 first = f->inc->nsources, i;
 	int			 rv;
 
+	if (!f->cfg.batch && (rv = follow_add_missing(f, path)) <= 0)
+		return rv;
 	if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
 		d = follow_dir_get(f, path, 0);
 		d->scan = true;

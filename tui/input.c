@@ -55,12 +55,13 @@ static const struct binding input_bindings[] = {
 	{ TUI_KEYFN | KEY_RIGHT, V_ALL, ACT_RIGHT, NULL, NULL },
 	{ '/', V(VIEW_HISTORY), ACT_SEARCH, "/",
 	    "history: search (any text, as rankline history QUERY)" },
-	{ 'n', V(VIEW_HISTORY), ACT_NOTE, "n",
-	    "history: write what the selected incident was" },
+	/* Help lists a key once: the history's n is told on the other n. */
+	{ 'n', V(VIEW_HISTORY), ACT_NOTE, NULL, NULL },
 	{ 'R', V(VIEW_HISTORY), ACT_RESOLVE, "R",
 	    "history: write what fixed it" },
 	{ 'f', V_ALL, ACT_FIRST, "f", "go to the first failure" },
-	{ 'n', V_ALL, ACT_NEXT_FAILED, "n", "next rank that did not end well" },
+	{ 'n', V_ALL, ACT_NEXT_FAILED, "n", "next rank that did not end well "
+	    "(history: write what the selected incident was)" },
 	{ 'N', V_ALL, ACT_PREV_FAILED, "N", "previous such rank" },
 	{ '\n', V_ALL, ACT_ENTER, "Enter", "open the selected event" },
 	{ '\r', V_ALL, ACT_ENTER, NULL, NULL },

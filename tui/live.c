@@ -77,6 +77,11 @@ live_start(struct tui *t)
 
 	l->follow = t->cfg->follow;
 	l->shown_lines = l->tick_lines = t->inc->lines;
+	/* A path that could not be read is said on the first screen. */
+	if (t->inc->errors.n > 0)
+		tui_set_message(t, true, "%s", t->inc->errors.v[
+		    t->inc->errors.n - 1]);
+	l->errors_shown = t->inc->errors.n;
 	if (l->follow == NULL)
 		return;
 	uv_timer_init(t->loop, &l->timer);

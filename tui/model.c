@@ -26,9 +26,15 @@
 void
 model_clear(struct tui_index *ix)
 {
+	size_t	i;
+
 	free(ix->rows);
 	free(ix->ev);
 	free(ix->row_of_event);
+	free(ix->copy_of);
+	for (i = 0; i < ix->nsrc_names; i++)
+		free(ix->src_names[i]);
+	free(ix->src_names);
 	memset(ix, 0, sizeof *ix);
 }
 
@@ -133,6 +139,181 @@ model_group(struct tui_index *ix, size_t nevents)
 		ix->ev[fill[row]++] = (unsigned)i;
 	}
 	free(fill);
+}
+
+#define MODEL_DEDUP_BACK 16	/* same-time events looked back at */
+
+/* The incident model_path_cmp sorts the sources of: qsort has no arg. */
+static const struct rl_incident *model_sort_inc;
+
+/* Order paths by their ends, so that the ones that end alike are next. */
+static int
+model_path_cmp(const void *va, const void *vb)
+{
+	const char	*a = model_sort_inc->sources[*(const unsigned *)va]->path;
+	const char	*b = model_sort_inc->sources[*(const unsigned *)vb]->path;
+	size_t		 i, j;
+
+	if (a == NULL || b == NULL)
+		return ((a == NULL) - (b == NULL));
+	i = strlen(a);
+	j = strlen(b);
+	while (i > 0 && j > 0 && a[i - 1] == b[j - 1]) {
+		i--;
+		j--;
+	}
+	if (i == 0 || j == 0)
+		return (i == 0 ? (j == 0 ? 0 : -1) : 1);
+	return ((unsigned char)a[i - 1] - (unsigned char)b[j - 1]);
+}
+
+/* How many whole path components two paths end with in common. */
+static size_t
+model_common_tail(const char *a, const char *b)
+{
+	size_t	i = strlen(a), j = strlen(b), n = 0;
+
+	while (i > 0 && j > 0 && a[i - 1] == b[j - 1]) {
+		if (a[i - 1] == '/')
+			n++;
+		i--;
+		j--;
+	}
+	if ((i == 0 || a[i - 1] == '/') && (j == 0 || b[j - 1] == '/'))
+		n++;
+	return (n);
+}
+
+/* The last k components of path, the middle elided past the column. */
+static char *
+model_tail_name(const char *path, size_t k)
+{
+	const char	*p = path + strlen(path), *start, *two = NULL;
+	const char	*first_end;
+	size_t		 seen = 0;
+	char		*s;
+
+	start = path;
+	for (; p > path; p--) {
+		if (p[-1] != '/')
+			continue;
+		if (++seen == 2)
+			two = p;
+		if (seen == k) {
+			start = p;
+			break;
+		}
+	}
+	if (strlen(start) <= MODEL_SOURCE_MAX || k <= 2 || two == NULL)
+		return (xstrdup(start));
+	first_end = strchr(start, '/');
+	xasprintf(&s, "%.*s/\xe2\x80\xa6/%s", (int)(first_end - start), start,
+	    two);
+	return (s);
+}
+
+/* Name every source by the shortest end of its path no other shares. */
+static void
+model_source_names(struct tui_index *ix, const struct rl_incident *inc)
+{
+	unsigned	*v;
+	size_t		 i, n = inc->nsources, need, c;
+
+	ix->src_names = xcalloc(n + 1, sizeof *ix->src_names);
+	ix->nsrc_names = n;
+	v = xreallocarray(NULL, n + 1, sizeof *v);
+	for (i = 0; i < n; i++)
+		v[i] = (unsigned)i;
+	model_sort_inc = inc;
+	qsort(v, n, sizeof *v, model_path_cmp);
+	for (i = 0; i < n; i++) {
+		if (inc->sources[v[i]]->path == NULL)
+			continue;
+		need = 1;
+		if (i > 0 && inc->sources[v[i - 1]]->path != NULL &&
+		    (c = model_common_tail(inc->sources[v[i]]->path,
+		    inc->sources[v[i - 1]]->path) + 1) > need)
+			need = c;
+		if (i + 1 < n && inc->sources[v[i + 1]]->path != NULL &&
+		    (c = model_common_tail(inc->sources[v[i]]->path,
+		    inc->sources[v[i + 1]]->path) + 1) > need)
+			need = c;
+		ix->src_names[v[i]] = model_tail_name(inc->sources[v[i]]->path,
+		    need);
+	}
+	free(v);
+}
+
+/* Is b a copy of a: the same time and message, written to another file? */
+static bool
+model_same_line(const struct rl_event *a, const struct rl_event *b)
+{
+	return (a->source != b->source && (a->time.flags & RL_TIME_VALID) &&
+	    (b->time.flags & RL_TIME_VALID) && clock_cmp(&a->time,
+	    &b->time) == 0 && a->text != NULL && b->text != NULL &&
+	    strcmp(model_message(a), model_message(b)) == 0);
+}
+
+/* Must the list keep this event itself: an answer or a rank's first? */
+static bool
+model_keeps(const struct rl_incident *inc, const struct tui_row *row,
+    unsigned i)
+{
+	return ((int)i == inc->answer.first || (row->rank != NULL &&
+	    row->rank->first_event == (int)i));
+}
+
+/*
+ * A line tee'd to a rank's stdout.log and to torchrun.log is one line
+ * written twice: list it once per row.  The copy keeps its row (the
+ * timeline's cells are the same) and copy_of names the listed event, whose
+ * detail names both places.  The answer's events are the ones listed.
+ */
+static void
+model_dedup(struct tui_index *ix, const struct rl_incident *inc,
+    struct tui_row *row)
+{
+	unsigned	*v = &ix->ev[row->first], b;
+	size_t		 n = 0, i, k, lo;
+
+	for (i = 0; i < row->n; i++) {
+		b = v[i];
+		lo = n > MODEL_DEDUP_BACK ? n - MODEL_DEDUP_BACK : 0;
+		for (k = n; k > lo; k--) {
+			if (model_same_line(inc->events[v[k - 1]],
+			    inc->events[b]))
+				break;
+		}
+		if (k == lo) {
+			v[n++] = b;
+			continue;
+		}
+		k--;
+		if (model_keeps(inc, row, b) && !model_keeps(inc, row, v[k])) {
+			/* b is listed instead; the list stays in order. */
+			ix->copy_of[v[k]] = (int)b;
+			memmove(&v[k], &v[k + 1], (n - k - 1) * sizeof *v);
+			v[n - 1] = b;
+		} else
+			ix->copy_of[b] = (int)v[k];
+	}
+	row->n = n;
+}
+
+/* Point every copy at the event listed, past copies of copies. */
+static void
+model_copies(struct tui_index *ix)
+{
+	size_t	i;
+	int	c, hops;
+
+	for (i = 0; i < ix->nevents; i++) {
+		c = ix->copy_of[i];
+		for (hops = 0; c >= 0 && ix->copy_of[c] >= 0 && hops < 64;
+		    hops++)
+			c = ix->copy_of[c];
+		ix->copy_of[i] = c;
+	}
 }
 
 /* The time axis: from start to end, or event order when there are no times. */
@@ -286,6 +467,14 @@ model_build(struct tui *t)
 		ix->nrows++;
 	}
 	model_group(ix, inc->nevents);
+	ix->copy_of = xreallocarray(NULL, inc->nevents + 1,
+	    sizeof *ix->copy_of);
+	for (i = 0; i < inc->nevents; i++)
+		ix->copy_of[i] = -1;
+	for (i = 0; i < ix->nrows; i++)
+		model_dedup(ix, inc, &ix->rows[i]);
+	model_copies(ix);
+	model_source_names(ix, inc);
 	ix->first_row = -1;
 	if (first >= 0 && (size_t)first < inc->nevents)
 		ix->first_row = ix->row_of_event[first];
@@ -319,6 +508,33 @@ model_row_state(const struct tui_row *row)
 	return (row->rank != NULL ? row->rank->state : RANK_OK);
 }
 
+/*
+ * Does a row hold a failing line?  The row of lines with no rank has no
+ * state of its own, and must not read "ok" when it holds failures.
+ */
+bool
+model_row_failing(const struct tui *t, const struct tui_row *row)
+{
+	const struct rl_event	*e;
+	size_t			 i;
+
+	for (i = 0; i < row->n; i++) {
+		e = t->inc->events[t->index.ev[row->first + i]];
+		if (event_failing(e) && !e->harmless)
+			return (true);
+	}
+	return (false);
+}
+
+/* An event's message, without the time, rank and level it starts with. */
+const char *
+model_message(const struct rl_event *e)
+{
+	if (e->text == NULL)
+		return ("");
+	return (e->text + clock_message(e->text, strlen(e->text)));
+}
+
 /* The timeline glyph of an event: what it is, at a glance. */
 enum tui_glyph
 model_glyph(const struct rl_incident *inc, size_t i)
@@ -328,8 +544,9 @@ model_glyph(const struct rl_incident *inc, size_t i)
 
 	mark = e->rule != NULL ? e->rule->mark : MARK_NONE;
 
+	/* A hang's first failure is the quiet rank: the legend's hung mark. */
 	if ((int)i == inc->answer.first)
-		return (GLYPH_FIRST);
+		return (e->role == ROLE_HANG ? GLYPH_HANG : GLYPH_FIRST);
 	if (e->harmless)
 		return (GLYPH_EVIDENCE);
 	if (event_failing(e)) {
@@ -413,29 +630,21 @@ model_row_default(const struct tui *t, int r)
 	return ((int)t->index.ev[row->first + row->n - 1]);
 }
 
-/* The end of a source's path that fits a list column: "attempt_0/2/stderr.log". */
+/*
+ * A source's name in lists: the shortest end of its path no other source
+ * shares (node0's and node1's attempt_0/0/stdout.log differ by their
+ * node), its middle elided when long: "node1/…/0/stdout.log".
+ */
 const char *
-model_source_name(const struct rl_incident *inc, unsigned src)
+model_source_name(const struct tui *t, unsigned src)
 {
-	const char	*path, *p, *best;
-	size_t		 len;
+	const struct tui_index	*ix = &t->index;
 
-	if (src >= inc->nsources || inc->sources[src]->path == NULL)
+	if (src < ix->nsrc_names && ix->src_names[src] != NULL)
+		return (ix->src_names[src]);
+	if (src >= t->inc->nsources || t->inc->sources[src]->path == NULL)
 		return ("?");
-	path = inc->sources[src]->path;
-	len = strlen(path);
-	best = path + len;
-	for (p = path + len; p > path; p--) {
-		if (p[-1] != '/')
-			continue;
-		if ((size_t)(path + len - p) > MODEL_SOURCE_MAX &&
-		    *best != '\0')
-			break;
-		best = p;
-	}
-	if (p == path && len <= MODEL_SOURCE_MAX)
-		best = path;
-	return (*best != '\0' ? best : path);
+	return (t->inc->sources[src]->path);
 }
 
 /* A time as a list shows it: 13:49:41 or 13:49:41.895, as the log wrote it. */

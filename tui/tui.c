@@ -569,6 +569,9 @@ tui_select_event(struct tui *t, int ev)
 		t->sel_event = RL_NONE;
 		return;
 	}
+	/* A tee'd copy is listed as the line it copies. */
+	if (t->index.copy_of != NULL && t->index.copy_of[ev] >= 0)
+		ev = t->index.copy_of[ev];
 	t->sel_event = ev;
 	t->sel_seq = t->inc->events[ev]->seq;
 	if ((row = t->index.row_of_event[ev]) >= 0)

@@ -43,7 +43,7 @@ struct tui_history {
 void		 tui_past_free(struct tui_past *, size_t);
 
 struct tui_config {
-	const struct tui_history *history;	/* or NULL: no store */
+	const struct tui_history *history;	/* NULL: no store; no note: read only */
 	const char	*theme;		/* theme name, or NULL for the default */
 	bool		 mono;		/* no colour, whatever the terminal says */
 	bool		 ascii;		/* no line-drawing or UTF-8 glyphs */
@@ -215,6 +215,10 @@ struct tui_index {
 	unsigned	*ev;		/* event indexes grouped by row, in time order */
 	size_t		 nev;
 	int		*row_of_event;	/* row of each event, or -1 */
+	char		**src_names;	/* each source's shortest unique name */
+	size_t		 nsrc_names;
+	int		*copy_of;	/* the listed event each tee'd copy is
+					   listed as, or -1; see model_dedup */
 	int		 first_row;	/* row of the first failure, or -1 */
 	size_t		 nevents;	/* inc->nevents when built */
 	size_t		 nranks;	/* inc->nranks when built */
@@ -337,9 +341,11 @@ void		 model_clear(struct tui_index *);
 const char	*model_row_label(const struct tui_row *, char *, size_t);
 enum tui_glyph	 model_glyph(const struct rl_incident *, size_t);
 enum rank_state	 model_row_state(const struct tui_row *);
+bool		 model_row_failing(const struct tui *, const struct tui_row *);
+const char	*model_message(const struct rl_event *);
 int		 model_event_pos(const struct tui *, unsigned);
 int		 model_row_default(const struct tui *, int);
-const char	*model_source_name(const struct rl_incident *, unsigned);
+const char	*model_source_name(const struct tui *, unsigned);
 void		 model_time_short(const struct rl_time *, char *, size_t, bool);
 
 /* screen.c */

@@ -234,6 +234,26 @@ detail_build_log(struct detail *d, struct tui *t, const struct rl_event *e)
 	free(marks);
 }
 
+/* The other places a tee'd line was written to (model_dedup). */
+static void
+detail_build_copies(struct detail *d, const struct tui *t)
+{
+	const struct rl_event	*c;
+	size_t			 i;
+
+	if (t->index.copy_of == NULL)
+		return;
+	for (i = 0; i < t->index.nevents; i++) {
+		if (t->index.copy_of[i] != d->ev)
+			continue;
+		c = t->inc->events[i];
+		detail_fieldf(d, "also in", TR_SOURCE, "%s:%llu  (a copy: "
+		    "the same line, tee'd)", c->source < t->inc->nsources ?
+		    t->inc->sources[c->source]->path : "?",
+		    (unsigned long long)c->line);
+	}
+}
+
 /* Who wrote the line: rank, host, local rank, pid, exit. */
 static void
 detail_build_who(struct detail *d, struct tui *t, const struct rl_event *e)
@@ -309,6 +329,7 @@ detail_build(struct detail *d, struct tui *t)
 	detail_fieldf(d, "source", TR_SOURCE, "%s:%llu  (byte %llu)",
 	    e->source < t->inc->nsources ? t->inc->sources[e->source]->path :
 	    "?", (unsigned long long)e->line, (unsigned long long)e->offset);
+	detail_build_copies(d, t);
 	detail_build_who(d, t, e);
 	if (r != NULL)
 		detail_fieldf(d, "rule", TR_NORMAL, "%s%s%s", r->id,

@@ -155,8 +155,7 @@ diag_role(enum wd_role r)
 
 /* One item: a rule, a wrapped paragraph, or a line with a mark. */
 static void
-diag_item(struct diag *d, const struct rl_incident *inc,
-    const struct wd_item *it)
+diag_item(struct diag *d, const struct tui *t, const struct wd_item *it)
 {
 	struct buf	 b = { 0 };
 	size_t		 at;
@@ -172,7 +171,7 @@ diag_item(struct diag *d, const struct rl_incident *inc,
 	}
 	/* Where it points, by the source's short name: paths are long. */
 	if (it->source != RL_NONE) {
-		buf_adds(&b, model_source_name(inc, (unsigned)it->source));
+		buf_adds(&b, model_source_name(t, (unsigned)it->source));
 		if (it->line > 0)
 			buf_printf(&b, ":%llu", (unsigned long long)it->line);
 		buf_adds(&b, ": ");
@@ -200,8 +199,9 @@ diag_item(struct diag *d, const struct rl_incident *inc,
 
 /* Build every line for the current model and width, from its words. */
 static void
-diag_build(struct diag *d, const struct rl_incident *inc)
+diag_build(struct diag *d, const struct tui *t)
 {
+	const struct rl_incident *inc = t->inc;
 	struct wording		 w = { 0 };
 	const struct wd_section	*s;
 	size_t			 k, i;
@@ -214,7 +214,7 @@ diag_build(struct diag *d, const struct rl_incident *inc)
 		if (s->n > 0 && !diag_is_rule(&s->items[0]) && d->nlines > 0)
 			diag_add(d, 0, TR_NORMAL, "", 0);
 		for (i = 0; i < s->n; i++)
-			diag_item(d, inc, &s->items[i]);
+			diag_item(d, t, &s->items[i]);
 	}
 	wording_clear(&w);
 }
@@ -227,7 +227,7 @@ view_diagnosis_init(struct view *v)
 
 	d = v->data = xcalloc(1, sizeof *d);
 	d->width = v->tui->sx;
-	diag_build(d, v->tui->inc);
+	diag_build(d, v->tui);
 }
 
 /* Free. */
@@ -250,14 +250,14 @@ view_diagnosis_resize(struct view *v, int sx, int sy)
 	if (sx == d->width)
 		return;
 	d->width = sx;
-	diag_build(d, v->tui->inc);
+	diag_build(d, v->tui);
 }
 
 /* The model was diagnosed again: rebuild, keeping the scroll. */
 static void
 view_diagnosis_update(struct view *v)
 {
-	diag_build(v->data, v->tui->inc);
+	diag_build(v->data, v->tui);
 }
 
 /* Draw one line at y. */

@@ -94,9 +94,11 @@ help_legend_draw(int y, int top, int h, int x, int w)
 	static const char *states[] = {
 		"ok      ran, no failure seen",
 		"FAILED  the first failure is on this rank",
+		"failed  failed the same way, after the first",
 		"collat  failed because of another rank",
 		"HUNG    went quiet while others waited",
 		"exited  ended with an error of its own, not the first",
+		"errors  failing lines with no rank to judge",
 	};
 	size_t	 i;
 

@@ -365,6 +365,11 @@ hist_begin(struct hist *h, struct tui *t, enum hist_edit what)
 		    "(--no-store)");
 		return (REACT_REDRAW);
 	}
+	if (what != EDIT_SEARCH && t->cfg->history->note == NULL) {
+		tui_set_message(t, true, "the store is read only (--no-store): "
+		    "no note is written");
+		return (REACT_REDRAW);
+	}
 	h->edit = what;
 	buf_reset(&h->text);
 	if (what == EDIT_SEARCH && h->query != NULL)

@@ -203,7 +203,7 @@ timeline_life(const struct tui *t, const struct tui_row *row, int w, int *lo,
 
 /* The role and word for a rank's state. */
 static const char *
-timeline_state(enum rank_state s, enum tui_role *role)
+timeline_state_word(enum rank_state s, enum tui_role *role)
 {
 	static const struct {
 		const char	*word;
@@ -220,6 +220,29 @@ timeline_state(enum rank_state s, enum tui_role *role)
 		s = RANK_OK;
 	*role = states[s].role;
 	return (states[s].word);
+}
+
+/*
+ * The word for a row's state, as the legend has it: FAILED on the first
+ * failure's row alone (a rank that failed the same way later is "failed"),
+ * and "errors" on a row that holds failing lines but has no state of its
+ * own (the lines with no rank).
+ */
+static const char *
+timeline_state(const struct tui *t, int r, enum tui_role *role)
+{
+	const struct tui_row	*row = &t->index.rows[r];
+	enum rank_state		 s = model_row_state(row);
+
+	if (s == RANK_FAILED && r != t->index.first_row) {
+		*role = TR_STATE_FAILED;
+		return ("failed");
+	}
+	if (s == RANK_OK && model_row_failing(t, row)) {
+		*role = TR_STATE_EXITED;
+		return ("errors");
+	}
+	return (timeline_state_word(s, role));
 }
 
 /* The left column of a row: marker, rank, host, state. */
@@ -251,7 +274,7 @@ timeline_draw_label(struct tui *t, const struct timeline_layout *l, int r,
 			screen_cut(y, x, l->host_w, role, row->rank->host);
 		x += l->host_w + 1;
 	}
-	word = timeline_state(model_row_state(row), &srole);
+	word = timeline_state(t, r, &srole);
 	screen_puts(y, x, TL_STATE_W, sel ? TR_SELECTED : srole, word);
 	screen_puts(y, l->left_w, 1, TR_AXIS, screen_sym("\xe2\x94\x82", "|"));
 }
@@ -282,6 +305,20 @@ timeline_draw_row(struct timeline *tl, struct tui *t, int r, int y)
 	}
 }
 
+/*
+ * No rank to draw, and paths that could not be read: say which, where the
+ * ranks would be, so that a mistyped path is seen on the first screen.
+ */
+static void
+timeline_draw_errors(struct timeline *tl, struct tui *t, int sx)
+{
+	const struct errlist	*e = &t->inc->errors;
+	int			 y;
+
+	for (y = 0; y < tl->lay.rows_h && (size_t)y < e->n; y++)
+		screen_cut(tl->lay.rows_y + y, 2, sx - 3, TR_ERROR, e->v[y]);
+}
+
 /* The top line: the first failure, named, or that there is none. */
 static void
 timeline_draw_header(struct tui *t, int sx)
@@ -293,6 +330,14 @@ timeline_draw_header(struct tui *t, int sx)
 	int			 x, row;
 
 	dash = screen_sym("\xe2\x80\x94", "-");
+	/* Nothing read because a path was wrong is not "no failure". */
+	if (t->inc->lines == 0 && t->inc->errors.n > 0) {
+		screen_fill(0, 0, sx, TR_FAILURE);
+		x = 1 + screen_puts(0, 1, sx - 2, TR_FAILURE, "NOTHING READ ");
+		screen_printf(0, x, sx - x - 1, TR_FAILURE, "%s %s", dash,
+		    t->inc->errors.v[0]);
+		return;
+	}
 	if (a->first < 0 || (size_t)a->first >= t->inc->nevents) {
 		screen_fill(0, 0, sx, TR_TITLE);
 		x = 1 + screen_puts(0, 1, sx - 2, TR_TITLE, "No failure found");
@@ -308,10 +353,10 @@ timeline_draw_header(struct tui *t, int sx)
 	rule = e->rule != NULL ? e->rule->id : role_name(e->role);
 	if (a->first_role == ROLE_HANG)
 		xasprintf(&line, "%s went quiet (%s), last seen %s %s %s",
-		    label, rule, when, dash, e->text != NULL ? e->text : "");
+		    label, rule, when, dash, model_message(e));
 	else
 		xasprintf(&line, "%s  %s  at %s %s %s", label, rule, when, dash,
-		    e->text != NULL ? e->text : "");
+		    model_message(e));
 	screen_fill(0, 0, sx, TR_FAILURE);
 	x = 1 + screen_puts(0, 1, sx - 2, TR_FAILURE, "FIRST FAILURE ");
 	screen_cut(0, x, sx - x - 1, TR_FAILURE, line);
@@ -523,13 +568,15 @@ timeline_draw_event(struct tui *t, const struct timeline_layout *l, unsigned ev,
 	model_time_short(&e->time, when, sizeof when, true);
 	x += 1 + screen_puts(y, x, right - x, sel ? TR_SELECTED : TR_TIME,
 	    when);
-	snprintf(src, sizeof src, "%s:%llu", model_source_name(t->inc,
+	snprintf(src, sizeof src, "%s:%llu", model_source_name(t,
 	    e->source), (unsigned long long)e->line);
 	screen_cut_left(y, x, srcw, sel ? TR_SELECTED : TR_SOURCE, src);
 	x += srcw + 1;
+	/* The message: the time and rank are on this line already (the
+	   whole line is in the detail, Enter). */
 	screen_cut(y, x, right - x, sel ? TR_SELECTED : ((int)ev ==
 	    t->inc->answer.first ? TR_HIGHLIGHT : TR_NORMAL),
-	    e->text != NULL ? e->text : "");
+	    model_message(e));
 }
 
 /* The widest source:line among the visible events, capped. */
@@ -543,7 +590,7 @@ timeline_srcw(struct tui *t, const struct tui_row *row, int top, int n, int cap)
 	for (i = top; i < top + n && (size_t)i < row->n; i++) {
 		e = t->inc->events[t->index.ev[row->first + i]];
 		len = snprintf(src, sizeof src, "%s:%llu",
-		    model_source_name(t->inc, e->source),
+		    model_source_name(t, e->source),
 		    (unsigned long long)e->line);
 		if (len > w)
 			w = len;
@@ -568,7 +615,7 @@ timeline_draw_pane(struct timeline *tl, struct tui *t)
 	screen_printf(l->pane_y, l->pane_x + 1, l->pane_w - 2, TR_PANE,
 	    "%s %s %s %s %zu event%s", model_row_label(row, label,
 	    sizeof label), screen_sym("\xc2\xb7", "-"),
-	    timeline_state(model_row_state(row), &srole),
+	    timeline_state(t, t->sel_row, &srole),
 	    screen_sym("\xc2\xb7", "-"), row->n, row->n == 1 ? "" : "s");
 	if (row->n == 0) {
 		screen_puts(l->pane_y + 1, l->pane_x + 1, l->pane_w - 1, TR_DIM,
@@ -669,7 +716,9 @@ view_timeline_draw(struct view *v, int sx, int sy)
 			break;
 		timeline_draw_row(tl, t, r, tl->lay.rows_y + y);
 	}
-	if (t->index.nrows == 0)
+	if (t->index.nrows == 0 && t->inc->errors.n > 0)
+		timeline_draw_errors(tl, t, sx);
+	else if (t->index.nrows == 0)
 		screen_puts(tl->lay.rows_y, 2, sx - 2, TR_DIM,
 		    "no ranks yet: waiting for log lines");
 	if (tl->lay.wide) {
@@ -716,7 +765,8 @@ timeline_next_failed(struct tui *t, int d)
 	int	 r;
 
 	for (r = t->sel_row + d; r >= 0 && (size_t)r < t->index.nrows; r += d) {
-		if (model_row_state(&t->index.rows[r]) != RANK_OK) {
+		if (model_row_state(&t->index.rows[r]) != RANK_OK ||
+		    model_row_failing(t, &t->index.rows[r])) {
 			tui_select_row(t, r);
 			return (REACT_REDRAW);
 		}

@@ -333,3 +333,92 @@ clock_form_name(unsigned form)
 		return ("none");
 	return (clock_forms[form].name);
 }
+
+/* The log levels a message may start with, after its time. */
+static const char *const clock_levels[] = {
+	"INFO", "WARNING", "WARN", "ERROR", "DEBUG", "CRITICAL", "FATAL",
+	"NOTICE", "TRACE",
+};
+
+/* Step over a leading date and time ("[2026-12-02 13:00:03,000]", ...). */
+static const char *
+clock_skip_stamp(const char *p, const char *end)
+{
+	const char	*q = p;
+	bool		 open = false, colon = false;
+
+	if (q < end && *q == '[') {
+		open = true;
+		q++;
+	}
+	if (q == end || !clock_isdigit(*q))
+		return (p);
+	while (q < end && (clock_isdigit(*q) || strchr("-:.,T+Z/", *q) !=
+	    NULL || (*q == ' ' && q + 1 < end && clock_isdigit(q[1])))) {
+		colon |= *q == ':';
+		q++;
+	}
+	/* A time of day has a colon; a bare number is the message's. */
+	if (!colon || q - p < 8)
+		return (p);
+	if (open) {
+		if (q == end || *q != ']')
+			return (p);
+		q++;
+	}
+	return (q);
+}
+
+/* Step over a level word ("INFO", "[ERROR]", "WARNING:"), if one is next. */
+static const char *
+clock_skip_level(const char *p, const char *end)
+{
+	const char	*q = p;
+	size_t		 i, n;
+
+	if (q < end && *q == '[')
+		q++;
+	for (i = 0; i < nitems(clock_levels); i++) {
+		n = strlen(clock_levels[i]);
+		if ((size_t)(end - q) > n && memcmp(q, clock_levels[i], n) == 0 &&
+		    strchr(" :]", q[n]) != NULL)
+			break;
+	}
+	if (i == nitems(clock_levels) || (p[0] == '[') != (q[n] == ']'))
+		return (p);
+	q += n + 1;
+	return (q);
+}
+
+size_t
+clock_message(const char *s, size_t len)
+{
+	const char	*end = s + len, *p, *q;
+
+	p = clock_peel(s, end);
+	q = clock_skip_stamp(p, end);
+	/* A level word alone, without a time before it, is the message's. */
+	if (q != p) {
+		while (q < end && (*q == ' ' || *q == '-' || *q == '|'))
+			q++;
+		q = clock_skip_level(q, end);
+	}
+	while (q < end && (*q == ' ' || *q == ':' || *q == '-' || *q == '|'))
+		q++;
+	if (q != p)
+		q = clock_peel(q, end);
+	while (q < end && *q == ' ')
+		q++;
+	/* "[rank4] " after the level (Megatron's), not followed by ':'. */
+	if (end - q > 7 && memcmp(q, "[rank", 5) == 0) {
+		p = q + 5;
+		while (p < end && clock_isdigit(*p))
+			p++;
+		if (p > q + 5 && p < end && *p == ']') {
+			q = p + 1;
+			while (q < end && *q == ' ')
+				q++;
+		}
+	}
+	return (q < end ? (size_t)(q - s) : 0);
+}

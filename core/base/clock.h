@@ -68,6 +68,10 @@ struct clock_ctx {
  *   left as it was, so a caller may keep the last time in it.
  * clock_parse_msg: the time of a line whose prefixes a caller peeled up
  *   to off: its message's, else the whole line's (a prefix may carry it).
+ * clock_message: where a line's message starts, past what a screen that
+ *   shows its time, rank and level elsewhere need not repeat: the prefixes
+ *   clock_parse skips, a leading date and time, a level word, a "[rankN]";
+ *   0 when that would leave nothing.
  * clock_utc_ms: the instant, for ordering: zoned by tz_min, unzoned in the
  *   process's local zone, boot times as they are; INT64_MAX if not VALID.
  * clock_format: YYYY-MM-DDTHH:MM:SS.mmm, then Z or +HH:MM when ZONED; a boot
@@ -84,6 +88,7 @@ bool		 clock_parse(struct clock_ctx *, const char *, size_t,
 		     struct rl_time *);
 bool		 clock_parse_msg(struct clock_ctx *, const char *, size_t,
 		     size_t, struct rl_time *);
+size_t		 clock_message(const char *, size_t);
 int64_t		 clock_utc_ms(const struct rl_time *);
 size_t		 clock_format(const struct rl_time *, char *, size_t);
 const char	*clock_form_name(unsigned);

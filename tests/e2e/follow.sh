@@ -65,13 +65,13 @@ wait_for 'following 3 files'
 ok $? "and the status line says following again"
 
 send j
-wait_for '^ rank 1 [^ ]+ FAILED'
+wait_for '^ rank 1 [^ ]+ failed'
 ok $? "j selects rank 1"
 printf '%s6,000 ERROR step 6 failed\nKeyError: shard7\n' "$D" >>"$logs/rank1.log"
 printf '%s6,000 ERROR step 6 failed\nKeyError: shard0\n' "$D" >>"$logs/rank0.log"
 wait_for 'KeyError: shard7'
 ok $? "a failure appended to the selected rank shows in its list"
-echo "$last_capture" | grep -Eq '^ rank 1 [^ ]+ FAILED' &&
+echo "$last_capture" | grep -Eq '^ rank 1 [^ ]+ failed' &&
     echo "$last_capture" | grep -Eq '^ *FIRST FAILURE rank 0 '
 ok $? "the chosen selection stayed on rank 1 across the diagnosis"
 

@@ -51,6 +51,9 @@ int64_t		 skew_utc_ms(const struct rl_incident *, const struct rl_time *,
 int		 skew_cmp(const struct rl_incident *, const struct rl_time *,
 		     const char *, const struct rl_time *, const char *, bool *);
 
+/* diag-block.c: a cause line and the traceback right after it, together. */
+size_t		 block_promote(struct rl_incident *);
+
 /* diag-hang.c: collective progress at a timeout, the hang's start. */
 void		 hang_analyze(struct rl_incident *);
 

@@ -1,0 +1,93 @@
+/*
+ * diag-block.c: one error block's lines judged together.  A rule may call
+ * a line harmless by itself (a traceback before the first step) or only
+ * evidence (a c10d store that could not bind, which torchrun's rendezvous
+ * survives by connecting as a client); within one block the lines say
+ * more.  When a process printed a warning or error a specific rule names
+ * and at once a traceback, it died of that line: the line is the
+ * failure's signature, not the generic traceback after it.  This is
+ * decided only when nothing else failed, so that a job whose own error
+ * lines name a culprit keeps it.
+ */
+#include "diag.h"
+
+#include <stdlib.h>
+
+#define BLOCK_GAP	3	/* lines between a warning and its traceback */
+
+/* Could a line be the cause of the traceback that follows it? */
+static bool
+block_cause(const struct rl_event *e)
+{
+	const struct rl_rule	*r = e->rule;
+
+	return r != NULL && e->role == ROLE_EVIDENCE && !e->harmless &&
+	    r->mark == MARK_NONE && r->severity >= SEV_WARNING &&
+	    r->domain != DOMAIN_NONE && r->domain != DOMAIN_UNKNOWN;
+}
+
+/* Is a line a traceback's first line (a harmless one too)? */
+static bool
+block_traceback(const struct rl_event *e)
+{
+	return e->rule != NULL && (e->rule->checklist & (1u << CHECK_TRACEBACK));
+}
+
+/* By source, then line. */
+static int
+block_cmp(const void *a, const void *b)
+{
+	const struct rl_event	*x = *(const struct rl_event *const *)a;
+	const struct rl_event	*y = *(const struct rl_event *const *)b;
+
+	if (x->source != y->source)
+		return x->source < y->source ? -1 : 1;
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	return 0;
+}
+
+/*
+ * With no failure of its own anywhere (consequences aside: an exit record,
+ * a wrapper, a collective that timed out), a cause line followed within
+ * BLOCK_GAP lines by a traceback of the same process becomes a root: the
+ * process died of it.  Returns how many were.
+ */
+size_t
+block_promote(struct rl_incident *inc)
+{
+	struct rl_event	**v, *e, *cause = NULL;
+	size_t		  i, n = 0, promoted = 0;
+
+	for (i = 0; i < inc->nevents; i++) {
+		e = inc->events[i];
+		if (e->rule != NULL && event_failing(e) &&
+		    e->rule->mark == MARK_NONE && (e->role == ROLE_ROOT ||
+		    e->role == ROLE_SYMPTOM || e->role == ROLE_HANG))
+			return 0;
+	}
+	v = xcalloc(inc->nevents + 1, sizeof *v);
+	for (i = 0; i < inc->nevents; i++) {
+		e = inc->events[i];
+		if (block_cause(e) || block_traceback(e))
+			v[n++] = e;
+	}
+	qsort(v, n, sizeof *v, block_cmp);
+	for (i = 0; i < n; i++) {
+		e = v[i];
+		if (block_cause(e)) {
+			cause = e;
+			continue;
+		}
+		/* The nearest cause before a traceback is the one. */
+		if (cause != NULL && cause->source == e->source &&
+		    cause->process == e->process &&
+		    e->line - cause->line <= BLOCK_GAP) {
+			cause->role = ROLE_ROOT;
+			promoted++;
+		}
+		cause = NULL;
+	}
+	free(v);
+	return promoted;
+}

@@ -1,0 +1,126 @@
+/*
+ * test-wild2.c: more classes of the failure logs users paste in public
+ * threads (#23), on the shipped packs, one real-format excerpt each, in
+ * the wordings signatures.md records (never copies of the wild corpus):
+ * hangs judged from the watchdog lines themselves, a handled error that
+ * is not the failure, the specific line of an error block over the
+ * generic one, and no rank dropped.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "engine.h"
+#include "tap.h"
+
+/* Analyze logs held in strings, one file each. */
+static struct rl_incident *
+run_many(struct ruleset *rs, const char *const *text, const size_t *len,
+    size_t n)
+{
+	struct rl_incident	*inc = incident_create(rs);
+	char			 path[8][32];
+	size_t			 i;
+	int			 fd;
+
+	for (i = 0; i < n && i < 8; i++) {
+		strcpy(path[i], "/tmp/rl-test-wild2-XXXXXX");
+		if ((fd = mkstemp(path[i])) == -1 ||
+		    write(fd, text[i], len[i]) != (ssize_t)len[i])
+			fatal("cannot write %s", path[i]);
+		close(fd);
+		source_add_path(inc, path[i]);
+	}
+	for (i = 0; i < inc->nsources; i++)
+		source_file_read(inc, inc->sources[i], NULL, NULL);
+	pipeline_diagnose(inc);
+	for (i = 0; i < n && i < 8; i++)
+		unlink(path[i]);
+	return inc;
+}
+
+static struct rl_incident *
+run(struct ruleset *rs, const char *text)
+{
+	size_t	len = strlen(text);
+
+	return run_many(rs, &text, &len, 1);
+}
+
+static const struct rl_event *
+first(const struct rl_incident *inc)
+{
+	return inc->answer.first == RL_NONE ? NULL :
+	    inc->events[inc->answer.first];
+}
+
+static const char *
+first_rule(const struct rl_incident *inc)
+{
+	const struct rl_event	*e = first(inc);
+
+	return e != NULL && e->rule != NULL ? e->rule->id : "(none)";
+}
+
+/*
+ * Class 4: torch.distributed.launch's store cannot bind (PyTorch 1.x, the
+ * split c10d lines), and the launcher's traceback is cut before its
+ * exception line.
+ */
+static void
+test_bind_then_traceback(struct ruleset *rs)
+{
+	struct rl_incident	*inc = run(rs,
+	    "[W socket.cpp:401] [c10d] The server socket has failed to bind "
+	    "to [::]:29500 (errno: 98 - Address already in use).\n"
+	    "[W socket.cpp:401] [c10d] The server socket has failed to bind "
+	    "to 0.0.0.0:29500 (errno: 98 - Address already in use).\n"
+	    "[E socket.cpp:435] [c10d] The server socket has failed to listen "
+	    "on any local network address.\n"
+	    "Traceback (most recent call last):\n"
+	    "  File \"/usr/lib/python3.8/runpy.py\", line 194, in "
+	    "_run_module_as_main\n"
+	    "    return _run_code(code, main_globals, None,\n"
+	    "  File \"/opt/torch/distributed/launch.py\", line 193, in "
+	    "<module>\n"
+	    "    main()\n");
+	const struct rl_event	*e = first(inc);
+
+	ok(e != NULL && e->rule != NULL && strcmp(e->rule->id,
+	    "torch.store.bind_attempt_failed") == 0, "a store that cannot "
+	    "listen, then a traceback: the c10d line is the failure (%s)",
+	    first_rule(inc));
+	ok(e != NULL && strstr(e->text, "failed to listen") != NULL,
+	    "the line nearest the traceback is the signature");
+	is_int(inc->answer.domain, DOMAIN_INFRA, "a port held: infrastructure");
+	is_int(inc->answer.scope, SCOPE_ALL, "the store never formed: the "
+	    "whole job");
+	incident_free(inc);
+
+	/* torchrun's c10d rendezvous connects as a client: it goes on. */
+	inc = run(rs,
+	    "W1202 13:51:03.077155 18164 socket.cpp:426] [c10d] The server "
+	    "socket has failed to bind to [::]:29500 (errno: 98 - Address "
+	    "already in use).\n"
+	    "E1202 13:51:03.078181 18164 socket.cpp:462] [c10d] The server "
+	    "socket has failed to listen on any local network address.\n"
+	    "[rank0]: step 1/100 loss 2.31\n"
+	    "[rank0]: step 2/100 loss 2.27\n");
+	ok(first(inc) == NULL, "the same lines with no traceback after them: "
+	    "no failure (%s)", first_rule(inc));
+	incident_free(inc);
+}
+
+int
+main(void)
+{
+	struct ruleset	*rs = ruleset_create();
+	struct errlist	 e = { 0 };
+
+	is_int(ruleset_load_defaults(rs, &e), 0, "the shipped packs load");
+	ruleset_finish(rs);
+	test_bind_then_traceback(rs);
+	errlist_clear(&e);
+	ruleset_free(rs);
+	return tap_done();
+}

@@ -429,14 +429,17 @@ hang_culprit(const struct rl_incident *inc, struct judge *v, size_t n,
 	return quiet;
 }
 
-/* The judge of a global rank that has a last line, or NULL. */
+/*
+ * The judge of a global rank that has a last line (or, with `line`, a
+ * line of its own that stands for it), or NULL.
+ */
 static struct judge *
-judge_of_rank(struct judge *v, size_t n, int rank)
+judge_of_rank(struct judge *v, size_t n, int rank, bool line)
 {
 	size_t	i;
 
 	for (i = 0; i < n && rank != RL_NONE; i++) {
-		if (v[i].rank == rank && v[i].last_proc != RL_NONE)
+		if (v[i].rank == rank && (v[i].last_proc != RL_NONE || line))
 			return &v[i];
 	}
 	return NULL;
@@ -453,11 +456,12 @@ hang_pick(struct rl_incident *inc, struct judge *v, size_t n)
 	struct rl_hang	*h = &inc->answer.hang;
 	struct judge	*j;
 
-	if ((j = judge_of_rank(v, n, h->lag_rank)) != NULL)
+	if ((j = judge_of_rank(v, n, h->lag_rank, h->lag_event != RL_NONE))
+	    != NULL)
 		h->basis = "lagging";
 	else if ((j = hang_culprit(inc, v, n, true)) != NULL)
 		h->basis = "silent";
-	else if ((j = judge_of_rank(v, n, h->dump_origin)) != NULL)
+	else if ((j = judge_of_rank(v, n, h->dump_origin, false)) != NULL)
 		h->basis = "dump";
 	else if ((j = hang_culprit(inc, v, n, false)) != NULL)
 		h->basis = "quiet";
@@ -481,10 +485,11 @@ diagnose_hang(struct rl_incident *inc, struct judge *v, size_t n)
 	hang_analyze(inc);
 	if ((quiet = hang_pick(inc, v, n)) == NULL)
 		return RL_NONE;
-	p = inc->procs[quiet->last_proc];
-	use_lag = strcmp(h->basis, "lagging") == 0 &&
-	    (h->began.flags & RL_TIME_VALID) &&
-	    clock_cmp(&p->last, &h->began) > 0;
+	p = quiet->last_proc != RL_NONE ? inc->procs[quiet->last_proc] : NULL;
+	/* (hang_pick takes the lagging rank whenever it has a judge.) */
+	use_lag = quiet->rank == h->lag_rank && (p == NULL ||
+	    ((h->began.flags & RL_TIME_VALID) &&
+	    clock_cmp(&p->last, &h->began) > 0));
 	e = incident_add_event(inc);
 	if (use_lag) {
 		lag = inc->events[h->lag_event];
@@ -502,7 +507,7 @@ diagnose_hang(struct rl_incident *inc, struct judge *v, size_t n)
 		e->process = (int)p->index;
 		e->text = incident_own(inc, process_last_line(inc, p));
 	}
-	e->timed = true;
+	e->timed = p != NULL || inc->events[h->lag_event]->timed;
 	e->rank = quiet->rank;
 	e->role = ROLE_HANG;
 	h->culprit = quiet->rank;

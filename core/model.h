@@ -355,6 +355,8 @@ struct rl_hang {
 	int64_t		 lag_enqueued;	/* its last enqueued sequence number */
 	int64_t		 peers_enqueued;/* the most any other rank enqueued */
 	int		 lag_event;	/* its desync line, or RL_NONE */
+	bool		 lag_seq;	/* the numbers are the watchdog
+					   timeouts' SeqNum, no desync line */
 	int		 dump_origin;	/* rank named by "Received a dump signal" */
 	int		 dump_event;	/* such a line, or RL_NONE */
 	bool		 frozen;	/* every rank's last enqueued was -1 */

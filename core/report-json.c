@@ -115,6 +115,9 @@ json_hang(const struct rl_incident *inc)
 	if (h->lag_rank != RL_NONE) {
 		jset(o, "lagging_last_enqueued", json_integer(h->lag_enqueued));
 		jset(o, "peers_last_enqueued", json_integer(h->peers_enqueued));
+		/* The numbers are the timeouts' SeqNum (no desync line). */
+		if (h->lag_seq)
+			jset(o, "lagging_from", json_string("seqnum"));
 	}
 	jset(o, "dump_origin", report_json_int(h->dump_origin));
 	jset(o, "frozen", json_boolean(h->frozen));

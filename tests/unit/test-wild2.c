@@ -111,6 +111,91 @@ test_bind_then_traceback(struct ruleset *rs)
 	incident_free(inc);
 }
 
+/*
+ * A watchdog timeout line with a prefix: PyTorch 2.0's wording, or the
+ * newest (process group ids, NumelIn/NumelOut, a timestamp).
+ */
+static void
+watchdog(struct buf *b, const char *prefix, int rank, int seq, bool newest)
+{
+	if (newest)
+		buf_printf(b, "%s[E1218 20:27:21.426415540 ProcessGroupNCCL.cpp:"
+		    "629] [PG ID 0 PG GUID 0(default_pg) Rank %d] Watchdog "
+		    "caught collective operation timeout: WorkNCCL(SeqNum=%d, "
+		    "OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)="
+		    "600000) ran for %d milliseconds before timing out.\n",
+		    prefix, rank, seq, 600081 + rank);
+	else
+		buf_printf(b, "%s[E ProcessGroupNCCL.cpp:475] [Rank %d] "
+		    "Watchdog caught collective operation timeout: WorkNCCL("
+		    "SeqNum=%d, OpType=ALLREDUCE, Timeout(ms)=1800000) ran for "
+		    "%d milliseconds before timing out.\n", prefix, rank, seq,
+		    1800300 + rank);
+}
+
+/* The rank a hang's culprit is for being out of step, or -1. */
+static int
+hang_rank(const struct rl_incident *inc)
+{
+	const struct rl_event	*e = first(inc);
+	const char		*basis = inc->answer.hang.basis;
+
+	return e != NULL && e->role == ROLE_HANG && basis != NULL &&
+	    strcmp(basis, "lagging") == 0 ? e->rank : -1;
+}
+
+/*
+ * Class 2: the watchdog lines' own SeqNum name the rank out of step, with
+ * no desync dump and no timestamps; the rank comes from a [rankN]: prefix
+ * (after a progress bar's carriage return too) or from [Rank N].
+ */
+static void
+test_seqnum(struct ruleset *rs)
+{
+	static const struct {
+		int		 seq[4];
+		int		 want;
+		const char	*what;
+	} cases[] = {
+		{ { 1234, 1234, 1233, 1234 }, 2, "the one lowest SeqNum" },
+		{ { 88, 87, 87, 87 }, 0, "the one SeqNum all others differ from" },
+		{ { 1234, 1234, 1234, 1234 }, -1, "all alike: none out of step" },
+		{ { 5, 6, 5, 6 }, -1, "two against two: none out of step" },
+	};
+	static const char *const forms[] = { "[rank%d]:", "", "cr", "new" };
+	struct rl_incident	*inc;
+	struct buf		 b = { 0 };
+	char			 pre[80];
+	size_t			 i, f;
+	int			 r;
+
+	for (f = 0; f < sizeof forms / sizeof *forms; f++) {
+		for (i = 0; i < sizeof cases / sizeof *cases; i++) {
+			b.len = 0;
+			for (r = 0; r < 4; r++) {
+				if (strcmp(forms[f], "new") == 0)
+					snprintf(pre, sizeof pre, "[rank%d]:", r);
+				else if (strcmp(forms[f], "cr") == 0)
+					snprintf(pre, sizeof pre, "  3%%|\xe2\x96"
+					    "\x88  | 10/300 [00:01<00:29,  9.8it/s]"
+					    "\r[rank%d]:", r);
+				else
+					snprintf(pre, sizeof pre, forms[f], r);
+				watchdog(&b, pre, r, cases[i].seq[r],
+				    strcmp(forms[f], "new") == 0);
+			}
+			inc = run(rs, b.p);
+			is_int(hang_rank(inc), cases[i].want, "%s (%s): rank "
+			    "%d", cases[i].what, f == 0 ? "[rankN]: prefix" :
+			    f == 1 ? "[Rank N] only" : f == 2 ?
+			    "after a progress bar" : "newest wording, timed",
+			    cases[i].want);
+			incident_free(inc);
+		}
+	}
+	buf_clear(&b);
+}
+
 int
 main(void)
 {
@@ -119,6 +204,7 @@ main(void)
 
 	is_int(ruleset_load_defaults(rs, &e), 0, "the shipped packs load");
 	ruleset_finish(rs);
+	test_seqnum(rs);
 	test_bind_then_traceback(rs);
 	errlist_clear(&e);
 	ruleset_free(rs);

@@ -54,6 +54,9 @@ int		 skew_cmp(const struct rl_incident *, const struct rl_time *,
 /* diag-block.c: a cause line and the traceback right after it, together. */
 size_t		 block_promote(struct rl_incident *);
 
+/* diag-handled.c: an error its own process lived past is harmless. */
+size_t		 handled_mark(struct rl_incident *);
+
 /* diag-hang.c: collective progress at a timeout, the hang's start. */
 void		 hang_analyze(struct rl_incident *);
 

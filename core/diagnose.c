@@ -878,6 +878,7 @@ diagnose(struct rl_incident *inc)
 	join_resolve(inc);
 	diagnose_lone_rank(inc);
 	skew_estimate(inc);
+	handled_mark(inc);
 	block_promote(inc);
 	/* Every rank is judged, also one that printed no error at all. */
 	for (i = 0; i < inc->nprocs; i++) {

@@ -196,6 +196,116 @@ test_seqnum(struct ruleset *rs)
 	buf_clear(&b);
 }
 
+/* Is there an event whose text holds this, made harmless? */
+static bool
+has_harmless(const struct rl_incident *inc, const char *text)
+{
+	size_t	i;
+
+	for (i = 0; i < inc->nevents; i++) {
+		if (inc->events[i]->rule != NULL && inc->events[i]->harmless &&
+		    inc->events[i]->text != NULL &&
+		    strstr(inc->events[i]->text, text) != NULL)
+			return true;
+	}
+	return false;
+}
+
+/* A caught exception: a rank's traceback, in torchrun's [defaultN]: form. */
+#define CAUGHT \
+	"[default1]:Traceback (most recent call last):\n" \
+	"[default1]:  File \"/work/train.py\", line 88, in fetch_batch\n" \
+	"[default1]:    batch = next(it)\n" \
+	"[default1]:OSError: [Errno 5] Input/output error: " \
+	"'/data/shard-00017.arrow'\n"
+
+/* Class 3: the same process goes on after its traceback. */
+static void
+test_handled(struct ruleset *rs)
+{
+	static const struct {
+		const char	*after;
+		const char	*what;
+	} goes_on[] = {
+		{ "[default1]:12/02/2026 13:22:09 - INFO - train - [rank1] "
+		  "iteration      8/    30 | lm loss: 1.2E+00 |\n"
+		  "[default1]:12/02/2026 13:22:10 - INFO - train - [rank1] "
+		  "iteration      9/    30 | lm loss: 1.1E+00 |\n",
+		  "two steps beyond the last" },
+		{ "[default1]:WARNING:huggingface_hub.utils._http:Retrying in "
+		  "1s [Retry 1/5].\n", "a retry" },
+		{ "[default1]:INFO:     127.0.0.1:38352 - \"POST "
+		  "/v1/chat/completions HTTP/1.1\" 200 OK\n", "a request served" },
+	};
+	struct rl_incident	*inc;
+	struct buf		 b = { 0 };
+	size_t			 i;
+
+	for (i = 0; i < sizeof goes_on / sizeof *goes_on; i++) {
+		b.len = 0;
+		buf_printf(&b, "[default1]:12/02/2026 13:22:07 - INFO - train - "
+		    "[rank1] iteration      7/    30 | lm loss: 1.3E+00 |\n"
+		    "%s%s", CAUGHT, goes_on[i].after);
+		inc = run(rs, b.p);
+		ok(first(inc) == NULL, "a traceback, then %s of the same "
+		    "process: no failure (%s)", goes_on[i].what,
+		    first_rule(inc));
+		ok(has_harmless(inc, "Input/output error"), "its exception stays "
+		    "an event, harmless");
+		incident_free(inc);
+	}
+
+	/* Steps flushed late, then torchrun records the rank's death. */
+	b.len = 0;
+	buf_printf(&b, "[default1]:12/02/2026 13:22:07 - INFO - train - "
+	    "[rank1] iteration      7/    30 | lm loss: 1.3E+00 |\n%s%s%s",
+	    CAUGHT, goes_on[0].after,
+	    "  rank      : 1 (local_rank: 1)\n"
+	    "  exitcode  : 1 (pid: 4005)\n");
+	inc = run(rs, b.p);
+	ok(first(inc) != NULL && first(inc)->rank == 1 && strstr(
+	    first(inc)->text, "Input/output error") != NULL, "steps after it, but "
+	    "the launcher records rank 1's exit: its exception is the "
+	    "failure (%s)", first_rule(inc));
+	incident_free(inc);
+
+	/* One step after is a buffer flushed at exit, not progress. */
+	b.len = 0;
+	buf_printf(&b, "[default1]:12/02/2026 13:22:07 - INFO - train - "
+	    "[rank1] iteration      7/    30 | lm loss: 1.3E+00 |\n%s%s",
+	    CAUGHT, "[default1]:12/02/2026 13:22:07 - INFO - train - [rank1] "
+	    "iteration      8/    30 | lm loss: 1.2E+00 |\n");
+	inc = run(rs, b.p);
+	ok(first(inc) != NULL, "one step after the traceback: still the "
+	    "failure (%s)", first_rule(inc));
+	incident_free(inc);
+
+	/* Another rank's steps never excuse it. */
+	b.len = 0;
+	buf_printf(&b, "%s%s", CAUGHT,
+	    "[default0]:12/02/2026 13:22:09 - INFO - train - [rank0] "
+	    "iteration      8/    30 | lm loss: 1.2E+00 |\n"
+	    "[default0]:12/02/2026 13:22:10 - INFO - train - [rank0] "
+	    "iteration      9/    30 | lm loss: 1.1E+00 |\n");
+	inc = run(rs, b.p);
+	ok(first(inc) != NULL && first(inc)->rank == 1, "rank 0's steps "
+	    "after rank 1's traceback: rank 1 failed (%s)", first_rule(inc));
+	incident_free(inc);
+
+	/* A handled error, then the real one: the real one is first. */
+	b.len = 0;
+	buf_printf(&b, "%s%s%s", CAUGHT, goes_on[1].after,
+	    "[default1]:torch.OutOfMemoryError: CUDA out of memory. Tried to "
+	    "allocate 2.00 GiB. GPU 1 has a total capacity of 79.15 GiB of "
+	    "which 1.06 GiB is free.\n");
+	inc = run(rs, b.p);
+	ok(first(inc) != NULL && strstr(first(inc)->text, "out of memory") !=
+	    NULL, "a retry, then an OOM: the OOM is the failure (%s)",
+	    first_rule(inc));
+	incident_free(inc);
+	buf_clear(&b);
+}
+
 int
 main(void)
 {
@@ -205,6 +315,7 @@ main(void)
 	is_int(ruleset_load_defaults(rs, &e), 0, "the shipped packs load");
 	ruleset_finish(rs);
 	test_seqnum(rs);
+	test_handled(rs);
 	test_bind_then_traceback(rs);
 	errlist_clear(&e);
 	ruleset_free(rs);

@@ -119,7 +119,8 @@ struct rl_source {
 	int64_t		 file_size;	/* a regular file's size when the
 					   reading opened it, or -1 */
 	uint64_t	 long_lines;	/* lines cut at the length limit */
-	uint64_t	 binary_lines;	/* lines with NUL or invalid UTF-8 */
+	uint64_t	 binary_lines;	/* lines with NUL bytes, read around them */
+	uint64_t	 binary_bytes;	/* the bytes of those lines not read */
 	bool		 multiplexed;	/* lines carry rank prefixes */
 	bool		 copy;		/* a launcher's copy of what a rank wrote */
 	bool		 binary;	/* looked like a binary file: skipped */

@@ -549,6 +549,13 @@ json_sources(const struct rl_incident *inc)
 		if (s->long_lines)
 			jset(x, "long_lines", json_integer((json_int_t)
 			    s->long_lines));
+		/* NUL bytes read around (a crashed node's log): how much. */
+		if (s->binary_lines) {
+			jset(x, "binary_lines", json_integer((json_int_t)
+			    s->binary_lines));
+			jset(x, "binary_bytes", json_integer((json_int_t)
+			    s->binary_bytes));
+		}
 		if (s->error != NULL)
 			jset(x, "error", report_json_str(s->error));
 		json_array_append_new(a, x);

@@ -525,6 +525,16 @@ wd_warnings(struct wd_section *s, const struct rl_incident *inc)
 
 	for (i = 0; i < inc->errors.n; i++)
 		wd_addf(s, WD_WARNING, 0, "warning: %s", inc->errors.v[i]);
+	for (i = 0; i < inc->nsources; i++) {
+		if (inc->sources[i]->binary_lines == 0)
+			continue;
+		wd_addf(s, WD_WARNING, 0, "warning: %s: %llu line%s held NUL "
+		    "bytes (%llu bytes left out); the text around them was "
+		    "read", inc->sources[i]->path,
+		    (unsigned long long)inc->sources[i]->binary_lines,
+		    inc->sources[i]->binary_lines == 1 ? "" : "s",
+		    (unsigned long long)inc->sources[i]->binary_bytes);
+	}
 	n = ruleset_limit_notes(inc->rules, &notes);
 	for (i = 0; i < n; i++) {
 		wd_addf(s, WD_WARNING, 0, "warning: %s", notes[i]);

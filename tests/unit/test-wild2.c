@@ -306,6 +306,70 @@ test_handled(struct ruleset *rs)
 	buf_clear(&b);
 }
 
+/*
+ * Class 8: a log with a stretch of zeros (pages a crashed node never
+ * wrote) is read around them, and the source says how much was left out;
+ * a checkpoint shard is still skipped as binary.
+ */
+static void
+test_nul(struct ruleset *rs)
+{
+	static const char ok0[] = "[rank0]: step 10 loss 1.02\n"
+	    "[rank1]: step 10 loss 1.03\n";
+	static const char tail[] = "[rank1]: Traceback (most recent call "
+	    "last):\n[rank1]: RuntimeError: CUDA error: an illegal memory "
+	    "access was encountered\n[rank0]: step 11 loss 1.01\n";
+	const char	*text[2];
+	size_t		 len[2], i;
+	char		*log, *bin;
+	struct rl_incident *inc;
+	const struct rl_source *src;
+	const struct rl_event *e;
+
+	/* Text, 4,096 zeros, then the failing rank's lines. */
+	len[0] = sizeof ok0 - 1 + 4096 + sizeof tail - 1;
+	log = xcalloc(1, len[0]);
+	memcpy(log, ok0, sizeof ok0 - 1);
+	memcpy(log + sizeof ok0 - 1 + 4096, tail, sizeof tail - 1);
+	text[0] = log;
+	inc = run_many(rs, text, len, 1);
+	e = first(inc);
+	src = inc->sources[0];
+	ok(!src->binary, "a log with a run of zeros is not skipped as binary");
+	ok(e != NULL && e->rank == 1 && strstr(e->text, "illegal memory") !=
+	    NULL, "rank 1's error after the zeros is found and its own (%s, "
+	    "rank %d)", first_rule(inc), e != NULL ? e->rank : -1);
+	is_int((long long)src->binary_lines, 1, "one line held the zeros");
+	is_int((long long)src->binary_bytes, 4096, "4,096 bytes left out");
+	is_int((long long)inc->nranks, 2, "both ranks are rows");
+	incident_free(inc);
+
+	/* The same zeros at the very start of the file. */
+	memmove(log, log + sizeof ok0 - 1, 4096 + sizeof tail - 1);
+	len[0] = 4096 + sizeof tail - 1;
+	inc = run_many(rs, text, len, 1);
+	ok(first(inc) != NULL && first(inc)->rank == 1, "zeros first, then "
+	    "the lines: read (%s)", first_rule(inc));
+	incident_free(inc);
+
+	/* A zip archive's first bytes (a torch.save shard) and a log. */
+	len[1] = 4096;
+	bin = xcalloc(1, len[1]);
+	memcpy(bin, "PK\x03\x04\x14\x00\x00\x00\x08\x00archive/data.pkl",
+	    26);
+	for (i = 26; i < len[1]; i++)
+		bin[i] = (char)((i * 2654435761u) >> 13);
+	text[1] = bin;
+	inc = run_many(rs, text, len, 2);
+	ok(inc->sources[1]->binary, "a checkpoint shard is still skipped as "
+	    "binary");
+	ok(first(inc) != NULL && first(inc)->rank == 1, "and the log beside "
+	    "it is read");
+	incident_free(inc);
+	free(bin);
+	free(log);
+}
+
 int
 main(void)
 {
@@ -317,6 +381,7 @@ main(void)
 	test_seqnum(rs);
 	test_handled(rs);
 	test_bind_then_traceback(rs);
+	test_nul(rs);
 	errlist_clear(&e);
 	ruleset_free(rs);
 	return tap_done();

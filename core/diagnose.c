@@ -54,6 +54,7 @@ struct judge {
 	int		 wrap;		/* its first wrapper of a failure */
 	struct rl_time	 last;		/* its last time */
 	int		 last_proc;	/* process holding its last timed line */
+	bool		 tb;		/* began a traceback, harmless or cut */
 };
 
 #define JUDGE_MAX_RANK	(1 << 20)	/* ranks indexed directly up to this */
@@ -187,6 +188,11 @@ diagnose_collect(struct rl_incident *inc, struct judge **v, size_t *n,
 	diagnose_copies(inc, copy);
 	for (i = 0; i < inc->nevents; i++) {
 		e = event_ahead(inc->events, inc->nevents, i);
+		if (e->harmless && e->rule != NULL && !copy[i] &&
+		    e->rank != RL_NONE && e->process != RL_NONE &&
+		    inc->procs[e->process]->rank == e->rank &&
+		    (e->rule->checklist & (1u << CHECK_TRACEBACK)))
+			judge_get(v, n, ix, e->rank, e->process)->tb = true;
 		if (e->harmless || e->rule == NULL || copy[i])
 			continue;
 		j = judge_get(v, n, ix, e->rank, e->process);
@@ -573,7 +579,7 @@ diagnose_scope(const struct rl_incident *inc, const struct judge *v, size_t n,
 {
 	const struct rl_event	*fe = inc->events[judge_event(first)];
 	const struct rl_event	*e;
-	size_t			 i, ranks = 0, writers = 0, same = 0, pop;
+	size_t			 i, ranks = 0, writers = 0, same = 0, pop, tb = 0;
 
 	if (fe->rule != NULL && fe->rule->job_scope)
 		return SCOPE_ALL;
@@ -583,6 +589,14 @@ diagnose_scope(const struct rl_incident *inc, const struct judge *v, size_t n,
 		writers++;
 		if (v[i].rank != RL_NONE)
 			ranks++;
+		/*
+		 * A rank that failed of nothing else but began a traceback
+		 * (one cut from the paste, interleaved with the first's)
+		 * raised, as far as these lines tell, what the first raised.
+		 */
+		if (v[i].cls == CLASS_NONE && v[i].tb && first->cls ==
+		    CLASS_ROOT && v[i].rank != RL_NONE)
+			tb++;
 		if (v[i].cls != first->cls || judge_event(&v[i]) == RL_NONE)
 			continue;
 		e = inc->events[judge_event(&v[i])];
@@ -591,7 +605,7 @@ diagnose_scope(const struct rl_incident *inc, const struct judge *v, size_t n,
 			same++;
 	}
 	pop = ranks > 0 ? ranks : writers;
-	if (same >= 2 && same >= pop)
+	if (same + tb >= 2 && same + tb >= pop)
 		return SCOPE_ALL;
 	if (same <= 1)
 		return SCOPE_ONE;

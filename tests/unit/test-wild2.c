@@ -370,6 +370,46 @@ test_nul(struct ruleset *rs)
 	free(log);
 }
 
+/*
+ * Class 8: the ranks of one interleaved file raised alike; the paste shows
+ * one whole traceback and the others' first lines.  Scope all; one rank
+ * alone with the others busy is scope one.
+ */
+static void
+test_alike(struct ruleset *rs)
+{
+	struct rl_incident	*inc;
+	struct buf		 b = { 0 };
+	int			 r;
+
+	for (r = 0; r < 3; r++)
+		buf_printf(&b, "[rank%d]: Traceback (most recent call last):\n"
+		    "[rank%d]:   File \"/opt/LLaMA-Factory/src/llamafactory/"
+		    "launcher.py\", line 23, in <module>\n[rank%d]:     "
+		    "launch()\n", r, r, r);
+	buf_adds(&b, "[rank3]:   File \"/opt/LLaMA-Factory/src/llamafactory/"
+	    "data/loader.py\", line 75, in _load_single_dataset\n"
+	    "[rank3]:     raise ValueError(f\"File {local_path} not found.\")\n"
+	    "[rank3]: ValueError: File data/train_set.json not found.\n");
+	inc = run(rs, b.p);
+	ok(first(inc) != NULL && inc->answer.scope == SCOPE_ALL, "one "
+	    "traceback whole, three begun alike: scope all (%s, scope %d)",
+	    first_rule(inc), (int)inc->answer.scope);
+	incident_free(inc);
+
+	b.len = 0;
+	for (r = 0; r < 3; r++)
+		buf_printf(&b, "[rank%d]: step 12 loss 1.20\n", r);
+	buf_adds(&b, "[rank3]: ValueError: File data/train_set.json not "
+	    "found.\n");
+	inc = run(rs, b.p);
+	ok(first(inc) != NULL && inc->answer.scope == SCOPE_ONE, "one rank "
+	    "raised, the others stepped: scope one (scope %d)",
+	    (int)inc->answer.scope);
+	incident_free(inc);
+	buf_clear(&b);
+}
+
 int
 main(void)
 {
@@ -382,6 +422,7 @@ main(void)
 	test_handled(rs);
 	test_bind_then_traceback(rs);
 	test_nul(rs);
+	test_alike(rs);
 	errlist_clear(&e);
 	ruleset_free(rs);
 	return tap_done();

@@ -7,11 +7,13 @@
  * and at once a traceback, it died of that line: the line is the
  * failure's signature, not the generic traceback after it.  This is
  * decided only when nothing else failed, so that a job whose own error
- * lines name a culprit keeps it.
+ * lines name a culprit keeps it.  And who printed a line no rank wrote:
+ * the launcher only when the line is a launcher's.
  */
 #include "diag.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #define BLOCK_GAP	3	/* lines between a warning and its traceback */
 
@@ -90,4 +92,31 @@ block_promote(struct rl_incident *inc)
 	}
 	free(v);
 	return promoted;
+}
+
+/*
+ * Is an event a launcher's line: torchrun's elastic agent, the DeepSpeed
+ * launcher, Slurm's srun and daemons, mpirun; or a record of a child's
+ * exit, or a line inside one?  Other lines no rank wrote are unattributed,
+ * not the launcher's.
+ */
+bool
+block_launcher(const struct rl_event *e)
+{
+	static const char *const family[] = {
+		"torch.elastic.", "deepspeed.launcher.", "slurm.", "mpi.",
+		"mpirun."
+	};
+	size_t	i;
+
+	if (e->rule == NULL)
+		return false;
+	if (e->weak || e->rule->mark == MARK_EXIT ||
+	    e->rule->mark == MARK_RECORD)
+		return true;
+	for (i = 0; i < sizeof family / sizeof *family; i++) {
+		if (strncmp(e->rule->id, family[i], strlen(family[i])) == 0)
+			return true;
+	}
+	return false;
 }

@@ -807,9 +807,15 @@ diagnose_words(struct rl_incident *inc, const struct judge *first)
 	else if (first->cls == CLASS_CONSEQUENCE ||
 	    first->cls == CLASS_COLLATERAL)
 		diagnose_words_consequence(inc, first, e, host, &s);
-	else if (first->rank == RL_NONE)
+	else if (first->rank == RL_NONE && block_launcher(e))
 		buf_printf(&s, "The launcher failed (%s) before any rank "
 		    "could.", e->rule->id);
+	else if (first->rank == RL_NONE && host != NULL)
+		buf_printf(&s, "A process on %s failed (%s); no line names "
+		    "its rank.", host, e->rule->id);
+	else if (first->rank == RL_NONE)
+		buf_printf(&s, "An unattributed line failed (%s): no prefix "
+		    "names the rank or host that wrote it.", e->rule->id);
 	else
 		buf_printf(&s, "Rank %d%s%s failed first (%s)%s.", e->rank,
 		    host ? " on " : "", host ? host : "",

@@ -410,6 +410,27 @@ test_alike(struct ruleset *rs)
 	buf_clear(&b);
 }
 
+/* Class 8: "the launcher" is said of a launcher's line only. */
+static void
+test_launcher_words(struct ruleset *rs)
+{
+	struct rl_incident	*inc;
+
+	inc = run(rs, "Fatal Python error: Segmentation fault\n");
+	ok(inc->answer.summary != NULL && strstr(inc->answer.summary,
+	    "unattributed") != NULL && strstr(inc->answer.summary,
+	    "launcher") == NULL, "a segfault no prefix attributes: "
+	    "unattributed, not the launcher's: %s", inc->answer.summary);
+	incident_free(inc);
+
+	inc = run(rs, "srun: error: Unable to allocate resources: Requested "
+	    "node configuration is not available\n");
+	ok(inc->answer.summary != NULL && strstr(inc->answer.summary,
+	    "The launcher failed") != NULL, "srun's own error is the "
+	    "launcher's: %s", inc->answer.summary);
+	incident_free(inc);
+}
+
 int
 main(void)
 {
@@ -423,6 +444,7 @@ main(void)
 	test_bind_then_traceback(rs);
 	test_nul(rs);
 	test_alike(rs);
+	test_launcher_words(rs);
 	errlist_clear(&e);
 	ruleset_free(rs);
 	return tap_done();

@@ -790,6 +790,7 @@ diagnose_words(struct rl_incident *inc, const struct judge *first)
 		return;
 	}
 	e = inc->events[a->first];
+	a->first_launcher = e->rank == RL_NONE && block_launcher(e);
 	host = e->process != RL_NONE ? inc->procs[e->process]->host : NULL;
 	if (a->scope == SCOPE_ALL && first->rank != RL_NONE)
 		buf_printf(&s, "Every rank failed alike (%s): the failure is "
@@ -807,7 +808,7 @@ diagnose_words(struct rl_incident *inc, const struct judge *first)
 	else if (first->cls == CLASS_CONSEQUENCE ||
 	    first->cls == CLASS_COLLATERAL)
 		diagnose_words_consequence(inc, first, e, host, &s);
-	else if (first->rank == RL_NONE && block_launcher(e))
+	else if (first->rank == RL_NONE && a->first_launcher)
 		buf_printf(&s, "The launcher failed (%s) before any rank "
 		    "could.", e->rule->id);
 	else if (first->rank == RL_NONE && host != NULL)

@@ -419,6 +419,7 @@ struct rl_advice {
 struct rl_answer {
 	int		 first;		/* index of the first failure event, or RL_NONE */
 	enum rl_role	 first_role;	/* its role (ROLE_HANG for a culprit) */
+	bool		 first_launcher;/* a launcher's line, no rank's */
 	enum rl_domain	 domain;
 	enum rl_group	 group;
 	enum rl_scope	 scope;

@@ -161,8 +161,12 @@ wd_first(struct wd_section *s, const struct rl_incident *inc)
 	buf_adds(&b, "First failure: ");
 	if (e->rank != RL_NONE)
 		buf_printf(&b, "rank %d", e->rank);
-	else
+	else if (a->first_launcher)
 		buf_adds(&b, "the launcher");
+	else if (event_host(inc, e) != NULL)
+		buf_adds(&b, "a process");
+	else
+		buf_adds(&b, "an unattributed line");
 	if (event_host(inc, e) != NULL) {
 		buf_adds(&b, " on ");
 		buf_adds(&b, event_host(inc, e));

@@ -421,13 +421,14 @@ test_launcher_words(struct ruleset *rs)
 	    "unattributed") != NULL && strstr(inc->answer.summary,
 	    "launcher") == NULL, "a segfault no prefix attributes: "
 	    "unattributed, not the launcher's: %s", inc->answer.summary);
+	ok(!inc->answer.first_launcher, "nor is it the launcher's line");
 	incident_free(inc);
 
 	inc = run(rs, "srun: error: Unable to allocate resources: Requested "
 	    "node configuration is not available\n");
 	ok(inc->answer.summary != NULL && strstr(inc->answer.summary,
-	    "The launcher failed") != NULL, "srun's own error is the "
-	    "launcher's: %s", inc->answer.summary);
+	    "The launcher failed") != NULL && inc->answer.first_launcher,
+	    "srun's own error is the launcher's: %s", inc->answer.summary);
 	incident_free(inc);
 }
 

@@ -94,6 +94,46 @@ block_promote(struct rl_incident *inc)
 	return promoted;
 }
 
+#define BLOCK_SPAN	4	/* lines from a generic line to a specific one */
+
+/*
+ * The generic line of an error block (a Python exception's last line,
+ * which any error ends in) and a specific rule's line right after it in
+ * the same process (NCCL's "Cuda failure 'invalid argument'", an errno's
+ * line): the specific line is the block's signature.  The generic one is
+ * then what carries it, a wrapper.  Returns how many were.
+ */
+size_t
+block_specific(struct rl_incident *inc)
+{
+	struct rl_event	**v, *g, *e;
+	size_t		  i, k, n = 0, done = 0;
+
+	v = xcalloc(inc->nevents + 1, sizeof *v);
+	for (i = 0; i < inc->nevents; i++) {
+		e = inc->events[i];
+		if (e->rule != NULL && e->role == ROLE_ROOT && !e->harmless &&
+		    !e->weak && e->process != RL_NONE)
+			v[n++] = e;
+	}
+	qsort(v, n, sizeof *v, block_cmp);
+	for (i = 0; i + 1 < n; i++) {
+		g = v[i];
+		for (k = i + 1; k < n && v[k]->source == g->source &&
+		    v[k]->line <= g->line + BLOCK_SPAN; k++) {
+			e = v[k];
+			if (e->process == g->process &&
+			    e->rule->priority > g->rule->priority) {
+				g->role = ROLE_WRAPPER;
+				done++;
+				break;
+			}
+		}
+	}
+	free(v);
+	return done;
+}
+
 /*
  * Is an event a launcher's line: torchrun's elastic agent, the DeepSpeed
  * launcher, Slurm's srun and daemons, mpirun; or a record of a child's

@@ -900,6 +900,7 @@ diagnose(struct rl_incident *inc)
 	diagnose_lone_rank(inc);
 	skew_estimate(inc);
 	handled_mark(inc);
+	block_specific(inc);
 	block_promote(inc);
 	/* Every rank is judged, also one that printed no error at all. */
 	for (i = 0; i < inc->nprocs; i++) {

@@ -432,6 +432,44 @@ test_launcher_words(struct ruleset *rs)
 	incident_free(inc);
 }
 
+/*
+ * Class 4: a generic exception line, then a specific rule's line in the
+ * same block of the same process: the specific one is the signature.
+ */
+static void
+test_specific(struct ruleset *rs)
+{
+	static const char block[] =
+	    "[rank%d]: Traceback (most recent call last):\n"
+	    "[rank%d]:   File \"/work/train.py\", line 61, in <module>\n"
+	    "[rank%d]:     model = build(cfg)\n"
+	    "[rank%d]: RuntimeError: Failed to initialise the tensor-parallel "
+	    "group\n"
+	    "[rank%d]: %s:1021 NCCL WARN Cuda failure 'invalid argument'\n";
+	struct rl_incident	*inc;
+	struct buf		 b = { 0 };
+
+	buf_printf(&b, block, 1, 1, 1, 1, 1, "node3:4711:4711 [1] "
+	    "enqueue.cc");
+	inc = run(rs, b.p);
+	ok(first(inc) != NULL && strstr(first(inc)->text, "Cuda failure") !=
+	    NULL, "a generic exception, then NCCL's Cuda failure: the Cuda "
+	    "failure is the signature (%s)", first_rule(inc));
+	ok(first(inc) != NULL && first(inc)->rank == 1, "of the same rank");
+	incident_free(inc);
+
+	/* The specific line is another rank's: it is not this block's. */
+	b.len = 0;
+	buf_printf(&b, block, 1, 1, 1, 1, 2, "node3:4712:4712 [2] "
+	    "enqueue.cc");
+	inc = run(rs, b.p);
+	ok(first(inc) != NULL && strcmp(first_rule(inc), "python.exception")
+	    == 0 && first(inc)->rank == 1, "another rank's Cuda failure "
+	    "leaves rank 1's exception its own (%s)", first_rule(inc));
+	incident_free(inc);
+	buf_clear(&b);
+}
+
 int
 main(void)
 {
@@ -442,6 +480,7 @@ main(void)
 	ruleset_finish(rs);
 	test_seqnum(rs);
 	test_handled(rs);
+	test_specific(rs);
 	test_bind_then_traceback(rs);
 	test_nul(rs);
 	test_alike(rs);

@@ -7,7 +7,9 @@
  * job whose only errors were handled did not fail of them.  Only a
  * process's own later lines count (a failure of a process is never excused
  * by another's steps), in the same source, where the order of lines is
- * the order they were written.
+ * the order they were written.  And the other way: an error called
+ * harmless for coming before the first step is the failure when its
+ * process's death is recorded.
  */
 #include <stdlib.h>
 
@@ -163,5 +165,33 @@ handled_mark(struct rl_incident *inc)
 		}
 	}
 	free(v);
+	return done;
+}
+
+/*
+ * The other way round: a root its rule calls harmless only for coming
+ * before the first step (an ImportError at start-up, which optional
+ * imports print and survive) is the failure when a launcher then records
+ * its process's death.  Returns how many were.
+ */
+size_t
+handled_revive(struct rl_incident *inc)
+{
+	struct rl_event		*e;
+	const struct rl_rule	*r;
+	size_t			 i, done = 0;
+
+	for (i = 0; i < inc->nevents; i++) {
+		e = inc->events[i];
+		r = e->rule;
+		if (r == NULL || !e->harmless || e->role != ROLE_ROOT ||
+		    e->process == RL_NONE || r->only_after == NULL ||
+		    r->not_within != NULL || r->not_after != NULL)
+			continue;
+		if (handled_died(inc, e)) {
+			e->harmless = false;
+			done++;
+		}
+	}
 	return done;
 }

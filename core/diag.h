@@ -58,6 +58,7 @@ bool		 block_launcher(const struct rl_event *);
 
 /* diag-handled.c: an error its own process lived past is harmless. */
 size_t		 handled_mark(struct rl_incident *);
+size_t		 handled_revive(struct rl_incident *);
 
 /* diag-hang.c: collective progress at a timeout, the hang's start. */
 void		 hang_analyze(struct rl_incident *);

@@ -899,6 +899,7 @@ diagnose(struct rl_incident *inc)
 	join_resolve(inc);
 	diagnose_lone_rank(inc);
 	skew_estimate(inc);
+	handled_revive(inc);
 	handled_mark(inc);
 	block_specific(inc);
 	block_promote(inc);

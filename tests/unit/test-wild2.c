@@ -470,6 +470,42 @@ test_specific(struct ruleset *rs)
 	buf_clear(&b);
 }
 
+/*
+ * Class 4: an ImportError before the first step is harmless by itself (an
+ * optional import), unless the launcher then records its process's death.
+ */
+static void
+test_revive(struct ruleset *rs)
+{
+	static const char imp[] =
+	    "[default0]:Traceback (most recent call last):\n"
+	    "[default0]:  File \"/work/train.py\", line 3, in <module>\n"
+	    "[default0]:    import flash_attn\n"
+	    "[default0]:ModuleNotFoundError: No module named 'flash_attn'\n";
+	struct rl_incident	*inc;
+	struct buf		 b = { 0 };
+
+	buf_printf(&b, "%s%s", imp, "E1203 10:00:02.123000 4242 torch/"
+	    "distributed/elastic/multiprocessing/api.py:869] failed "
+	    "(exitcode: 1) local_rank: 0 (pid: 4243) of binary: "
+	    "/usr/bin/python3\n");
+	inc = run(rs, b.p);
+	ok(first(inc) != NULL && strstr(first(inc)->text, "flash_attn") !=
+	    NULL, "an ImportError at start-up, then torchrun records the "
+	    "rank's exit: the ImportError is the failure (%s)",
+	    first_rule(inc));
+	incident_free(inc);
+
+	b.len = 0;
+	buf_printf(&b, "%s%s", imp, "[default0]:12/03/2026 10:00:09 - INFO - "
+	    "train - [rank0] iteration      1/    30 | lm loss: 2.3E+00 |\n");
+	inc = run(rs, b.p);
+	ok(first(inc) == NULL, "the same ImportError, then a step: no "
+	    "failure (%s)", first_rule(inc));
+	incident_free(inc);
+	buf_clear(&b);
+}
+
 int
 main(void)
 {
@@ -481,6 +517,7 @@ main(void)
 	test_seqnum(rs);
 	test_handled(rs);
 	test_specific(rs);
+	test_revive(rs);
 	test_bind_then_traceback(rs);
 	test_nul(rs);
 	test_alike(rs);

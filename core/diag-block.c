@@ -134,6 +134,56 @@ block_specific(struct rl_incident *inc)
 	return done;
 }
 
+/* Did a launcher record this event's rank's death (a code or a signal)? */
+static bool
+block_death(const struct rl_event *e)
+{
+	return e->rule != NULL && !e->harmless && e->rank != RL_NONE &&
+	    (e->rule->mark == MARK_EXIT || e->rule->mark == MARK_RECORD) &&
+	    (event_cap(e, CAP_SIGNAL) != RL_CAP_UNSET ||
+	    (event_cap(e, CAP_EXITCODE) != RL_CAP_UNSET &&
+	    event_cap(e, CAP_EXITCODE) != 0));
+}
+
+/*
+ * Lines no prefix attributes ("pure virtual method called" from a rank's
+ * teardown) when the launcher records one rank's death and no other, and
+ * no rank printed an error of its own: they are that rank's.  Returns how
+ * many lines were given a rank.
+ */
+size_t
+block_adopt(struct rl_incident *inc)
+{
+	struct rl_event	*e;
+	size_t		 i, done = 0;
+	int		 dead = RL_NONE;
+
+	for (i = 0; i < inc->nevents; i++) {
+		e = inc->events[i];
+		if (block_death(e)) {
+			if (dead != RL_NONE && dead != e->rank)
+				return 0;
+			dead = e->rank;
+		} else if (e->rule != NULL && event_failing(e) &&
+		    e->rank != RL_NONE && e->rule->mark == MARK_NONE &&
+		    (e->role == ROLE_ROOT || e->role == ROLE_SYMPTOM))
+			return 0;
+	}
+	if (dead == RL_NONE)
+		return 0;
+	for (i = 0; i < inc->nevents; i++) {
+		e = inc->events[i];
+		if (e->rule != NULL && event_failing(e) && e->rank == RL_NONE &&
+		    e->role == ROLE_ROOT && e->process != RL_NONE &&
+		    inc->procs[e->process]->rank == RL_NONE &&
+		    inc->procs[e->process]->host == NULL && !block_launcher(e)) {
+			e->rank = dead;
+			done++;
+		}
+	}
+	return done;
+}
+
 /*
  * Is an event a launcher's line: torchrun's elastic agent, the DeepSpeed
  * launcher, Slurm's srun and daemons, mpirun; or a record of a child's

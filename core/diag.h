@@ -54,6 +54,7 @@ int		 skew_cmp(const struct rl_incident *, const struct rl_time *,
 /* diag-block.c: a cause line and the traceback right after it, together. */
 size_t		 block_promote(struct rl_incident *);
 size_t		 block_specific(struct rl_incident *);
+size_t		 block_adopt(struct rl_incident *);
 bool		 block_launcher(const struct rl_event *);
 
 /* diag-handled.c: an error its own process lived past is harmless. */

@@ -903,6 +903,7 @@ diagnose(struct rl_incident *inc)
 	handled_mark(inc);
 	block_specific(inc);
 	block_promote(inc);
+	block_adopt(inc);
 	/* Every rank is judged, also one that printed no error at all. */
 	for (i = 0; i < inc->nprocs; i++) {
 		if (inc->procs[i]->rank != RL_NONE)

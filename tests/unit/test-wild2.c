@@ -506,6 +506,50 @@ test_revive(struct ruleset *rs)
 	buf_clear(&b);
 }
 
+/*
+ * Class 7/8: an unprefixed abort, and torchrun records one rank's death:
+ * the abort is that rank's.  Two ranks dead: it stays unattributed.
+ */
+static void
+test_adopt(struct ruleset *rs)
+{
+	static const char head[] =
+	    "[rank0]:[W1019 08:16:22.397556647 ProcessGroupNCCL.cpp:1477] "
+	    "Warning: WARNING: destroy_process_group() was not called before "
+	    "program exit, which can leak resources.\n"
+	    "[rank1]:[W1019 08:16:22.418489772 ProcessGroupNCCL.cpp:1477] "
+	    "Warning: WARNING: destroy_process_group() was not called before "
+	    "program exit, which can leak resources.\n"
+	    "pure virtual method called\n"
+	    "terminate called without an active exception\n";
+	static const char rec[] = "E1019 08:21:39.599000 3036 torch/"
+	    "distributed/elastic/multiprocessing/api.py:874] failed (exitcode: "
+	    "-6) local_rank: %d (pid: %d) of binary: /usr/bin/python\n";
+	struct rl_incident	*inc;
+	struct buf		 b = { 0 };
+
+	buf_adds(&b, head);
+	buf_printf(&b, rec, 0, 3042);
+	inc = run(rs, b.p);
+	ok(first(inc) != NULL && first(inc)->rank == 0 && strstr(first(inc)->
+	    text, "pure virtual") != NULL, "an unprefixed abort and torchrun's "
+	    "record of local rank 0's death: rank 0's abort (%s, rank %d)",
+	    first_rule(inc), first(inc) != NULL ? first(inc)->rank : -1);
+	incident_free(inc);
+
+	b.len = 0;
+	buf_adds(&b, head);
+	buf_printf(&b, rec, 0, 3042);
+	buf_printf(&b, rec, 1, 3043);
+	inc = run(rs, b.p);
+	ok(first(inc) != NULL && strstr(first(inc)->text, "pure virtual") !=
+	    NULL && first(inc)->rank == RL_NONE, "two ranks recorded dead: "
+	    "the abort stays unattributed (rank %d)", first(inc) != NULL ?
+	    first(inc)->rank : -1);
+	incident_free(inc);
+	buf_clear(&b);
+}
+
 int
 main(void)
 {
@@ -522,6 +566,7 @@ main(void)
 	test_nul(rs);
 	test_alike(rs);
 	test_launcher_words(rs);
+	test_adopt(rs);
 	errlist_clear(&e);
 	ruleset_free(rs);
 	return tap_done();

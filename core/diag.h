@@ -38,6 +38,7 @@ void		 diagnose_copies(struct rl_incident *, bool *);
 void		 diagnose_lone_rank(struct rl_incident *);
 void		 diagnose_rank_sources(struct rl_incident *);
 int		 diagnose_rank_cmp(const void *, const void *);
+void		 diagnose_host_rows(struct rl_incident *);
 
 /* diag-join.c: hardware and kernel lines joined to ranks (PCI address, pid). */
 void		 join_resolve(struct rl_incident *);

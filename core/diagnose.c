@@ -553,7 +553,10 @@ diagnose_consequence(const struct rl_incident *inc, struct judge *v,
 	return judge_first(inc, v, n, CLASS_COLLATERAL, CLASS_COLLATERAL);
 }
 
-/* Is this judge a writer of its own: a rank, or a process known by pid? */
+/*
+ * Is this judge a writer of its own: a rank, or a process known by pid or
+ * by its host (pdsh's prefixes)?
+ */
 static bool
 judge_writer(const struct rl_incident *inc, const struct judge *j)
 {
@@ -564,7 +567,8 @@ judge_writer(const struct rl_incident *inc, const struct judge *j)
 	if (j->proc == RL_NONE)
 		return false;
 	p = inc->procs[j->proc];
-	return p->pid != RL_NONE || p->local_rank != RL_NONE;
+	return p->pid != RL_NONE || p->local_rank != RL_NONE ||
+	    p->host != NULL;
 }
 
 /*
@@ -953,6 +957,8 @@ diagnose(struct rl_incident *inc)
 			a->group = GROUP_OTHER;
 	}
 	diagnose_ranks(inc, v, n, first);
+	if (inc->nranks == 0)
+		diagnose_host_rows(inc);
 	if (inc->nranks > 1)
 		qsort(inc->ranks, inc->nranks, sizeof *inc->ranks, diagnose_rank_cmp);
 	diagnose_rank_sources(inc);

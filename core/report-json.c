@@ -345,7 +345,7 @@ json_ranks(const struct rl_incident *inc)
 	for (i = 0; i < inc->nranks; i++) {
 		r = &inc->ranks[i];
 		x = json_object();
-		jset(x, "rank", json_integer(r->rank));
+		jset(x, "rank", report_json_int(r->rank));
 		jset(x, "host", report_json_str(r->host));
 		s = json_array();
 		for (k = 0; k < r->nsources; k++)

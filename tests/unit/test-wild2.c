@@ -550,6 +550,39 @@ test_adopt(struct ruleset *rs)
 	buf_clear(&b);
 }
 
+/* Class 8: pdsh's "host: " prefixes and no rank: the hosts are the rows. */
+static void
+test_host_rows(struct ruleset *rs)
+{
+	struct rl_incident	*inc;
+	size_t			 i, failed = 0;
+
+	inc = run(rs, "node01: step 10 loss 1.02\n"
+	    "node02: step 10 loss 1.03\n"
+	    "node02: Traceback (most recent call last):\n"
+	    "node02: RuntimeError: CUDA error: an illegal memory access was "
+	    "encountered\n"
+	    "node01: step 11 loss 1.01\n");
+	is_int((long long)inc->nranks, 2, "two hosts, two rows");
+	for (i = 0; i < inc->nranks; i++) {
+		if (inc->ranks[i].state == RANK_FAILED && inc->ranks[i].host !=
+		    NULL && strcmp(inc->ranks[i].host, "node02") == 0)
+			failed++;
+	}
+	is_int((long long)failed, 1, "node02's row is the failed one");
+	incident_free(inc);
+
+	inc = run(rs, "node01: Traceback (most recent call last):\n"
+	    "node01: FileNotFoundError: [Errno 2] No such file or directory: "
+	    "'/data/train.json'\n"
+	    "node02: Traceback (most recent call last):\n"
+	    "node02: FileNotFoundError: [Errno 2] No such file or directory: "
+	    "'/data/train.json'\n");
+	is_int(inc->answer.scope, SCOPE_ALL, "every host raised alike: scope "
+	    "all");
+	incident_free(inc);
+}
+
 int
 main(void)
 {
@@ -567,6 +600,7 @@ main(void)
 	test_alike(rs);
 	test_launcher_words(rs);
 	test_adopt(rs);
+	test_host_rows(rs);
 	errlist_clear(&e);
 	ruleset_free(rs);
 	return tap_done();

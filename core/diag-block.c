@@ -185,8 +185,8 @@ block_adopt(struct rl_incident *inc)
 }
 
 /*
- * Is an event a launcher's line: torchrun's elastic agent, the DeepSpeed
- * launcher, Slurm's srun and daemons, mpirun; or a record of a child's
+ * Is an event a launcher's line: torchrun's elastic agent (its rendezvous
+ * too), the DeepSpeed launcher, Slurm's srun and daemons, mpirun; or a record of a child's
  * exit, or a line inside one?  Other lines no rank wrote are unattributed,
  * not the launcher's.
  */
@@ -194,8 +194,8 @@ bool
 block_launcher(const struct rl_event *e)
 {
 	static const char *const family[] = {
-		"torch.elastic.", "deepspeed.launcher.", "slurm.", "mpi.",
-		"mpirun."
+		"torch.elastic.", "torch.rdzv.", "deepspeed.launcher.",
+		"slurm.", "mpi.", "mpirun."
 	};
 	size_t	i;
 

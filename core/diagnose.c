@@ -786,6 +786,7 @@ diagnose_words(struct rl_incident *inc, const struct judge *first)
 	const struct rl_event	*e;
 	struct buf		 s = { 0 }, x = { 0 };
 	const char		*host;
+	size_t			 i;
 
 	if (a->first == RL_NONE) {
 		a->summary = xstrdup("No failure found.");
@@ -795,6 +796,10 @@ diagnose_words(struct rl_incident *inc, const struct judge *first)
 	}
 	e = inc->events[a->first];
 	a->first_launcher = e->rank == RL_NONE && block_launcher(e);
+	for (i = 0; i < inc->nprocs && e->rank == RL_NONE && !a->first_launcher
+	    && e->process != RL_NONE && inc->procs[e->process]->host == NULL;
+	    i++)
+		a->first_unattributed |= inc->procs[i]->rank != RL_NONE;
 	host = e->process != RL_NONE ? inc->procs[e->process]->host : NULL;
 	if (a->scope == SCOPE_ALL && first->rank != RL_NONE)
 		buf_printf(&s, "Every rank failed alike (%s): the failure is "
@@ -818,9 +823,12 @@ diagnose_words(struct rl_incident *inc, const struct judge *first)
 	else if (first->rank == RL_NONE && host != NULL)
 		buf_printf(&s, "A process on %s failed (%s); no line names "
 		    "its rank.", host, e->rule->id);
-	else if (first->rank == RL_NONE)
+	else if (first->rank == RL_NONE && a->first_unattributed)
 		buf_printf(&s, "An unattributed line failed (%s): no prefix "
 		    "names the rank or host that wrote it.", e->rule->id);
+	else if (first->rank == RL_NONE)
+		buf_printf(&s, "A process failed (%s); no line names a rank.",
+		    e->rule->id);
 	else
 		buf_printf(&s, "Rank %d%s%s failed first (%s)%s.", e->rank,
 		    host ? " on " : "", host ? host : "",

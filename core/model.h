@@ -420,6 +420,8 @@ struct rl_answer {
 	int		 first;		/* index of the first failure event, or RL_NONE */
 	enum rl_role	 first_role;	/* its role (ROLE_HANG for a culprit) */
 	bool		 first_launcher;/* a launcher's line, no rank's */
+	bool		 first_unattributed;/* no rank's, while others have
+					   ranks: no prefix names its writer */
 	enum rl_domain	 domain;
 	enum rl_group	 group;
 	enum rl_scope	 scope;

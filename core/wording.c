@@ -163,10 +163,10 @@ wd_first(struct wd_section *s, const struct rl_incident *inc)
 		buf_printf(&b, "rank %d", e->rank);
 	else if (a->first_launcher)
 		buf_adds(&b, "the launcher");
-	else if (event_host(inc, e) != NULL)
-		buf_adds(&b, "a process");
-	else
+	else if (a->first_unattributed)
 		buf_adds(&b, "an unattributed line");
+	else
+		buf_adds(&b, "a process");
 	if (event_host(inc, e) != NULL) {
 		buf_adds(&b, " on ");
 		buf_adds(&b, event_host(inc, e));

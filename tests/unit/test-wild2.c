@@ -416,12 +416,21 @@ test_launcher_words(struct ruleset *rs)
 {
 	struct rl_incident	*inc;
 
-	inc = run(rs, "Fatal Python error: Segmentation fault\n");
+	inc = run(rs, "[rank0]: step 3 loss 2.0\n[rank1]: step 3 loss 2.0\n"
+	    "Fatal Python error: Segmentation fault\n");
 	ok(inc->answer.summary != NULL && strstr(inc->answer.summary,
 	    "unattributed") != NULL && strstr(inc->answer.summary,
-	    "launcher") == NULL, "a segfault no prefix attributes: "
-	    "unattributed, not the launcher's: %s", inc->answer.summary);
-	ok(!inc->answer.first_launcher, "nor is it the launcher's line");
+	    "launcher") == NULL, "ranks known, and a segfault no prefix "
+	    "attributes: unattributed, not the launcher's: %s",
+	    inc->answer.summary);
+	ok(!inc->answer.first_launcher && inc->answer.first_unattributed,
+	    "nor is it the launcher's line");
+	incident_free(inc);
+
+	inc = run(rs, "Fatal Python error: Segmentation fault\n");
+	ok(inc->answer.summary != NULL && strncmp(inc->answer.summary,
+	    "A process failed", 16) == 0, "no rank anywhere: a process "
+	    "failed: %s", inc->answer.summary);
 	incident_free(inc);
 
 	inc = run(rs, "srun: error: Unable to allocate resources: Requested "

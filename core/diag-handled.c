@@ -24,16 +24,32 @@ struct handled_mark {
 };
 
 /*
- * Did a launcher record the death of this event's process or rank (an exit
- * with an error code, or by a signal)?  Then its steps after the error were
- * only written late.
+ * The processes and ranks a launcher recorded the death of (an exit with
+ * an error code, or by a signal), as sorted keys: a process is its index,
+ * a rank its number plus 2^32.  Made once per pass, since 1,024 ranks may
+ * each have an error to weigh against them.
  */
-static bool
-handled_died(const struct rl_incident *inc, const struct rl_event *f)
+struct handled_deaths {
+	int64_t		*key;
+	size_t		 n;
+	bool		 made;
+};
+
+static int
+key_cmp(const void *a, const void *b)
+{
+	int64_t	x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static void
+deaths_make(const struct rl_incident *inc, struct handled_deaths *d)
 {
 	const struct rl_event	*e;
-	size_t			 i;
+	size_t			 i, cap = 0;
 
+	d->made = true;
 	for (i = 0; i < inc->nevents; i++) {
 		e = inc->events[i];
 		if (e->rule == NULL || e->harmless ||
@@ -43,11 +59,33 @@ handled_died(const struct rl_incident *inc, const struct rl_event *f)
 		    (event_cap(e, CAP_EXITCODE) == RL_CAP_UNSET ||
 		    event_cap(e, CAP_EXITCODE) == 0))
 			continue;
-		if (e->process == f->process ||
-		    (f->rank != RL_NONE && e->rank == f->rank))
-			return true;
+		d->key = array_grow(d->key, d->n + 1, &cap, sizeof *d->key);
+		d->key[d->n++] = e->process;
+		if (e->rank != RL_NONE)
+			d->key[d->n++] = ((int64_t)1 << 32) + e->rank;
 	}
-	return false;
+	if (d->n > 1)
+		qsort(d->key, d->n, sizeof *d->key, key_cmp);
+}
+
+/*
+ * Did a launcher record the death of this event's process or rank?  Then
+ * its steps after the error were only written late.
+ */
+static bool
+handled_died(const struct rl_incident *inc, struct handled_deaths *d,
+    const struct rl_event *f)
+{
+	int64_t	k;
+
+	if (!d->made)
+		deaths_make(inc, d);
+	k = f->process;
+	if (bsearch(&k, d->key, d->n, sizeof k, key_cmp) != NULL)
+		return true;
+	k = ((int64_t)1 << 32) + f->rank;
+	return f->rank != RL_NONE &&
+	    bsearch(&k, d->key, d->n, sizeof k, key_cmp) != NULL;
 }
 
 /* Is an event a sign that its process goes on? */
@@ -96,8 +134,8 @@ handled_cmp(const void *a, const void *b)
  * exit): steps alone are not enough, and a checkpoint line never is.
  */
 static bool
-handled_after(const struct rl_incident *inc, const struct handled_mark *v,
-    size_t n, const struct rl_event *e)
+handled_after(const struct rl_incident *inc, struct handled_deaths *d,
+    const struct handled_mark *v, size_t n, const struct rl_event *e)
 {
 	struct handled_mark	 key = { e->process, e->source, 0, 0 };
 	size_t			 lo = 0, hi = n, i;
@@ -127,7 +165,7 @@ handled_after(const struct rl_incident *inc, const struct handled_mark *v,
 		else
 			a2 = v[i].step;
 		if (a1 >= 0 && a2 >= 0)
-			return !handled_died(inc, e);
+			return !handled_died(inc, d, e);
 	}
 	return false;
 }
@@ -140,6 +178,7 @@ size_t
 handled_mark(struct rl_incident *inc)
 {
 	struct handled_mark	*v = NULL;
+	struct handled_deaths	 d = { 0 };
 	struct rl_event		*e;
 	size_t			 i, n = 0, cap = 0, done = 0;
 
@@ -159,12 +198,13 @@ handled_mark(struct rl_incident *inc)
 	qsort(v, n, sizeof *v, handled_cmp);
 	for (i = 0; i < inc->nevents; i++) {
 		e = inc->events[i];
-		if (handled_candidate(e) && handled_after(inc, v, n, e)) {
+		if (handled_candidate(e) && handled_after(inc, &d, v, n, e)) {
 			e->harmless = true;
 			done++;
 		}
 	}
 	free(v);
+	free(d.key);
 	return done;
 }
 
@@ -177,6 +217,7 @@ handled_mark(struct rl_incident *inc)
 size_t
 handled_revive(struct rl_incident *inc)
 {
+	struct handled_deaths	 d = { 0 };
 	struct rl_event		*e;
 	const struct rl_rule	*r;
 	size_t			 i, done = 0;
@@ -188,10 +229,11 @@ handled_revive(struct rl_incident *inc)
 		    e->process == RL_NONE || r->only_after == NULL ||
 		    r->not_within != NULL || r->not_after != NULL)
 			continue;
-		if (handled_died(inc, e)) {
+		if (handled_died(inc, &d, e)) {
 			e->harmless = false;
 			done++;
 		}
 	}
+	free(d.key);
 	return done;
 }

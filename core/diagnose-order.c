@@ -305,7 +305,7 @@ diagnose_host_rows(struct rl_incident *inc)
 {
 	const struct rl_process	*p;
 	const struct rl_event	*e;
-	struct rl_rank		*r;
+	struct rl_rank		*r, key;
 	size_t			 i, k, room = 0;
 	int			 f = inc->answer.first;
 
@@ -332,17 +332,21 @@ diagnose_host_rows(struct rl_incident *inc)
 		    clock_cmp(&p->last, &r->last) > 0)
 			r->last = p->last;
 	}
+	/* By host, so that each event finds its row by a binary search. */
+	if (inc->nranks > 1)
+		qsort(inc->ranks, inc->nranks, sizeof *inc->ranks,
+		    diagnose_rank_cmp);
+	memset(&key, 0, sizeof key);
+	key.rank = RL_NONE;
 	for (i = 0; i < inc->nevents && inc->nranks > 0; i++) {
 		e = inc->events[i];
 		if (e->process == RL_NONE ||
 		    (p = inc->procs[e->process])->host == NULL)
 			continue;
-		for (k = 0; k < inc->nranks &&
-		    strcmp(inc->ranks[k].host, p->host) != 0; k++)
-			;
-		if (k == inc->nranks)
+		key.host = p->host;
+		if ((r = bsearch(&key, inc->ranks, inc->nranks,
+		    sizeof *inc->ranks, diagnose_rank_cmp)) == NULL)
 			continue;
-		r = &inc->ranks[k];
 		row_add_source(r, e->source);
 		if (!event_failing(e))
 			continue;

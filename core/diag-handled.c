@@ -80,6 +80,8 @@ handled_died(const struct rl_incident *inc, struct handled_deaths *d,
 
 	if (!d->made)
 		deaths_make(inc, d);
+	if (d->n == 0)
+		return false;
 	k = f->process;
 	if (bsearch(&k, d->key, d->n, sizeof k, key_cmp) != NULL)
 		return true;

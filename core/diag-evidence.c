@@ -222,6 +222,25 @@ ev_signal(const struct rl_event *e)
 	return 0;
 }
 
+/* What the lagging rank's numbers show, from a desync line or the SeqNum. */
+static void
+ev_lag(struct rl_incident *inc, struct rl_evlist *l, int ev,
+    enum rl_stance stance)
+{
+	const struct rl_hang	*h = &inc->answer.hang;
+
+	if (h->lag_seq)
+		evlist_add(l, inc, ev, stance, "rank %d's watchdog timed out in "
+		    "collective SeqNum %lld while every other rank's timed out "
+		    "in %lld: it is out of step with them", h->lag_rank,
+		    (long long)h->lag_enqueued, (long long)h->peers_enqueued);
+	else
+		evlist_add(l, inc, ev, stance, "rank %d's last enqueued "
+		    "collective is %lld while the others reached %lld: it never "
+		    "entered the collective they wait in", h->lag_rank,
+		    (long long)h->lag_enqueued, (long long)h->peers_enqueued);
+}
+
 /* The first failure's own line, and for a killed rank its last words. */
 static void
 ev_first_line(struct rl_incident *inc, const struct rl_event *f)
@@ -231,11 +250,7 @@ ev_first_line(struct rl_incident *inc, const struct rl_event *f)
 	char			*last;
 
 	if (f->role == ROLE_HANG && a->hang.lag_rank == f->rank)
-		evlist_add(&a->first_evidence, inc, a->first, STANCE_SUPPORTS,
-		    "rank %d's last enqueued collective is %lld while the "
-		    "others reached %lld: it never entered the collective they "
-		    "wait in", f->rank, (long long)a->hang.lag_enqueued,
-		    (long long)a->hang.peers_enqueued);
+		ev_lag(inc, &a->first_evidence, a->first, STANCE_SUPPORTS);
 	if (f->role == ROLE_HANG) {
 		evlist_add(&a->first_evidence, inc, a->first, STANCE_SUPPORTS,
 		    "rank %d's last line: it went quiet here while the others "
@@ -466,12 +481,8 @@ ev_first_hang(struct rl_incident *inc, const struct rl_event *f,
 	if (f->role != ROLE_HANG)
 		return;
 	if (h->lag_rank != RL_NONE)
-		evlist_add(&a->first_evidence, inc, h->lag_event,
-		    h->lag_rank == f->rank ? STANCE_SUPPORTS : STANCE_AGAINST,
-		    "rank %d's last enqueued collective is %lld while the "
-		    "others reached %lld: it never entered the collective they "
-		    "wait in", h->lag_rank, (long long)h->lag_enqueued,
-		    (long long)h->peers_enqueued);
+		ev_lag(inc, &a->first_evidence, h->lag_event,
+		    h->lag_rank == f->rank ? STANCE_SUPPORTS : STANCE_AGAINST);
 	if (h->dump_origin != RL_NONE)
 		evlist_add(&a->first_evidence, inc, h->dump_event,
 		    STANCE_SUPPORTS, "rank %d detected a collective timeout "
@@ -483,7 +494,12 @@ ev_first_hang(struct rl_incident *inc, const struct rl_event *f,
 		    STANCE_SUPPORTS, "a timeout of %lld ms reported here: the "
 		    "hang began at about %s", (long long)h->timeout_ms, t);
 	}
-	if (strcmp(h->basis != NULL ? h->basis : "", "lagging") == 0)
+	if (strcmp(h->basis != NULL ? h->basis : "", "lagging") == 0 &&
+	    h->lag_seq)
+		buf_printf(x, " Its watchdog timed out in collective SeqNum "
+		    "%lld, the others' in %lld: it is out of step with them.",
+		    (long long)h->lag_enqueued, (long long)h->peers_enqueued);
+	else if (strcmp(h->basis != NULL ? h->basis : "", "lagging") == 0)
 		buf_printf(x, " Its last enqueued collective (%lld) is behind "
 		    "every other rank's (%lld): it never reached the collective "
 		    "the others wait in.", (long long)h->lag_enqueued,
@@ -757,8 +773,9 @@ ev_verdict_hang(struct rl_incident *inc, const struct rl_event *f)
 		return 0;
 	if (a->hang.lag_event != RL_NONE && a->hang.lag_rank == f->rank) {
 		evlist_add(&a->verdict_evidence, inc, a->hang.lag_event,
-		    STANCE_SUPPORTS, "rank %d never enqueued the collective the "
-		    "others wait in", f->rank);
+		    STANCE_SUPPORTS, a->hang.lag_seq ? "rank %d timed out in "
+		    "another collective than the others" : "rank %d never "
+		    "enqueued the collective the others wait in", f->rank);
 		support++;
 	}
 	for (i = 0; i < inc->nranks && support < 3; i++) {

@@ -13,7 +13,11 @@
  *  - "Received a dump signal ... from rank N": rank N detected a timeout
  *    first, which points at the neighbourhood of the culprit;
  *  - the timeouts themselves (NCCL's Timeout(ms), gloo's "Timed out waiting
- *    Nms"): the hang began at the timeout's time minus its timeout.
+ *    Nms"): the hang began at the timeout's time minus its timeout.  With
+ *    no desync line, their SeqNum stands in for the last enqueued number:
+ *    the one rank whose watchdog caught a lower collective than every
+ *    other's, or the one whose number differs from all the others', is
+ *    out of step with them.
  * The bracketed [Rank N] of a watchdog line is the rank inside its process
  * group, which is the global rank only in the default group (PG ID 0): the
  * rank comes from the line's writer, and [Rank N] only stands in for it
@@ -124,6 +128,80 @@ progress_judge(struct rl_hang *h, const struct progress *v, size_t n)
 	}
 }
 
+/*
+ * The timeouts' SeqNum, when no rank printed its last enqueued number: the
+ * one rank below every other (as progress_judge), else, among three or
+ * more, the one rank whose number all the others share but it does not.
+ */
+static void
+progress_judge_seq(struct rl_hang *h, const struct progress *v, size_t n)
+{
+	size_t	 i, count, odd = 0, nodd = 0;
+	int64_t	 pg = progress_main_group(v, n, &count), common = 0;
+	long	 votes = 0;
+
+	progress_judge(h, v, n);
+	h->desync_ranks = 0;
+	h->frozen = false;
+	if (h->lag_rank != RL_NONE) {
+		h->lag_seq = true;
+		return;
+	}
+	if (count < 3)
+		return;
+	/* The majority's number: Boyer-Moore again. */
+	for (i = 0; i < n; i++) {
+		if (v[i].pg != pg)
+			continue;
+		if (votes == 0)
+			common = v[i].enqueued;
+		votes += v[i].enqueued == common ? 1 : -1;
+	}
+	for (i = 0; i < n; i++) {
+		if (v[i].pg == pg && v[i].enqueued != common) {
+			odd = i;
+			nodd++;
+		}
+	}
+	if (nodd != 1)
+		return;
+	h->lag_rank = v[odd].rank;
+	h->lag_enqueued = v[odd].enqueued;
+	h->lag_event = v[odd].event;
+	h->peers_enqueued = common;
+	h->lag_seq = true;
+}
+
+/* Each rank's watchdog timeout SeqNum, the first it printed per group. */
+static void
+hang_seq(struct rl_incident *inc, struct rl_hang *h)
+{
+	struct progress		*v = NULL;
+	const struct rl_event	*e;
+	const uint64_t		 bits = capture_name_bits("seq");
+	size_t			 n = 0, i;
+	double			 seq, pg;
+	int			 rank;
+
+	for (i = 0; i < inc->nevents; i++) {
+		e = event_ahead(inc->events, inc->nevents, i);
+		if (e->rule == NULL || e->harmless ||
+		    (e->role != ROLE_COLLATERAL && e->role != ROLE_SYMPTOM) ||
+		    event_cap(e, CAP_TIMEOUT_MS) == RL_CAP_UNSET ||
+		    !rule_has_named(e->rule, "seq", bits) ||
+		    !event_capture_num(e, "seq", &seq))
+			continue;
+		if (!event_capture_num(e, "pg_id", &pg))
+			pg = -1;
+		if ((rank = hang_line_rank(e, (int64_t)pg)) == RL_NONE)
+			continue;
+		progress_add(&v, &n, (int64_t)pg, rank, (int64_t)seq, (int)i);
+	}
+	if (n > 0)
+		progress_judge_seq(h, v, n);
+	free(v);
+}
+
 /* The rank most dump-signal lines name, with one of those lines. */
 static void
 hang_dump_origin(struct rl_incident *inc, struct rl_hang *h)
@@ -224,6 +302,8 @@ hang_analyze(struct rl_incident *inc)
 	}
 	if (n > 0)
 		progress_judge(h, v, n);
+	else
+		hang_seq(inc, h);
 	free(v);
 	hang_dump_origin(inc, h);
 	hang_timeouts(inc, h);

@@ -38,6 +38,7 @@ void		 diagnose_copies(struct rl_incident *, bool *);
 void		 diagnose_lone_rank(struct rl_incident *);
 void		 diagnose_rank_sources(struct rl_incident *);
 int		 diagnose_rank_cmp(const void *, const void *);
+void		 diagnose_host_rows(struct rl_incident *);
 
 /* diag-join.c: hardware and kernel lines joined to ranks (PCI address, pid). */
 void		 join_resolve(struct rl_incident *);
@@ -50,6 +51,16 @@ int64_t		 skew_utc_ms(const struct rl_incident *, const struct rl_time *,
 		     const char *);
 int		 skew_cmp(const struct rl_incident *, const struct rl_time *,
 		     const char *, const struct rl_time *, const char *, bool *);
+
+/* diag-block.c: a cause line and the traceback right after it, together. */
+size_t		 block_promote(struct rl_incident *);
+size_t		 block_specific(struct rl_incident *);
+size_t		 block_adopt(struct rl_incident *);
+bool		 block_launcher(const struct rl_event *);
+
+/* diag-handled.c: an error its own process lived past is harmless. */
+size_t		 handled_mark(struct rl_incident *);
+size_t		 handled_revive(struct rl_incident *);
 
 /* diag-hang.c: collective progress at a timeout, the hang's start. */
 void		 hang_analyze(struct rl_incident *);

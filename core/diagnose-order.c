@@ -272,7 +272,93 @@ diagnose_rank_cmp(const void *a, const void *b)
 {
 	const struct rl_rank	*x = a, *y = b;
 
-	return (x->rank > y->rank) - (x->rank < y->rank);
+	if (x->rank != y->rank)
+		return (x->rank > y->rank) - (x->rank < y->rank);
+	/* Rows of hosts (no rank known): by name. */
+	if (x->host == NULL || y->host == NULL)
+		return (x->host == NULL) - (y->host == NULL);
+	return strcmp(x->host, y->host);
+}
+
+/* A source a row's lines are in, once. */
+static void
+row_add_source(struct rl_rank *r, unsigned src)
+{
+	size_t	k;
+
+	for (k = 0; k < r->nsources; k++) {
+		if (r->sources[k] == src)
+			return;
+	}
+	r->sources = xreallocarray(r->sources, r->nsources + 1,
+	    sizeof *r->sources);
+	r->sources[r->nsources++] = src;
+}
+
+/*
+ * No rank known anywhere, but hosts (pdsh's "host: " prefixes, syslog's
+ * hosts): each host is a row, with what its processes wrote and how it
+ * failed, so that no writer is left out of the table.
+ */
+void
+diagnose_host_rows(struct rl_incident *inc)
+{
+	const struct rl_process	*p;
+	const struct rl_event	*e;
+	struct rl_rank		*r, key;
+	size_t			 i, k, room = 0;
+	int			 f = inc->answer.first;
+
+	for (i = 0; i < inc->nprocs; i++) {
+		p = inc->procs[i];
+		if (p->host == NULL || p->rank != RL_NONE)
+			continue;
+		for (k = 0; k < inc->nranks &&
+		    strcmp(inc->ranks[k].host, p->host) != 0; k++)
+			;
+		if (k == inc->nranks) {
+			inc->ranks = array_grow(inc->ranks, inc->nranks, &room,
+			    sizeof *inc->ranks);
+			r = &inc->ranks[inc->nranks++];
+			memset(r, 0, sizeof *r);
+			r->rank = RL_NONE;
+			r->host = xstrdup(p->host);
+			r->first_event = RL_NONE;
+			r->last_step = RL_NONE;
+		}
+		r = &inc->ranks[k];
+		r->lines += p->lines;
+		if (!(r->last.flags & RL_TIME_VALID) ||
+		    clock_cmp(&p->last, &r->last) > 0)
+			r->last = p->last;
+	}
+	/* By host, so that each event finds its row by a binary search. */
+	if (inc->nranks > 1)
+		qsort(inc->ranks, inc->nranks, sizeof *inc->ranks,
+		    diagnose_rank_cmp);
+	memset(&key, 0, sizeof key);
+	key.rank = RL_NONE;
+	for (i = 0; i < inc->nevents && inc->nranks > 0; i++) {
+		e = inc->events[i];
+		if (e->process == RL_NONE ||
+		    (p = inc->procs[e->process])->host == NULL)
+			continue;
+		key.host = p->host;
+		if ((r = bsearch(&key, inc->ranks, inc->nranks,
+		    sizeof *inc->ranks, diagnose_rank_cmp)) == NULL)
+			continue;
+		row_add_source(r, e->source);
+		if (!event_failing(e))
+			continue;
+		if ((int)i == f) {
+			r->state = RANK_FAILED;
+			r->first_event = f;
+		} else if (r->state == RANK_OK) {
+			r->state = e->role == ROLE_COLLATERAL ?
+			    RANK_COLLATERAL : RANK_EXITED;
+			r->first_event = (int)i;
+		}
+	}
 }
 
 /*

@@ -54,6 +54,7 @@ struct judge {
 	int		 wrap;		/* its first wrapper of a failure */
 	struct rl_time	 last;		/* its last time */
 	int		 last_proc;	/* process holding its last timed line */
+	bool		 tb;		/* began a traceback, harmless or cut */
 };
 
 #define JUDGE_MAX_RANK	(1 << 20)	/* ranks indexed directly up to this */
@@ -187,6 +188,11 @@ diagnose_collect(struct rl_incident *inc, struct judge **v, size_t *n,
 	diagnose_copies(inc, copy);
 	for (i = 0; i < inc->nevents; i++) {
 		e = event_ahead(inc->events, inc->nevents, i);
+		if (e->harmless && e->rule != NULL && !copy[i] &&
+		    e->rank != RL_NONE && e->process != RL_NONE &&
+		    inc->procs[e->process]->rank == e->rank &&
+		    (e->rule->checklist & (1u << CHECK_TRACEBACK)))
+			judge_get(v, n, ix, e->rank, e->process)->tb = true;
 		if (e->harmless || e->rule == NULL || copy[i])
 			continue;
 		j = judge_get(v, n, ix, e->rank, e->process);
@@ -429,14 +435,17 @@ hang_culprit(const struct rl_incident *inc, struct judge *v, size_t n,
 	return quiet;
 }
 
-/* The judge of a global rank that has a last line, or NULL. */
+/*
+ * The judge of a global rank that has a last line (or, with `line`, a
+ * line of its own that stands for it), or NULL.
+ */
 static struct judge *
-judge_of_rank(struct judge *v, size_t n, int rank)
+judge_of_rank(struct judge *v, size_t n, int rank, bool line)
 {
 	size_t	i;
 
 	for (i = 0; i < n && rank != RL_NONE; i++) {
-		if (v[i].rank == rank && v[i].last_proc != RL_NONE)
+		if (v[i].rank == rank && (v[i].last_proc != RL_NONE || line))
 			return &v[i];
 	}
 	return NULL;
@@ -453,11 +462,12 @@ hang_pick(struct rl_incident *inc, struct judge *v, size_t n)
 	struct rl_hang	*h = &inc->answer.hang;
 	struct judge	*j;
 
-	if ((j = judge_of_rank(v, n, h->lag_rank)) != NULL)
+	if ((j = judge_of_rank(v, n, h->lag_rank, h->lag_event != RL_NONE))
+	    != NULL)
 		h->basis = "lagging";
 	else if ((j = hang_culprit(inc, v, n, true)) != NULL)
 		h->basis = "silent";
-	else if ((j = judge_of_rank(v, n, h->dump_origin)) != NULL)
+	else if ((j = judge_of_rank(v, n, h->dump_origin, false)) != NULL)
 		h->basis = "dump";
 	else if ((j = hang_culprit(inc, v, n, false)) != NULL)
 		h->basis = "quiet";
@@ -481,10 +491,11 @@ diagnose_hang(struct rl_incident *inc, struct judge *v, size_t n)
 	hang_analyze(inc);
 	if ((quiet = hang_pick(inc, v, n)) == NULL)
 		return RL_NONE;
-	p = inc->procs[quiet->last_proc];
-	use_lag = strcmp(h->basis, "lagging") == 0 &&
-	    (h->began.flags & RL_TIME_VALID) &&
-	    clock_cmp(&p->last, &h->began) > 0;
+	p = quiet->last_proc != RL_NONE ? inc->procs[quiet->last_proc] : NULL;
+	/* (hang_pick takes the lagging rank whenever it has a judge.) */
+	use_lag = quiet->rank == h->lag_rank && (p == NULL ||
+	    ((h->began.flags & RL_TIME_VALID) &&
+	    clock_cmp(&p->last, &h->began) > 0));
 	e = incident_add_event(inc);
 	if (use_lag) {
 		lag = inc->events[h->lag_event];
@@ -502,7 +513,7 @@ diagnose_hang(struct rl_incident *inc, struct judge *v, size_t n)
 		e->process = (int)p->index;
 		e->text = incident_own(inc, process_last_line(inc, p));
 	}
-	e->timed = true;
+	e->timed = p != NULL || inc->events[h->lag_event]->timed;
 	e->rank = quiet->rank;
 	e->role = ROLE_HANG;
 	h->culprit = quiet->rank;
@@ -542,7 +553,10 @@ diagnose_consequence(const struct rl_incident *inc, struct judge *v,
 	return judge_first(inc, v, n, CLASS_COLLATERAL, CLASS_COLLATERAL);
 }
 
-/* Is this judge a writer of its own: a rank, or a process known by pid? */
+/*
+ * Is this judge a writer of its own: a rank, or a process known by pid or
+ * by its host (pdsh's prefixes)?
+ */
 static bool
 judge_writer(const struct rl_incident *inc, const struct judge *j)
 {
@@ -553,7 +567,8 @@ judge_writer(const struct rl_incident *inc, const struct judge *j)
 	if (j->proc == RL_NONE)
 		return false;
 	p = inc->procs[j->proc];
-	return p->pid != RL_NONE || p->local_rank != RL_NONE;
+	return p->pid != RL_NONE || p->local_rank != RL_NONE ||
+	    p->host != NULL;
 }
 
 /*
@@ -568,7 +583,7 @@ diagnose_scope(const struct rl_incident *inc, const struct judge *v, size_t n,
 {
 	const struct rl_event	*fe = inc->events[judge_event(first)];
 	const struct rl_event	*e;
-	size_t			 i, ranks = 0, writers = 0, same = 0, pop;
+	size_t			 i, ranks = 0, writers = 0, same = 0, pop, tb = 0;
 
 	if (fe->rule != NULL && fe->rule->job_scope)
 		return SCOPE_ALL;
@@ -578,6 +593,14 @@ diagnose_scope(const struct rl_incident *inc, const struct judge *v, size_t n,
 		writers++;
 		if (v[i].rank != RL_NONE)
 			ranks++;
+		/*
+		 * A rank that failed of nothing else but began a traceback
+		 * (one cut from the paste, interleaved with the first's)
+		 * raised, as far as these lines tell, what the first raised.
+		 */
+		if (v[i].cls == CLASS_NONE && v[i].tb && first->cls ==
+		    CLASS_ROOT && v[i].rank != RL_NONE)
+			tb++;
 		if (v[i].cls != first->cls || judge_event(&v[i]) == RL_NONE)
 			continue;
 		e = inc->events[judge_event(&v[i])];
@@ -586,7 +609,7 @@ diagnose_scope(const struct rl_incident *inc, const struct judge *v, size_t n,
 			same++;
 	}
 	pop = ranks > 0 ? ranks : writers;
-	if (same >= 2 && same >= pop)
+	if (same + tb >= 2 && same + tb >= pop)
 		return SCOPE_ALL;
 	if (same <= 1)
 		return SCOPE_ONE;
@@ -763,6 +786,7 @@ diagnose_words(struct rl_incident *inc, const struct judge *first)
 	const struct rl_event	*e;
 	struct buf		 s = { 0 }, x = { 0 };
 	const char		*host;
+	size_t			 i;
 
 	if (a->first == RL_NONE) {
 		a->summary = xstrdup("No failure found.");
@@ -771,6 +795,11 @@ diagnose_words(struct rl_incident *inc, const struct judge *first)
 		return;
 	}
 	e = inc->events[a->first];
+	a->first_launcher = e->rank == RL_NONE && block_launcher(e);
+	for (i = 0; i < inc->nprocs && e->rank == RL_NONE && !a->first_launcher
+	    && e->process != RL_NONE && inc->procs[e->process]->host == NULL;
+	    i++)
+		a->first_unattributed |= inc->procs[i]->rank != RL_NONE;
 	host = e->process != RL_NONE ? inc->procs[e->process]->host : NULL;
 	if (a->scope == SCOPE_ALL && first->rank != RL_NONE)
 		buf_printf(&s, "Every rank failed alike (%s): the failure is "
@@ -788,9 +817,18 @@ diagnose_words(struct rl_incident *inc, const struct judge *first)
 	else if (first->cls == CLASS_CONSEQUENCE ||
 	    first->cls == CLASS_COLLATERAL)
 		diagnose_words_consequence(inc, first, e, host, &s);
-	else if (first->rank == RL_NONE)
+	else if (first->rank == RL_NONE && a->first_launcher)
 		buf_printf(&s, "The launcher failed (%s) before any rank "
 		    "could.", e->rule->id);
+	else if (first->rank == RL_NONE && host != NULL)
+		buf_printf(&s, "A process on %s failed (%s); no line names "
+		    "its rank.", host, e->rule->id);
+	else if (first->rank == RL_NONE && a->first_unattributed)
+		buf_printf(&s, "An unattributed line failed (%s): no prefix "
+		    "names the rank or host that wrote it.", e->rule->id);
+	else if (first->rank == RL_NONE)
+		buf_printf(&s, "A process failed (%s); no line names a rank.",
+		    e->rule->id);
 	else
 		buf_printf(&s, "Rank %d%s%s failed first (%s)%s.", e->rank,
 		    host ? " on " : "", host ? host : "",
@@ -873,6 +911,11 @@ diagnose(struct rl_incident *inc)
 	join_resolve(inc);
 	diagnose_lone_rank(inc);
 	skew_estimate(inc);
+	handled_revive(inc);
+	handled_mark(inc);
+	block_specific(inc);
+	block_promote(inc);
+	block_adopt(inc);
 	/* Every rank is judged, also one that printed no error at all. */
 	for (i = 0; i < inc->nprocs; i++) {
 		if (inc->procs[i]->rank != RL_NONE)
@@ -922,6 +965,8 @@ diagnose(struct rl_incident *inc)
 			a->group = GROUP_OTHER;
 	}
 	diagnose_ranks(inc, v, n, first);
+	if (inc->nranks == 0)
+		diagnose_host_rows(inc);
 	if (inc->nranks > 1)
 		qsort(inc->ranks, inc->nranks, sizeof *inc->ranks, diagnose_rank_cmp);
 	diagnose_rank_sources(inc);

@@ -359,7 +359,7 @@ keep_policy(const struct rl_incident *inc, struct rl_keep *k,
 		k->policy = KEEP_LAST;
 		k->limit = KEEP_MARKS;
 	} else if (r->role == ROLE_PROGRESS && (r->mark == MARK_STEP ||
-	    r->mark == MARK_NONE)) {
+	    r->mark == MARK_NONE || r->mark == MARK_ALIVE)) {
 		k->policy = KEEP_SAMPLE;
 		/* Following, sources come as found: as many as are known. */
 		k->limit = inc->samples != 0 ? inc->samples :

@@ -47,6 +47,7 @@
 #include "ingest-int.h"
 
 static void	ingest_feed_lines(struct ingest *, const char *, size_t);
+static void	ingest_block(struct ingest *, const char *, size_t);
 static void	ingest_last_settle(struct ingest *);
 
 /*
@@ -366,21 +367,91 @@ ingest_line_quick(struct ingest *in, const char *line, size_t len, bool peel)
 	ingest_event(in, st, &m, line, len, lineno, false, true, &lc);
 }
 
+/*
+ * A line with NUL bytes: what a crashed node's log holds where pages were
+ * never written, a run of zeros, then the next line a writer got out.  The
+ * text after the last NUL is the line read (its prefix names its writer);
+ * if only NULs follow, the text before the first.  The bytes left out are
+ * counted in the source, which the outputs report.  Returns the length
+ * kept; *skip is where it starts.
+ */
+static size_t
+ingest_nul_trim(struct ingest *in, const char *p, size_t len, size_t *skip)
+{
+	const char	*z = memrchr(p, '\0', len), *a;
+	size_t		 keep;
+
+	*skip = 0;
+	if (z == NULL)
+		return len;
+	if ((size_t)(z - p) + 1 < len) {
+		*skip = (size_t)(z - p) + 1;
+		keep = len - *skip;
+	} else {
+		a = memchr(p, '\0', len);
+		keep = (size_t)(a - p);
+	}
+	in->src->binary_lines++;
+	in->src->binary_bytes += len - keep;
+	return keep;
+}
+
+/* A whole line of a block that holds NUL bytes, read on its own. */
+static void
+ingest_nul_line(struct ingest *in, const char *p, size_t len)
+{
+	size_t	n = len, skip, keep;
+
+	if (n > 0 && p[n - 1] == '\r')
+		n--;
+	keep = ingest_nul_trim(in, p, n, &skip);
+	ingest_line(in, p + skip, keep, LINE_RAW, false);
+	in->offset += len + 1;
+	in->tknown = in->offset;
+}
+
+/*
+ * A block, its lines with NUL bytes taken out and read on their own: the
+ * block's scan and skipping would take the zeros and the line after them
+ * for one line, whose prefix is not at its start.
+ */
+static void
+ingest_block_nul(struct ingest *in, const char *p, size_t n)
+{
+	const char	*z, *ls, *le;
+
+	while (n > 0 && (z = memchr(p, '\0', n)) != NULL) {
+		ls = z > p ? memrchr(p, '\n', (size_t)(z - p)) : NULL;
+		ls = ls != NULL ? ls + 1 : p;
+		if (ls > p)
+			ingest_block(in, p, (size_t)(ls - p));
+		/* The block ends in a newline. */
+		le = memchr(z, '\n', (size_t)(p + n - z));
+		ingest_nul_line(in, ls, (size_t)(le - ls));
+		n -= (size_t)(le + 1 - p);
+		p = le + 1;
+	}
+	if (n > 0)
+		ingest_block(in, p, n);
+}
+
 /* Deliver the held partial line, marking it if it was cut. */
 static void
 ingest_partial(struct ingest *in)
 {
-	size_t	len = in->partial.len;
+	size_t	len = in->partial.len, skip = 0;
 
 	if (len > 0 && in->partial.p[len - 1] == '\r')
 		len--;
+	if (memchr(in->partial.p, '\0', len) != NULL)
+		len = ingest_nul_trim(in, in->partial.p, len, &skip);
 	if (in->cut) {
-		in->partial.len = len;
+		in->partial.len = skip + len;
 		buf_adds(&in->partial, LONG_MARK);
-		len = in->partial.len;
+		len = in->partial.len - skip;
 		in->src->long_lines++;
 	}
-	ingest_line(in, in->partial.p, len, LINE_RAW, false);
+	ingest_line(in, in->partial.p + skip, len, LINE_RAW, false);
 	in->offset += in->partial_raw;
 	in->tknown = in->offset;
 	in->partial_raw = 0;
@@ -791,7 +862,7 @@ ingest_feed_lines(struct ingest *in, const char *p, size_t n)
 			continue;
 		}
 		len = (size_t)(nl - p) + 1;
-		ingest_block(in, p, len);
+		ingest_block_nul(in, p, len);
 		p += len;
 	}
 }

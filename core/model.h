@@ -123,7 +123,8 @@ struct rl_source {
 	int64_t		 file_size;	/* a regular file's size when the
 					   reading opened it, or -1 */
 	uint64_t	 long_lines;	/* lines cut at the length limit */
-	uint64_t	 binary_lines;	/* lines with NUL or invalid UTF-8 */
+	uint64_t	 binary_lines;	/* lines with NUL bytes, read around them */
+	uint64_t	 binary_bytes;	/* the bytes of those lines not read */
 	bool		 multiplexed;	/* lines carry rank prefixes */
 	bool		 copy;		/* a launcher's copy of what a rank wrote */
 	bool		 binary;	/* looked like a binary file: skipped */
@@ -359,6 +360,8 @@ struct rl_hang {
 	int64_t		 lag_enqueued;	/* its last enqueued sequence number */
 	int64_t		 peers_enqueued;/* the most any other rank enqueued */
 	int		 lag_event;	/* its desync line, or RL_NONE */
+	bool		 lag_seq;	/* the numbers are the watchdog
+					   timeouts' SeqNum, no desync line */
 	int		 dump_origin;	/* rank named by "Received a dump signal" */
 	int		 dump_event;	/* such a line, or RL_NONE */
 	bool		 frozen;	/* every rank's last enqueued was -1 */
@@ -420,6 +423,9 @@ struct rl_advice {
 struct rl_answer {
 	int		 first;		/* index of the first failure event, or RL_NONE */
 	enum rl_role	 first_role;	/* its role (ROLE_HANG for a culprit) */
+	bool		 first_launcher;/* a launcher's line, no rank's */
+	bool		 first_unattributed;/* no rank's, while others have
+					   ranks: no prefix names its writer */
 	enum rl_domain	 domain;
 	enum rl_group	 group;
 	enum rl_scope	 scope;

@@ -115,6 +115,9 @@ json_hang(const struct rl_incident *inc)
 	if (h->lag_rank != RL_NONE) {
 		jset(o, "lagging_last_enqueued", json_integer(h->lag_enqueued));
 		jset(o, "peers_last_enqueued", json_integer(h->peers_enqueued));
+		/* The numbers are the timeouts' SeqNum (no desync line). */
+		if (h->lag_seq)
+			jset(o, "lagging_from", json_string("seqnum"));
 	}
 	jset(o, "dump_origin", report_json_int(h->dump_origin));
 	jset(o, "frozen", json_boolean(h->frozen));
@@ -342,7 +345,7 @@ json_ranks(const struct rl_incident *inc)
 	for (i = 0; i < inc->nranks; i++) {
 		r = &inc->ranks[i];
 		x = json_object();
-		jset(x, "rank", json_integer(r->rank));
+		jset(x, "rank", report_json_int(r->rank));
 		jset(x, "host", report_json_str(r->host));
 		s = json_array();
 		for (k = 0; k < r->nsources; k++)
@@ -566,6 +569,13 @@ json_sources(const struct rl_incident *inc)
 		if (s->long_lines)
 			jset(x, "long_lines", json_integer((json_int_t)
 			    s->long_lines));
+		/* NUL bytes read around (a crashed node's log): how much. */
+		if (s->binary_lines) {
+			jset(x, "binary_lines", json_integer((json_int_t)
+			    s->binary_lines));
+			jset(x, "binary_bytes", json_integer((json_int_t)
+			    s->binary_bytes));
+		}
 		if (s->error != NULL)
 			jset(x, "error", report_json_str(s->error));
 		json_array_append_new(a, x);

@@ -55,7 +55,7 @@ static const char *const group_keys[] = {
 static const char *const severity_keys[] = { "info", "warning", "error", "fatal" };
 static const char *const mark_keys[] = {
 	"none", "step", "ckpt-begin", "ckpt-end", "ready", "shutdown", "exit",
-	"record"
+	"record", "alive"
 };
 static const char *const attrib_keys[] = { "path", "prefix", "link", "record" };
 

@@ -38,7 +38,7 @@ static const char *group_names[GROUP_NGROUPS] = {
 static const char *severity_names[] = { "info", "warning", "error", "fatal" };
 static const char *mark_names[MARK_NMARKS] = {
 	"none", "step", "ckpt-begin", "ckpt-end", "ready", "shutdown", "exit",
-	"record"
+	"record", "alive"
 };
 static const char *cap_names[CAP_NCAPS] = {
 	"rank", "local_rank", "host", "pid", "step", "seq", "exitcode",

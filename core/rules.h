@@ -70,6 +70,7 @@ enum rl_mark {
 	MARK_SHUTDOWN,		/* an operator or launcher asked it to stop */
 	MARK_EXIT,		/* a process ended; captures exitcode, signal */
 	MARK_RECORD,		/* a launcher's per-rank failure record */
+	MARK_ALIVE,		/* a process at work: a request served, a retry */
 	MARK_NMARKS
 };
 

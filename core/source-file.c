@@ -135,11 +135,34 @@ source_add_path(struct rl_incident *inc, const char *path)
 	return source_walk(inc, path, 0);
 }
 
-/* Does this first chunk look like a binary file rather than a log? */
+/*
+ * Does this first chunk look like a binary file rather than a log?  A NUL
+ * byte near its start says so (checkpoint shards, archives), unless the
+ * other bytes are a log's: lines of text, hardly a control byte among
+ * them, where a crashed node's log holds runs of zeros it never wrote.
+ * Only zeros so far are such a log's too.
+ */
 static bool
 looks_binary(const char *p, size_t n)
 {
-	return memchr(p, '\0', n < SNIFF_BYTES ? n : SNIFF_BYTES) != NULL;
+	size_t		i, text = 0, ctl = 0, nl = 0;
+	unsigned char	c;
+
+	if (n > SNIFF_BYTES)
+		n = SNIFF_BYTES;
+	if (memchr(p, '\0', n) == NULL)
+		return false;
+	for (i = 0; i < n; i++) {
+		if ((c = (unsigned char)p[i]) == '\0')
+			continue;
+		text++;
+		if (c == '\n')
+			nl++;
+		else if ((c < 0x20 && c != '\t' && c != '\r' && c != 0x1b &&
+		    c != '\b' && c != '\f') || c == 0x7f)
+			ctl++;
+	}
+	return text > 0 && (nl == 0 || ctl * 100 > text);
 }
 
 /* Read a gzip-compressed file through zlib, to its end. */

@@ -161,8 +161,12 @@ wd_first(struct wd_section *s, const struct rl_incident *inc)
 	buf_adds(&b, "First failure: ");
 	if (e->rank != RL_NONE)
 		buf_printf(&b, "rank %d", e->rank);
-	else
+	else if (a->first_launcher)
 		buf_adds(&b, "the launcher");
+	else if (a->first_unattributed)
+		buf_adds(&b, "an unattributed line");
+	else
+		buf_adds(&b, "a process");
 	if (event_host(inc, e) != NULL) {
 		buf_adds(&b, " on ");
 		buf_adds(&b, event_host(inc, e));
@@ -525,6 +529,16 @@ wd_warnings(struct wd_section *s, const struct rl_incident *inc)
 
 	for (i = 0; i < inc->errors.n; i++)
 		wd_addf(s, WD_WARNING, 0, "warning: %s", inc->errors.v[i]);
+	for (i = 0; i < inc->nsources; i++) {
+		if (inc->sources[i]->binary_lines == 0)
+			continue;
+		wd_addf(s, WD_WARNING, 0, "warning: %s: %llu line%s held NUL "
+		    "bytes (%llu bytes left out); the text around them was "
+		    "read", inc->sources[i]->path,
+		    (unsigned long long)inc->sources[i]->binary_lines,
+		    inc->sources[i]->binary_lines == 1 ? "" : "s",
+		    (unsigned long long)inc->sources[i]->binary_bytes);
+	}
 	n = ruleset_limit_notes(inc->rules, &notes);
 	for (i = 0; i < n; i++) {
 		wd_addf(s, WD_WARNING, 0, "warning: %s", notes[i]);

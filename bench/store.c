@@ -232,6 +232,8 @@ main(int argc, char **argv)
 	t0 = now_ms();
 	for (i = 0; fill && i < n; i++) {
 		inc = make(i, (unsigned)(rnd(&seed) % kinds), &seed);
+		/* The store saves the fingerprint the pipeline made. */
+		fingerprint_incident(inc);
 		if (store_save(st, inc, &id, &updated, &cause) != 0)
 			die("save", cause);
 		if (i % 10 == 0) {

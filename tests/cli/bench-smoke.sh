@@ -91,4 +91,18 @@ else
 	skip "bench/scale: rg is not installed"
 fi
 
+# bench/store finds what it stored: its incidents carry the fingerprint the
+# pipeline makes (a fill without it found no failure seen before).
+store="$(dirname "$RANKLINE")/bench/store"
+if [ -x "$store" ]; then
+	(cd "$tmp" && "$store" --incidents 300 --lookups 5 \
+	    --rankline "$RANKLINE" >"$tmp/store.out" 2>&1)
+	ok $? "bench/store completes: $(tail -1 "$tmp/store.out")"
+	grep -q "^bench-store: ok" "$tmp/store.out"
+	ok $? "and finds each failure seen before"
+else
+	skip "bench/store is not built"
+	skip "bench/store is not built"
+fi
+
 tap_done

@@ -210,17 +210,12 @@ diagnose_resolve(struct rl_incident *inc)
 	events_sort(inc, keys, wall, lo);
 }
 
-/* Note that a rank has a source (a rank has only a few). */
+/* A source a row's lines are in, once. */
 static void
-rank_add_source(struct rl_incident *inc, int rank, unsigned src)
+row_add_source(struct rl_rank *r, unsigned src)
 {
-	struct rl_rank	*r;
-	ssize_t		 i;
-	size_t		 k;
+	size_t	k;
 
-	if (rank == RL_NONE || (i = incident_rank_pos(inc, rank)) < 0)
-		return;
-	r = &inc->ranks[i];
 	for (k = 0; k < r->nsources; k++) {
 		if (r->sources[k] == src)
 			return;
@@ -228,6 +223,16 @@ rank_add_source(struct rl_incident *inc, int rank, unsigned src)
 	r->sources = xreallocarray(r->sources, r->nsources + 1,
 	    sizeof *r->sources);
 	r->sources[r->nsources++] = src;
+}
+
+/* Note that a rank has a source (a rank has only a few). */
+static void
+rank_add_source(struct rl_incident *inc, int rank, unsigned src)
+{
+	ssize_t	i;
+
+	if (rank != RL_NONE && (i = incident_rank_pos(inc, rank)) >= 0)
+		row_add_source(&inc->ranks[i], src);
 }
 
 static int
@@ -280,20 +285,6 @@ diagnose_rank_cmp(const void *a, const void *b)
 	return strcmp(x->host, y->host);
 }
 
-/* A source a row's lines are in, once. */
-static void
-row_add_source(struct rl_rank *r, unsigned src)
-{
-	size_t	k;
-
-	for (k = 0; k < r->nsources; k++) {
-		if (r->sources[k] == src)
-			return;
-	}
-	r->sources = xreallocarray(r->sources, r->nsources + 1,
-	    sizeof *r->sources);
-	r->sources[r->nsources++] = src;
-}
 
 /*
  * No rank known anywhere, but hosts (pdsh's "host: " prefixes, syslog's

@@ -557,6 +557,21 @@ console_history_notes(void *arg, int64_t id, struct report_note **v,
 	return report_notes_read(arg, id, v, n, cause);
 }
 
+/* Whether a path is "-" with a terminal on it: a log to be pasted. */
+static bool
+console_pasted(int argc, char **argv)
+{
+	int	i;
+
+	if (!isatty(STDIN_FILENO))
+		return (false);
+	for (i = 0; i < argc; i++) {
+		if (strcmp(argv[i], "-") == 0)
+			return (true);
+	}
+	return (false);
+}
+
 /*
  * The console: read the paths, then show the incident until the engineer
  * quits, following the sources on the same loop (unless --no-follow read
@@ -575,14 +590,30 @@ cmd_console(const struct options *o, int argc, char **argv)
 	struct rl_incident	*inc;
 	struct rl_history	 h, last;
 	struct follow		*f = NULL;
+	struct options		 po;
 	uv_loop_t		 loop;
 	char			*cause = NULL;
 	int			 bad, rv;
 	bool			 store_failed = false, nothing = false;
+	bool			 start_history = argc == 0 && o->ncmds == 0;
 
+	if (console_pasted(argc, argv)) {
+		/*
+		 * The "paste the log" habit: the terminal is read to its end
+		 * first; following it would mean keys and log on one tty.
+		 */
+		po = *o;
+		po.no_follow = true;
+		o = &po;
+		fprintf(stderr, "rankline: paste the log, then press Ctrl-D "
+		    "on a line of its own (Ctrl-C gives up)\n");
+	}
 	rs = rules_load_or_warn();
 	memset(&last, 0, sizeof last);
-	if (o->no_follow) {
+	memset(&h, 0, sizeof h);
+	if (start_history)
+		inc = incident_create(rs);	/* nothing read, nothing stored */
+	else if (o->no_follow) {
 		inc = analyze_paths(o, rs, argc, argv, NULL, NULL, &bad);
 		analyze_warn(inc);
 		if (inc->lines > 0 && !o->no_store)
@@ -593,7 +624,7 @@ cmd_console(const struct options *o, int argc, char **argv)
 		inc = incident_create(rs);
 	uv_loop_init(&loop);
 	uv_disable_stdio_inheritance();
-	if (!o->no_follow) {
+	if (!o->no_follow && !start_history) {
 		f = console_follow(o, &loop, inc, argc, argv);
 		analyze_recall(o, inc, &h);
 	}
@@ -602,6 +633,7 @@ cmd_console(const struct options *o, int argc, char **argv)
 	cfg.ascii = o->ascii;
 	cfg.debug_log = o->debug_log;
 	cfg.follow = f;
+	cfg.start_history = start_history;
 	hist.arg = (void *)o;
 	if (o->no_store)
 		hist.note = NULL;	/* read only */

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "config.h"
 #include "rankline.h"
@@ -60,7 +61,9 @@ usage(FILE *f)
 	fprintf(f, "options: --json --db PATH --no-store --theme NAME --mono "
 	    "--ascii --jobs N -v LOGFILE --version\n");
 	fprintf(f, "The first form opens the console, which follows the logs "
-	    "as they grow (--no-follow reads them once).\n");
+	    "as they grow (--no-follow reads them once);\n"
+	    "on a terminal, no PATH opens the history and - takes a pasted "
+	    "log, ended by Ctrl-D.\n");
 }
 
 /* --until-idle SECONDS, fractions allowed. */
@@ -219,7 +222,9 @@ main(int argc, char **argv)
 	}
 	argc -= optind;
 	argv += optind;
-	if (argc == 0 && o.ncmds == 0) {
+	/* On a terminal, no path opens the history of past incidents. */
+	if (argc == 0 && o.ncmds == 0 &&
+	    !(isatty(STDIN_FILENO) && isatty(STDOUT_FILENO))) {
 		usage(stderr);
 		return EXIT_USAGE;
 	}

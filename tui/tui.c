@@ -372,6 +372,8 @@ tui_start(struct tui *t, char **cause)
 	t->sel_auto = true;
 	model_build(t);
 	tui_push(t, VIEW_TIMELINE);
+	if (t->cfg->start_history)
+		tui_push(t, VIEW_HISTORY);
 	t->dirty = t->urgent = true;
 	tui_log(t, "started: %zu sources, %zu events, %" PRIu64 " lines%s",
 	    t->inc->nsources, t->inc->nevents, t->inc->lines,

@@ -49,6 +49,8 @@ struct tui_config {
 	bool		 ascii;		/* no line-drawing or UTF-8 glyphs */
 	const char	*debug_log;	/* file for -v output, or NULL */
 	struct follow	*follow;	/* borrowed: the sources followed, or NULL */
+	bool		 start_history;	/* no paths: open on the history, and
+					   leaving it leaves the console */
 };
 
 /*

@@ -399,7 +399,8 @@ view_history_key(struct view *v, int key, enum tui_action act)
 		return (hist_begin(h, t, EDIT_RESOLUTION));
 	case ACT_BACK:
 	case ACT_HISTORY:
-		return (REACT_CLOSE);
+		/* Opened with no paths, there is no incident to go back to. */
+		return (t->cfg->start_history ? REACT_QUIT : REACT_CLOSE);
 	default:
 		return (REACT_NONE);
 	}

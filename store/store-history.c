@@ -650,24 +650,21 @@ store_recall_offender(struct store *st, enum rl_offender_kind kind,
 /* The history of a signature, leaving out incident exclude (its own). */
 static int
 store_recall_sig(struct store *st, const struct rl_signature *sig,
-    int64_t exclude, struct rl_history *h, char **cause)
+    const char *rank, int64_t exclude, struct rl_history *h, char **cause)
 {
-	char			 rank[16];
-
 	memset(h, 0, sizeof *h);
 	h->looked = true;
 	h->incident = exclude;
 	if (sig->fingerprint == NULL)
 		return 0;
-	snprintf(rank, sizeof rank, "%d", sig->rank);
 	if (store_recall_exact(st, sig->fingerprint, exclude, h, cause) != 0 ||
 	    store_recall_near(st, sig, exclude, h, cause) != 0 ||
 	    store_recall_offender(st, OFFENDER_HOST, sig->host, exclude, h,
 	    cause) != 0 ||
 	    store_recall_offender(st, OFFENDER_GPU, sig->pci, exclude, h,
 	    cause) != 0 ||
-	    store_recall_offender(st, OFFENDER_RANK, sig->rank != RL_NONE ?
-	    rank : NULL, exclude, h, cause) != 0) {
+	    store_recall_offender(st, OFFENDER_RANK, rank, exclude, h,
+	    cause) != 0) {
 		history_clear(h);
 		return -1;
 	}
@@ -685,7 +682,12 @@ int
 store_recall(struct store *st, const struct rl_incident *inc, int64_t exclude,
     struct rl_history *h, char **cause)
 {
-	return store_recall_sig(st, &inc->sig, exclude, h, cause);
+	char	*rank = store_rank_offender(inc);
+	int	 rv;
+
+	rv = store_recall_sig(st, &inc->sig, rank, exclude, h, cause);
+	free(rank);
+	return rv;
 }
 
 /*
@@ -699,18 +701,35 @@ store_recall_stored(struct store *st, int64_t id, struct rl_history *h,
 {
 	struct rl_signature	 sig = { 0 };
 	struct store_row	 r;
+	struct store_q		 q;
+	char			*rank = NULL;
 	int			 rv;
 
 	memset(h, 0, sizeof *h);
 	if (store_get(st, id, &r, cause) != 0)
 		return -1;
+	/* The rank as it was saved, with its host and job (the offender). */
+	if (store_q_start(st, STMT_OFFENDER_OF, &q, cause) != 0) {
+		store_row_clear(&r);
+		return -1;
+	}
+	store_q_int(&q, id);
+	store_q_text(&q, offender_kind_name(OFFENDER_RANK));
+	if ((rv = store_q_step(st, &q, cause)) == 1)
+		rank = store_column(q.stmt, 0);
+	store_q_end(&q);
+	if (rv == -1) {
+		store_row_clear(&r);
+		return -1;
+	}
 	sig.fingerprint = r.fingerprint;
 	sig.template = r.template != NULL ? r.template : "";
 	sig.host = r.host;
 	sig.pci = r.pci;
 	sig.rank = r.rank;
 	sig.rule = r.signature;
-	rv = store_recall_sig(st, &sig, id, h, cause);
+	rv = store_recall_sig(st, &sig, rank, id, h, cause);
+	free(rank);
 	store_row_clear(&r);
 	return rv;
 }

@@ -64,6 +64,7 @@ enum store_stmt {
 	STMT_NEAR_LATEST,
 	STMT_OFFENDER,
 	STMT_OFFENDER_LAST,
+	STMT_OFFENDER_OF,
 	STMT_OFFENDERS,
 	STMT_N
 };
@@ -106,5 +107,6 @@ int		 store_fingerprint_add(struct store *, const char *, int,
 int		 store_begin(struct store *, char **);
 int		 store_commit(struct store *, char **);
 void		 store_rollback(struct store *);
+char		*store_rank_offender(const struct rl_incident *);
 
 #endif

@@ -383,20 +383,45 @@ store_save_offender(struct store *st, struct store_save *s, const char *kind,
 	return store_q_run(st, &q, cause);
 }
 
+/*
+ * The root's rank as a repeat offender: "3 on node1 in train-llm".  A rank
+ * number alone names a different process in every job, so it is counted
+ * only with its host and its job (the job's name, else its command, which
+ * stay the same when a job is resubmitted); with neither, not at all.
+ */
+char *
+store_rank_offender(const struct rl_incident *inc)
+{
+	const char	*host = inc->sig.host;
+	const char	*job = inc->job.fact[JOB_NAME].value;
+	char		*s;
+
+	if (job == NULL)
+		job = inc->job.fact[JOB_COMMAND].value;
+	if (inc->sig.rank == RL_NONE || (host == NULL && job == NULL))
+		return (NULL);
+	xasprintf(&s, "%d%s%s%s%s", inc->sig.rank, host != NULL ? " on " : "",
+	    host != NULL ? host : "", job != NULL ? " in " : "",
+	    job != NULL ? job : "");
+	return (s);
+}
+
 /* The root's host, GPU and rank, for the repeat offenders. */
 static int
 store_save_offenders(struct store *st, struct store_save *s, char **cause)
 {
-	char	rank[16];
+	char	*rank;
+	int	 rv;
 
 	if (s->root == NULL)
 		return 0;
-	snprintf(rank, sizeof rank, "%d", s->inc->sig.rank);
 	if (store_save_offender(st, s, "host", s->inc->sig.host, cause) != 0 ||
 	    store_save_offender(st, s, "gpu", s->inc->sig.pci, cause) != 0)
 		return -1;
-	return store_save_offender(st, s, "rank", s->inc->sig.rank != RL_NONE ?
-	    rank : NULL, cause);
+	rank = store_rank_offender(s->inc);
+	rv = store_save_offender(st, s, "rank", rank, cause);
+	free(rank);
+	return rv;
 }
 
 /* The id of a fingerprint's row, or 0 for none. */

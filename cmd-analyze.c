@@ -522,6 +522,10 @@ console_history_list(void *arg, const char *query, struct tui_past **out,
 		else if (r->host != NULL)
 			v[i].where = xstrdup(r->host);
 		v[i].summary = r->summary != NULL ? xstrdup(r->summary) : NULL;
+		/* Past its time and prefixes, as the console's events read. */
+		if (r->signature != NULL && r->text != NULL)
+			v[i].message = xstrdup(r->text + clock_message(r->text,
+			    strlen(r->text)));
 		v[i].diagnosis = r->diagnosis != NULL ?
 		    xstrdup(r->diagnosis) : NULL;
 		v[i].resolution = r->resolution != NULL ?

@@ -17,6 +17,8 @@ struct tui_past {
 	char		*when;		/* ISO 8601, as stored */
 	char		*signature;	/* the root's rule, or NULL when healthy */
 	char		*where;		/* "rank 3 on node1", or NULL */
+	char		*message;	/* the root line's message (the
+					   exception's text), or NULL */
 	char		*summary;	/* the verdict's sentence, or NULL */
 	char		*diagnosis;	/* the latest diagnosis note, or NULL */
 	char		*resolution;	/* the latest resolution note, or NULL */

@@ -49,6 +49,7 @@ tui_past_free(struct tui_past *v, size_t n)
 	for (i = 0; i < n; i++) {
 		free(v[i].when);
 		free(v[i].signature);
+		free(v[i].message);
 		free(v[i].where);
 		free(v[i].summary);
 		free(v[i].diagnosis);
@@ -137,16 +138,17 @@ hist_when(const char *iso, char *out, size_t len)
 }
 
 /*
- * One row of the list at line y: number, time, signature, a mark when a
- * note was written (n, or R once it was resolved), where, and the
- * verdict's sentence when the screen is wide enough.
+ * One row of the list at line y: number, time, the signature (the rule,
+ * then the root line's message: the exception's text is what an engineer
+ * recognises), a mark when a note was written (n, or R once it was
+ * resolved), and where.  The verdict's sentence is in the detail.
  */
 static void
 hist_draw_row(const struct tui_past *r, int y, int sx, bool sel)
 {
 	enum tui_role	 role = sel ? TR_SELECTED : TR_NORMAL;
 	char		 when[24];
-	int		 x, w = sx >= 120 ? 30 : 22;
+	int		 x, n, ww = sx >= 120 ? 24 : 16, w = sx - 25 - ww - 4;
 
 	if (sel)
 		screen_fill(y, 0, sx, TR_SELECTED);
@@ -155,18 +157,22 @@ hist_draw_row(const struct tui_past *r, int y, int sx, bool sel)
 	    (long long)r->id);
 	screen_puts(y, 8, 17, sel ? role : TR_TIME, when);
 	x = 25;
-	screen_cut(y, x, w, sel ? role : r->signature != NULL ? TR_FAILURE :
-	    TR_SAFE, r->signature != NULL ? r->signature : "no failure");
+	if (w < 12)
+		w = 12;
+	n = screen_cut(y, x, w, sel ? role : r->signature != NULL ?
+	    TR_FAILURE : TR_SAFE, r->signature != NULL ? r->signature :
+	    "no failure");
+	/* screen_cut makes the log's text safe to draw. */
+	if (r->message != NULL && n + 1 < w)
+		screen_cut(y, x + n + 1, w - n - 1, sel ? role : TR_NORMAL,
+		    r->message);
 	x += w + 1;
 	if (r->diagnosis != NULL || r->resolution != NULL)
 		screen_puts(y, x, 1, sel ? role : TR_KEY,
 		    r->resolution != NULL ? "R" : "n");
 	x += 2;
 	if (x < sx - 1 && r->where != NULL)
-		screen_cut(y, x, sx >= 120 ? 24 : sx - x - 1, role, r->where);
-	x += 26;
-	if (x < sx - 1 && r->summary != NULL && sx >= 120)
-		screen_cut(y, x, sx - x - 1, sel ? role : TR_DIM, r->summary);
+		screen_cut(y, x, sx - x - 1, role, r->where);
 }
 
 /* The selected incident's sentence and notes, under the list. */

@@ -19,6 +19,8 @@ for size in "80 24" "200 50"; do
 	ok $? "${w}: no path opens the history"
 	echo "$last_capture" | grep -Eq '^ *#1 .*python\.exception.*rank 1'
 	ok $? "${w}: it lists the stored incident"
+	echo "$last_capture" | grep -Eq '^ *#1 .*python\.exception IndexError: l'
+	ok $? "${w}: with the exception's text beside its rule"
 	send q
 	quit_checks
 

@@ -638,6 +638,7 @@ cmd_console(const struct options *o, int argc, char **argv)
 	cfg.debug_log = o->debug_log;
 	cfg.follow = f;
 	cfg.start_history = start_history;
+	cfg.no_mouse = o->no_mouse;
 	hist.arg = (void *)o;
 	if (o->no_store)
 		hist.note = NULL;	/* read only */

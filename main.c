@@ -59,7 +59,7 @@ usage(FILE *f)
 	for (c = commands; c->name != NULL; c++)
 		fprintf(f, "       rankline %s\n", c->usage);
 	fprintf(f, "options: --json --db PATH --no-store --theme NAME --mono "
-	    "--ascii --jobs N -v LOGFILE --version\n");
+	    "--ascii --no-mouse --jobs N -v LOGFILE --version\n");
 	fprintf(f, "The first form opens the console, which follows the logs "
 	    "as they grow (--no-follow reads them once);\n"
 	    "on a terminal, no PATH opens the history and - takes a pasted "
@@ -84,6 +84,7 @@ static const struct option long_options[] = {
 	{ "json", no_argument, NULL, 'j' },
 	{ "db", required_argument, NULL, 'd' },
 	{ "no-store", no_argument, NULL, 'S' },
+	{ "no-mouse", no_argument, NULL, 'M' },
 	{ "theme", required_argument, NULL, 't' },
 	{ "mono", no_argument, NULL, 'm' },
 	{ "ascii", no_argument, NULL, 'a' },
@@ -129,6 +130,9 @@ main(int argc, char **argv)
 			break;
 		case 'S':
 			o.no_store = true;
+			break;
+		case 'M':
+			o.no_mouse = true;
 			break;
 		case 't':
 			o.theme = optarg;

@@ -12,6 +12,7 @@ struct options {
 	bool		 json;		/* --json */
 	const char	*db;		/* --db PATH, or NULL for the default */
 	bool		 no_store;	/* --no-store */
+	bool		 no_mouse;	/* --no-mouse */
 	const char	*theme;		/* --theme NAME */
 	bool		 mono;		/* --mono */
 	bool		 ascii;		/* --ascii */

@@ -244,6 +244,23 @@ crash_arm(int out_fd)
 	crash_armed = 1;
 }
 
+/*
+ * Curses turned mouse reporting on: a crash must turn it off too, or every
+ * click would type escape sequences into the engineer's shell.  These are
+ * the private modes ncurses sets on xterm-like terminals (X10, normal,
+ * button-event, SGR); a terminal ignores a mode it does not know.
+ */
+void
+crash_mouse(void)
+{
+	static const char	 off[] = "\033[?1006l\033[?1002l\033[?1000l";
+
+	if (crash_seqlen + sizeof off - 1 < sizeof crash_seq) {
+		memcpy(crash_seq + crash_seqlen, off, sizeof off - 1);
+		crash_seqlen += sizeof off - 1;
+	}
+}
+
 /* Curses is ending: the handlers and the stack as they were. */
 void
 crash_disarm(void)

@@ -83,6 +83,9 @@ static const struct binding input_bindings[] = {
 	    "file named in the status line" },
 	{ 'E', V_ALL, ACT_EXPORT_ASK, "E", "write the report to a path you "
 	    "type; .md, .html or .json says the format" },
+	/* Told in help only: input_key takes the mouse before the table. */
+	{ TUI_KEYFN | KEY_MOUSE, V_ALL, ACT_NONE, "mouse",
+	    "click selects a rank or event, the wheel scrolls (--no-mouse)" },
 	{ 'q', V(VIEW_TIMELINE), ACT_QUIT, "q", "quit (from the timeline)" },
 	{ 'Q', V_ALL, ACT_QUIT, "Q", "quit from anywhere" },
 };
@@ -191,6 +194,42 @@ input_common(struct tui *t, int react, enum tui_action act)
 	}
 }
 
+/* Give an action to the view on top and act on its reaction. */
+static void
+input_act(struct tui *t, int key, enum tui_action act)
+{
+	struct view	*v = t->views[t->nviews - 1];
+
+	/* The engineer is reading: the selection no longer follows the answer. */
+	if (act != ACT_NONE && act != ACT_HELP && act != ACT_THEME &&
+	    act != ACT_PAUSE)
+		t->sel_auto = false;
+	tui_react(t, input_common(t, v->type->key(v, key, act), act));
+}
+
+/*
+ * The mouse: the wheel moves as j and k do, three at a time as terminals
+ * scroll, and button 1 is a click the view places (ACT_CLICK).
+ */
+static void
+input_mouse(struct tui *t)
+{
+	MEVENT	me;
+	int	i;
+
+	if (getmouse(&me) != OK || t->export_path != NULL)
+		return;
+	if (me.bstate & (BUTTON4_PRESSED | BUTTON5_PRESSED)) {
+		for (i = 0; i < 3; i++)
+			input_act(t, 0, me.bstate & BUTTON4_PRESSED ? ACT_UP :
+			    ACT_DOWN);
+	} else if (me.bstate & BUTTON1_PRESSED) {
+		t->click_y = me.y;
+		t->click_x = me.x;
+		input_act(t, 0, ACT_CLICK);
+	}
+}
+
 /* Give one key to the view on top and act on its reaction. */
 static void
 input_key(struct tui *t, int key)
@@ -210,17 +249,17 @@ input_key(struct tui *t, int key)
 		t->message = NULL;
 		t->dirty = true;
 	}
+	if (key == (TUI_KEYFN | KEY_MOUSE)) {
+		input_mouse(t);
+		return;
+	}
 	act = input_action(v->id, key);
 	if (act == ACT_REDRAW) {
 		clearok(curscr, TRUE);
 		t->dirty = true;
 		return;
 	}
-	/* The engineer is reading: the selection no longer follows the answer. */
-	if (act != ACT_NONE && act != ACT_HELP && act != ACT_THEME &&
-	    act != ACT_PAUSE)
-		t->sel_auto = false;
-	tui_react(t, input_common(t, v->type->key(v, key, act), act));
+	input_act(t, key, act);
 }
 
 /*

@@ -272,6 +272,16 @@ tui_curses_start(struct tui *t, char **cause)
 	set_escdelay(25);
 	leaveok(stdscr, TRUE);
 	curs_set(0);
+	/*
+	 * Clicks and the wheel, as htop and tmux take them; the terminal's own
+	 * selection is then Shift and drag.  Presses, not clicks: a click is a
+	 * press and a release within mouseinterval, which would delay each.
+	 */
+	if (!t->cfg->no_mouse && mousemask(BUTTON1_PRESSED | BUTTON4_PRESSED |
+	    BUTTON5_PRESSED, NULL) != 0) {
+		mouseinterval(0);
+		crash_mouse();
+	}
 	t->sx = COLS;
 	t->sy = LINES;
 	return (0);

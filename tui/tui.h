@@ -53,6 +53,7 @@ struct tui_config {
 	struct follow	*follow;	/* borrowed: the sources followed, or NULL */
 	bool		 start_history;	/* no paths: open on the history, and
 					   leaving it leaves the console */
+	bool		 no_mouse;	/* leave the mouse to the terminal */
 };
 
 /*
@@ -171,6 +172,7 @@ enum tui_action {
 	ACT_EXPORT,		/* write the report of the incident to a file */
 	ACT_EXPORT_ASK,		/* ask the path (and so the format) first */
 	ACT_QUIT,
+	ACT_CLICK,		/* button 1 at the tui's click_y, click_x */
 	ACT_NACTIONS
 };
 
@@ -299,6 +301,8 @@ struct tui {
 	int		 sel_row;	/* selected timeline row */
 	int		 sel_event;	/* selected event index, or RL_NONE */
 	uint64_t	 sel_seq;	/* its seq, to find it again after a rebuild */
+	int		 click_y;	/* where button 1 was pressed last */
+	int		 click_x;
 	bool		 sel_auto;	/* no key moved it yet: it follows the answer */
 	struct tui_rowkey sel_key;	/* the selected row, across a diagnosis */
 
@@ -329,6 +333,7 @@ void		 tui_select_row(struct tui *, int);
 void		 crash_save_tty(int);
 void		 crash_arm(int);
 void		 crash_disarm(void);
+void		 crash_mouse(void);
 bool		 crash_test_key(int);
 
 /* live.c */

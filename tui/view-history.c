@@ -397,6 +397,14 @@ view_history_key(struct view *v, int key, enum tui_action act)
 	if (input_scroll(&h->sel, act, page, (int)h->n - 1))
 		return (REACT_REDRAW);
 	switch (act) {
+	case ACT_CLICK:
+		/* The list starts on line 1, under its title. */
+		if (t->click_y >= 1 && h->top + t->click_y - 1 < (int)h->n &&
+		    t->click_y < t->sy - 1 - HIST_DETAIL) {
+			h->sel = h->top + t->click_y - 1;
+			return (REACT_REDRAW);
+		}
+		return (REACT_NONE);
 	case ACT_SEARCH:
 		return (hist_begin(h, t, EDIT_SEARCH));
 	case ACT_NOTE:

@@ -17,6 +17,7 @@
  * rows on screen from that array: 10,000 ranks cost nothing extra.
  */
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -776,6 +777,49 @@ timeline_next_failed(struct tui *t, int d)
 	return (REACT_REDRAW);
 }
 
+/*
+ * A click: on a rank's row selects it, and its event nearest the column
+ * clicked on the axis; on the event list, that event.
+ */
+static int
+timeline_click(struct timeline *tl, struct tui *t, int y, int x)
+{
+	const struct timeline_layout *l = &tl->lay;
+	const struct tui_row	*row;
+	size_t			 i;
+	int			 r, pos, d, best = -1, bestd = INT_MAX;
+
+	if (t->index.nrows == 0)
+		return (REACT_NONE);
+	if (y >= l->rows_y && y < l->rows_y + l->rows_h && x < l->tl_w) {
+		r = tl->top + y - l->rows_y;
+		if ((size_t)r >= t->index.nrows)
+			return (REACT_NONE);
+		tui_select_row(t, r);
+		row = &t->index.rows[r];
+		for (i = 0; x >= l->axis_x && i < row->n; i++) {
+			d = abs(timeline_bucket(t, t->index.ev[row->first + i],
+			    l->axis_w) - (x - l->axis_x));
+			if (d < bestd) {
+				bestd = d;
+				best = (int)t->index.ev[row->first + i];
+			}
+		}
+		if (best >= 0)
+			tui_select_event(t, best);
+		return (REACT_REDRAW);
+	}
+	if (l->pane_h < 2 || y <= l->pane_y || y >= l->pane_y + l->pane_h ||
+	    x < l->pane_x)
+		return (REACT_NONE);
+	row = &t->index.rows[t->sel_row];
+	pos = tl->list_top + y - l->pane_y - 1;
+	if (pos < 0 || (size_t)pos >= row->n)
+		return (REACT_NONE);
+	tui_select_event(t, (int)t->index.ev[row->first + pos]);
+	return (REACT_REDRAW);
+}
+
 /* Keys: move the selection, open views; never draw. */
 static int
 view_timeline_key(struct view *v, int key, enum tui_action act)
@@ -813,6 +857,8 @@ view_timeline_key(struct view *v, int key, enum tui_action act)
 	case ACT_ENTER:
 		return (t->sel_event != RL_NONE ? REACT_VIEW(VIEW_DETAIL) :
 		    REACT_NONE);
+	case ACT_CLICK:
+		return (timeline_click(tl, t, t->click_y, t->click_x));
 	default:
 		return (REACT_NONE);
 	}

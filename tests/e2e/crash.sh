@@ -4,8 +4,8 @@
 # real faults through RANKLINE_TEST_FAULT's key '!': a bad load, a stack
 # overflow, abort() and fatal(), and in an ASan build a heap overflow,
 # which ASan reports and ends without a signal) and checks that the pane's shell is usable:
-# the alternate screen is gone, stty shows echo and icanon, a typed command
-# runs.  The exit status must be the signal's own (128 + its number), or
+# the alternate screen is gone, stty shows echo and icanon, the mouse is
+# no longer reported, a typed command runs.  The exit status must be the signal's own (128 + its number), or
 # in a sanitizer build, ASan's report and its status.
 . "$(dirname "$0")/lib.sh"
 
@@ -54,6 +54,9 @@ crash_case() {
 	ok $? "$name: a typed command runs and echoes"
 	[ "$(pane_var cursor_flag)" = 1 ]
 	ok $? "$name: the cursor shows"
+	[ "$(pane_var mouse_standard_flag)" = 0 ] &&
+	    [ "$(pane_var mouse_any_flag)" = 0 ]
+	ok $? "$name: the terminal reports no mouse (clicks would type escapes)"
 	if [ "$how" = key:fatal ]; then
 		echo "$last_capture" | grep -q '^rankline: fatal: RANKLINE_TEST'
 		ok $? "$name: its message shows on the shell's screen"

@@ -907,6 +907,7 @@ diagnose(struct rl_incident *inc)
 	const struct rl_event	*e;
 
 	diagnose_reset(inc);
+	zone_estimate(inc);
 	diagnose_resolve(inc);
 	join_resolve(inc);
 	diagnose_lone_rank(inc);

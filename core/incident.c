@@ -854,6 +854,14 @@ incident_absorb(struct rl_incident *inc, struct rl_incident *part)
 	if ((part->end.flags & RL_TIME_VALID) && (!(inc->end.flags &
 	    RL_TIME_VALID) || clock_cmp(&part->end, &inc->end) > 0))
 		inc->end = part->end;
+	if ((part->zoned_start.flags & RL_TIME_VALID) &&
+	    (!(inc->zoned_start.flags & RL_TIME_VALID) ||
+	    clock_cmp(&part->zoned_start, &inc->zoned_start) < 0))
+		inc->zoned_start = part->zoned_start;
+	if ((part->zoned_end.flags & RL_TIME_VALID) &&
+	    (!(inc->zoned_end.flags & RL_TIME_VALID) ||
+	    clock_cmp(&part->zoned_end, &inc->zoned_end) > 0))
+		inc->zoned_end = part->zoned_end;
 	for (i = 0; i < part->errors.n; i++)
 		errlist_add(&inc->errors, "%s", part->errors.v[i]);
 }
@@ -881,6 +889,7 @@ answer_clear(struct rl_answer *a)
 	evlist_clear(&a->first_evidence);
 	evlist_clear(&a->verdict_evidence);
 	evlist_clear(&a->ckpt_evidence);
+	free(a->zones);
 	for (i = 0; i < a->nskew; i++)
 		free(a->skew[i].host);
 	free(a->skew);

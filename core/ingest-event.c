@@ -438,6 +438,34 @@ ingest_event(struct ingest *in, struct stream *st, const struct rl_match *m,
 }
 
 /*
+ * A source's zoned line and local line next to each other (diag-zone.c):
+ * the later was written no earlier, which bounds how far its local times
+ * read ahead of its zoned ones.
+ */
+static void
+zone_neighbours(struct rl_source *src, const struct rl_time *t,
+    uint64_t lineno)
+{
+	const struct rl_time	*p = &src->zone_prev;
+	int64_t			 d;
+
+	if (!(p->flags & RL_TIME_VALID) || ((p->flags | t->flags) &
+	    RL_TIME_BOOT) || src->zone_prev_line >= lineno)
+		return;
+	if (src->zone_samples == 0) {
+		src->zone_lo = INT64_MIN;
+		src->zone_hi = INT64_MAX;
+	}
+	if (t->flags & RL_TIME_ZONED) {
+		/* Local, then zoned: it reads ahead by at least d. */
+		if ((d = clock_utc_ms(p) - clock_utc_ms(t)) > src->zone_lo)
+			src->zone_lo = d;
+	} else if ((d = clock_utc_ms(t) - clock_utc_ms(p)) < src->zone_hi)
+		src->zone_hi = d;
+	src->zone_samples++;
+}
+
+/*
  * Update the times of a stream, its process and the source with a line's
  * time; the line is number lineno, at offset, of len bytes.
  */
@@ -492,5 +520,27 @@ ingest_time(struct ingest *in, struct stream *st, const struct rl_time *t,
 		inc->start = *t;
 	if (!(inc->end.flags & RL_TIME_VALID) || clock_cmp(t, &inc->end) > 0)
 		inc->end = *t;
+	/* Apart by zone: a source's local times may be in another. */
+	if ((t->flags ^ src->zone_prev.flags) & RL_TIME_ZONED)
+		zone_neighbours(src, t, lineno);
+	if (!(t->flags & RL_TIME_BOOT)) {
+		src->zone_prev = *t;
+		src->zone_prev_line = lineno;
+	}
+	if ((t->flags & (RL_TIME_ZONED | RL_TIME_BOOT)) == 0) {
+		if (!(src->local_lo.flags & RL_TIME_VALID) ||
+		    t->ms < src->local_lo.ms)
+			src->local_lo = *t;
+		if (!(src->local_hi.flags & RL_TIME_VALID) ||
+		    t->ms > src->local_hi.ms)
+			src->local_hi = *t;
+	} else {
+		if (!(inc->zoned_start.flags & RL_TIME_VALID) ||
+		    clock_cmp(t, &inc->zoned_start) < 0)
+			inc->zoned_start = *t;
+		if (!(inc->zoned_end.flags & RL_TIME_VALID) ||
+		    clock_cmp(t, &inc->zoned_end) > 0)
+			inc->zoned_end = *t;
+	}
 }
 

@@ -149,6 +149,14 @@ struct rl_source {
 	struct clock_ctx clock;		/* timestamp form detection */
 	struct rl_time	 first;		/* first time seen */
 	struct rl_time	 last;		/* last time seen */
+	struct rl_time	 local_lo;	/* earliest and latest time written */
+	struct rl_time	 local_hi;	/* without a zone (diag-zone.c) */
+	struct rl_time	 zone_prev;	/* its last time, zoned or local, */
+	uint64_t	 zone_prev_line; /* and its line */
+	int64_t		 zone_lo;	/* how far its local times read ahead */
+	int64_t		 zone_hi;	/* of its zoned ones, by neighbours */
+	size_t		 zone_samples;	/* neighbours of the two kinds */
+	int64_t		 zone_fix_ms;	/* the zone found from those; 0 none */
 	unsigned	 index;		/* position in the incident */
 	struct rl_job	 job;		/* what its head says of the job */
 	struct job_head	 head;		/* its head's unfinished line */
@@ -344,6 +352,12 @@ struct rl_evlist {
 };
 
 /* One host's clock against the reference host's (skew.c). */
+/* A source whose times without a zone are local time in a known zone. */
+struct rl_zone {
+	unsigned	 source;	/* index of the source */
+	int		 tz_min;	/* the zone its local times are in */
+};
+
 struct rl_skew {
 	char		*host;
 	int64_t		 offset_ms;	/* this host's clock minus the reference's */
@@ -446,6 +460,9 @@ struct rl_answer {
 	struct rl_evlist ckpt_evidence;
 	struct rl_skew	*skew;		/* per host; empty on one host */
 	size_t		 nskew;
+	struct rl_zone	*zones;		/* sources whose local times were
+					   read in their zone (diag-zone.c) */
+	size_t		 nzones;
 	int64_t		 skew_tolerance_ms; /* cross-host order is unsure within it */
 	struct rl_hang	 hang;
 	struct rl_capacity capacity;
@@ -493,6 +510,8 @@ struct rl_incident {
 	struct rl_answer answer;
 	struct rl_time	 start;		/* earliest time seen */
 	struct rl_time	 end;		/* latest time seen */
+	struct rl_time	 zoned_start;	/* the same of the times with a zone */
+	struct rl_time	 zoned_end;	/* (or boot-relative): diag-zone.c */
 	uint64_t	 lines;		/* lines read in all */
 	uint64_t	 bytes;
 	uint64_t	 next_seq;

@@ -253,6 +253,16 @@ json_skew(const struct rl_incident *inc)
 		json_array_append_new(hosts, x);
 	}
 	jset(o, "hosts", hosts);
+	/* Sources whose local times were read in another zone (diag-zone.c). */
+	hosts = json_array();
+	for (i = 0; i < a->nzones; i++) {
+		x = json_object();
+		jset(x, "source", report_json_str(
+		    inc->sources[a->zones[i].source]->path));
+		jset(x, "tz_minutes", json_integer(a->zones[i].tz_min));
+		json_array_append_new(hosts, x);
+	}
+	jset(o, "zones", hosts);
 	return o;
 }
 

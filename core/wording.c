@@ -414,6 +414,17 @@ wd_clocks(struct wd_section *s, const struct rl_incident *inc)
 	const struct rl_skew	*k;
 	size_t			 i;
 
+	for (i = 0; i < a->nzones; i++) {
+		if (i == 0)
+			wording_add(s, WD_TITLE, 0, "Clocks (from lines with "
+			    "and without a zone)");
+		wd_addf(s, WD_BODY, 2, "%s: its times without a zone are "
+		    "local time at UTC%c%02d:%02d, as the zoned lines around "
+		    "them say; read as such",
+		    inc->sources[a->zones[i].source]->path,
+		    a->zones[i].tz_min < 0 ? '-' : '+',
+		    abs(a->zones[i].tz_min) / 60, abs(a->zones[i].tz_min) % 60);
+	}
 	if (a->nskew == 0)
 		return;
 	wording_add(s, WD_TITLE, 0, "Clocks (from step lines every rank "

@@ -316,13 +316,24 @@ model_copies(struct tui_index *ix)
 	}
 }
 
-/* The time axis: from start to end, or event order when there are no times. */
+/*
+ * The time axis: from start to end, or event order when there are no times.
+ * Its labels are in the clock the first failure's line was written in, as
+ * the header shows it: a job's lines may be in two zones (diag-zone.c).
+ */
 static void
 model_axis(struct tui_index *ix, const struct rl_incident *inc)
 {
+	const struct rl_time	*f = NULL;
+
 	ix->t0 = clock_utc_ms(&inc->start);
 	ix->t1 = clock_utc_ms(&inc->end);
 	ix->shown0 = inc->start.ms;
+	if (inc->answer.first != RL_NONE)
+		f = &inc->events[inc->answer.first]->time;
+	if (f != NULL && (f->flags & RL_TIME_VALID) &&
+	    !(f->flags & RL_TIME_BOOT) && !(inc->start.flags & RL_TIME_BOOT))
+		ix->shown0 = ix->t0 + (f->ms - clock_utc_ms(f));
 	ix->timed = ix->t1 > ix->t0 && !(inc->start.flags & RL_TIME_BOOT);
 }
 

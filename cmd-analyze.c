@@ -3,7 +3,10 @@
  * every path, diagnose, and store the incident; analyze prints the answer,
  * the console shows it while it follows the sources for new lines.
  */
+#include <sys/stat.h>
+
 #include <assert.h>
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -561,6 +564,59 @@ console_history_notes(void *arg, int64_t id, struct report_note **v,
 	return report_notes_read(arg, id, v, n, cause);
 }
 
+/* The console's rules, for an incident its history opens. */
+static struct ruleset	*console_rules;
+
+/*
+ * An incident of the history, for the console to show in its views: its
+ * logs read again, since the store keeps the answers and a share of the
+ * events, not every line the views draw.  Logs that are gone, or that were
+ * a pipe or a command, are said, with where the stored answers are.
+ */
+static int
+console_history_open(void *arg, int64_t id, struct rl_incident **out,
+    char **cause)
+{
+	const struct options	*o = arg;
+	struct options		 ro = *o;
+	struct store		*st;
+	struct stat		 sb;
+	char			**paths;
+	size_t			 n, i;
+	int			 bad, rv;
+	bool			 absent;
+
+	*out = NULL;
+	if ((st = console_store(o, cause, &absent)) == NULL)
+		return -1;
+	rv = store_source_paths(st, id, &paths, &n, cause);
+	store_close(st);
+	if (rv != 0)
+		return -1;
+	if (n == 0)
+		xasprintf(cause, "incident #%lld lists no log", (long long)id);
+	for (i = 0; i < n && *cause == NULL; i++) {
+		if (paths[i][0] == '/' && stat(paths[i], &sb) == 0)
+			continue;
+		xasprintf(cause, "the logs of #%lld cannot be read again: "
+		    "rankline report --incident %lld has what the store kept "
+		    "(%s: %s)", (long long)id, (long long)id, paths[i],
+		    paths[i][0] != '/' ? "a pipe or a command" :
+		    strerror(errno));
+	}
+	if (*cause == NULL) {
+		ro.follow = false;
+		ro.no_follow = true;
+		ro.ncmds = 0;
+		*out = analyze_paths(&ro, console_rules, (int)n, paths, NULL,
+		    NULL, &bad);
+	}
+	for (i = 0; i < n; i++)
+		free(paths[i]);
+	free(paths);
+	return *out != NULL ? 0 : -1;
+}
+
 /* Whether a path is "-" with a terminal on it: a log to be pasted. */
 static bool
 console_pasted(int argc, char **argv)
@@ -589,7 +645,7 @@ cmd_console(const struct options *o, int argc, char **argv)
 	struct tui_config	 cfg = { 0 };
 	struct tui_history	 hist = { console_history_list,
 				     console_history_note, console_history_notes,
-				     NULL };
+				     console_history_open, NULL };
 	struct ruleset		*rs;
 	struct rl_incident	*inc;
 	struct rl_history	 h, last;
@@ -613,6 +669,7 @@ cmd_console(const struct options *o, int argc, char **argv)
 		    "on a line of its own (Ctrl-C gives up)\n");
 	}
 	rs = rules_load_or_warn();
+	console_rules = rs;
 	memset(&last, 0, sizeof last);
 	memset(&h, 0, sizeof h);
 	if (start_history)

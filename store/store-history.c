@@ -819,3 +819,35 @@ store_list_clear(struct store_list *list)
 	list->rows = NULL;
 	list->n = 0;
 }
+
+/*
+ * The paths of an incident's sources, as stored (a file's real path), in
+ * *v (n of them, NULL-terminated, each and the array the caller's).
+ */
+int
+store_source_paths(struct store *st, int64_t id, char ***v, size_t *n,
+    char **cause)
+{
+	struct store_q	 q;
+	int		 rc;
+
+	*v = NULL;
+	*n = 0;
+	if (store_q_start(st, STMT_PATHS, &q, cause) != 0)
+		return -1;
+	store_q_int(&q, id);
+	while ((rc = store_q_step(st, &q, cause)) == 1) {
+		*v = xreallocarray(*v, *n + 2, sizeof **v);
+		(*v)[(*n)++] = store_column(q.stmt, 0);
+		(*v)[*n] = NULL;
+	}
+	store_q_end(&q);
+	if (rc == -1) {
+		while (*n > 0)
+			free((*v)[--*n]);
+		free(*v);
+		*v = NULL;
+		return -1;
+	}
+	return 0;
+}

@@ -160,6 +160,8 @@ const char *const store_sql[STMT_N] = {
 	[STMT_OFFENDER_LAST] = "SELECT incident_id FROM offenders"
 	    " WHERE kind = ?1 AND name = ?2 AND incident_id != ?3"
 	    " ORDER BY occurred DESC, incident_id DESC LIMIT 1",
+	[STMT_PATHS] = "SELECT path FROM sources WHERE incident_id = ?"
+	    " ORDER BY id",
 	[STMT_OFFENDER_OF] = "SELECT name FROM offenders"
 	    " WHERE incident_id = ?1 AND kind = ?2",
 	/* Ids newest first: group_concat keeps the subquery's order. */

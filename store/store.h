@@ -157,6 +157,8 @@ int		 store_recall(struct store *, const struct rl_incident *,
 		     int64_t, struct rl_history *, char **);
 int		 store_recall_stored(struct store *, int64_t,
 		     struct rl_history *, char **);
+int		 store_source_paths(struct store *, int64_t, char ***, size_t *,
+		     char **);
 int		 store_offenders(struct store *, int64_t,
 		     struct store_offenders *, char **);
 void		 store_offenders_clear(struct store_offenders *);

@@ -63,7 +63,8 @@ static const struct binding input_bindings[] = {
 	{ 'n', V_ALL, ACT_NEXT_FAILED, "n", "next rank that did not end well "
 	    "(history: write what the selected incident was)" },
 	{ 'N', V_ALL, ACT_PREV_FAILED, "N", "previous such rank" },
-	{ '\n', V_ALL, ACT_ENTER, "Enter", "open the selected event" },
+	{ '\n', V_ALL, ACT_ENTER, "Enter", "open the selected event (in the "
+	    "history, the incident)" },
 	{ '\r', V_ALL, ACT_ENTER, NULL, NULL },
 	{ TUI_KEYFN | KEY_ENTER, V_ALL, ACT_ENTER, NULL, NULL },
 	{ 'q', V_SUB, ACT_BACK, "Esc q", "close this view" },

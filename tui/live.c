@@ -119,7 +119,8 @@ live_refresh(struct tui *t)
 	struct tui_live	*l = &t->live;
 	uint64_t	 t0, t1, t2;
 
-	if (!l->stale || l->paused || t->quitting)
+	/* A stored incident is open: this one is diagnosed when it is back. */
+	if (!l->stale || l->paused || t->quitting || t->home != NULL)
 		return;
 	/* The cap counts from the start of this diagnosis, not of the turn. */
 	uv_update_time(t->loop);

@@ -456,6 +456,8 @@ tui_free(struct tui *t)
 		fclose(t->out_fp);
 	if (t->log_fp != NULL)
 		fclose(t->log_fp);
+	if (t->home != NULL)
+		incident_free(t->inc);
 	model_clear(&t->index);
 	free(t->sel_key.host);
 	theme_free();
@@ -607,4 +609,46 @@ tui_select_row(struct tui *t, int row)
 	t->sel_event = RL_NONE;
 	tui_select_event(t, model_row_default(t, row));
 	t->sel_row = row;
+}
+
+/*
+ * Show a stored incident, read again (history's Enter), in the views the
+ * console's own one has; its own stays followed, undiagnosed meanwhile,
+ * and comes back with tui_open_close.  inc is ours now.
+ */
+int
+tui_open(struct tui *t, struct rl_incident *inc, int64_t id)
+{
+	if (t->home == NULL)
+		t->home = t->inc;
+	else
+		incident_free(t->inc);
+	t->inc = inc;
+	t->open_id = id;
+	t->sel_row = 0;
+	t->sel_event = RL_NONE;
+	t->sel_auto = true;
+	tui_rebuild(t);
+	tui_set_message(t, false, "incident #%lld, its logs read again: Esc "
+	    "goes back", (long long)id);
+	return (REACT_REDRAW);
+}
+
+/*
+ * Back to the console's own incident, with what came meanwhile, and to the
+ * history the stored one was opened from.
+ */
+int
+tui_open_close(struct tui *t)
+{
+	if (t->home == NULL)
+		return (REACT_NONE);
+	incident_free(t->inc);
+	t->inc = t->home;
+	t->home = NULL;
+	t->open_id = 0;
+	t->sel_auto = true;
+	tui_rebuild(t);
+	live_refresh(t);
+	return (REACT_VIEW(VIEW_HISTORY));
 }

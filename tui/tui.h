@@ -40,6 +40,8 @@ struct tui_history {
 	int		 (*note)(void *, int64_t, bool, const char *, char **);
 	int		 (*notes)(void *, int64_t, struct report_note **,
 			     size_t *, char **);
+	int		 (*open)(void *, int64_t, struct rl_incident **,
+			     char **);
 	void		*arg;
 };
 void		 tui_past_free(struct tui_past *, size_t);
@@ -301,6 +303,10 @@ struct tui {
 	int		 sel_row;	/* selected timeline row */
 	int		 sel_event;	/* selected event index, or RL_NONE */
 	uint64_t	 sel_seq;	/* its seq, to find it again after a rebuild */
+	struct rl_incident *home;	/* borrowed: the console's own incident
+					   while a stored one (inc, owned)
+					   is open, else NULL */
+	int64_t		 open_id;	/* the stored incident open, or 0 */
 	int		 click_y;	/* where button 1 was pressed last */
 	int		 click_x;
 	bool		 sel_auto;	/* no key moved it yet: it follows the answer */
@@ -334,6 +340,8 @@ void		 crash_save_tty(int);
 void		 crash_arm(int);
 void		 crash_disarm(void);
 void		 crash_mouse(void);
+int		 tui_open(struct tui *, struct rl_incident *, int64_t);
+int		 tui_open_close(struct tui *);
 bool		 crash_test_key(int);
 
 /* live.c */

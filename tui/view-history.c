@@ -383,6 +383,30 @@ hist_begin(struct hist *h, struct tui *t, enum hist_edit what)
 	return (REACT_REDRAW);
 }
 
+/* Open the selected incident in the timeline, from its logs read again. */
+static int
+hist_open(struct hist *h, struct tui *t)
+{
+	const struct tui_history *hs = t->cfg->history;
+	struct rl_incident	*inc;
+	char			*cause = NULL;
+
+	if (h->n == 0 || h->sel < 0 || (size_t)h->sel >= h->n)
+		return (REACT_NONE);
+	if (hs == NULL || hs->open == NULL) {
+		tui_set_message(t, true, "no history: the store is off");
+		return (REACT_REDRAW);
+	}
+	if (hs->open(hs->arg, h->rows[h->sel].id, &inc, &cause) != 0) {
+		tui_set_message(t, true, "%s", cause != NULL ? cause :
+		    "the incident could not be opened");
+		free(cause);
+		return (REACT_REDRAW);
+	}
+	tui_open(t, inc, h->rows[h->sel].id);
+	return (REACT_CLOSE | REACT_REDRAW);
+}
+
 /* Keys: move, search, write a note, back; never draw. */
 static int
 view_history_key(struct view *v, int key, enum tui_action act)
@@ -397,6 +421,8 @@ view_history_key(struct view *v, int key, enum tui_action act)
 	if (input_scroll(&h->sel, act, page, (int)h->n - 1))
 		return (REACT_REDRAW);
 	switch (act) {
+	case ACT_ENTER:
+		return (hist_open(h, t));
 	case ACT_CLICK:
 		/* The list starts on line 1, under its title. */
 		if (t->click_y >= 1 && h->top + t->click_y - 1 < (int)h->n &&

@@ -828,7 +828,6 @@ view_timeline_key(struct view *v, int key, enum tui_action act)
 	struct tui	*t = v->tui;
 	int		 page = tl->lay.rows_h > 1 ? tl->lay.rows_h - 1 : 1;
 
-	(void)key;
 	switch (act) {
 	case ACT_DOWN:
 	case ACT_UP:
@@ -859,6 +858,11 @@ view_timeline_key(struct view *v, int key, enum tui_action act)
 		    REACT_NONE);
 	case ACT_CLICK:
 		return (timeline_click(tl, t, t->click_y, t->click_x));
+	case ACT_BACK:
+		return (tui_open_close(t));
+	case ACT_QUIT:
+		/* q leaves a stored incident first; Q quits from anywhere. */
+		return (key == 'q' ? tui_open_close(t) : REACT_NONE);
 	default:
 		return (REACT_NONE);
 	}

@@ -1,0 +1,57 @@
+#!/bin/sh
+# open.sh: Enter on an incident of the history opens it in the console's
+# views (#25), its logs read again; Esc goes back to the history, then to
+# the console's own incident, which kept following meanwhile.  Logs that
+# are gone are said, with where the stored answers are.
+. "$(dirname "$0")/lib.sh"
+
+cp -r "$CORPUS/code-1" "$CORPUS/hang-1" "$TMPD/"
+
+for size in "80 24" "200 50"; do
+	set -- $size
+	w=$1
+	start "$@" XDG_DATA_HOME="$TMPD/data$w"
+	[ -d "$TMPD/hang-1" ] || cp -r "$CORPUS/hang-1" "$TMPD/"
+	type_line "$RANKLINE analyze $TMPD/code-1 >/dev/null; $RANKLINE analyze $TMPD/hang-1 >/dev/null; rm -rf $TMPD/hang-1; echo STORED"
+	wait_for '^STORED'
+	run_rankline
+	wait_for '^ *HISTORY +2 incidents'
+	ok $? "${w}: the history lists both incidents"
+	send Enter
+	wait_for 'logs of #2 cannot be read again: rankline report --incident 2'
+	ok $? "${w}: #2's logs are gone: said, with where its answers are"
+	send j Enter
+	wait_for '^ *FIRST FAILURE +rank 1 +python\.exception'
+	ok $? "${w}: Enter on #1 opens it: rank 1 failed first"
+	echo "$last_capture" | grep -q 'incident #1, its logs read again'
+	ok $? "${w}: the status line says which incident is open"
+	send Escape
+	wait_for '^ *HISTORY +2 incidents'
+	ok $? "${w}: Esc goes back to the history"
+	send Escape
+	wait_for 'RL_DONE rc=0'
+	ok $? "${w}: Esc again leaves: there was no incident of its own"
+
+	# A console on a live incident: the stored one opens over it.
+	run_rankline --no-store --no-follow "$CORPUS/killed-1"
+	wait_for '^ *FIRST FAILURE'
+	home=$(echo "$last_capture" | grep -m1 'FIRST FAILURE' |
+	    sed 's/ *at .*//; s/  */ /g')
+	send H
+	wait_for '^ *HISTORY'
+	send j Enter
+	wait_for '^ *FIRST FAILURE +rank 1 +python\.exception'
+	ok $? "${w}: from a console, H and Enter open #1 over its own incident"
+	send q
+	wait_for '^ *HISTORY'
+	ok $? "${w}: q goes back to the history, not out"
+	send Escape
+	wait_until "echo \"\$last_capture\" | grep -m1 'FIRST FAILURE' |
+	    sed 's/ *at .*//; s/  */ /g' | grep -qxF -- \"$home\""
+	ok $? "${w}: Esc: the console's own incident is back ($home)"
+	send q
+	wait_for 'RL_DONE rc=0'
+	ok $? "${w}: q quits"
+done
+
+done_testing

@@ -52,6 +52,27 @@ for size in "80 24" "200 50"; do
 	send q
 	wait_for 'RL_DONE rc=0'
 	ok $? "${w}: q quits"
+
+	# Following: what the followed log gets meanwhile is there on return.
+	printf '[rank0]: step 1 loss 1.0\n' >"$TMPD/live$w.log"
+	run_rankline --no-store "$TMPD/live$w.log"
+	wait_for 'following'
+	send H
+	wait_for '^ *HISTORY'
+	send j Enter
+	wait_for '^ *FIRST FAILURE +rank 1 +python\.exception'
+	printf '%s\n' '[rank0]: Traceback (most recent call last):' \
+	    '[rank0]:   File "train.py", line 3, in <module>' \
+	    '[rank0]: ZeroDivisionError: division by zero' >>"$TMPD/live$w.log"
+	sleep 1
+	send Escape
+	wait_for '^ *HISTORY'
+	send Escape
+	wait_for '^ *FIRST FAILURE +rank 0 .*ZeroDivisionError'
+	ok $? "${w}: the followed log's failure, written while #1 was open, is shown"
+	send q
+	wait_for 'RL_DONE rc=0'
+	ok $? "${w}: q quits"
 done
 
 done_testing

@@ -23,7 +23,7 @@
 #include "model.h"
 
 /* The schema this build writes; a database from a newer one is refused. */
-#define STORE_VERSION	2
+#define STORE_VERSION	3
 
 struct store;
 
@@ -89,6 +89,10 @@ struct store_rank {
 	const char	*first;		/* its first line's time, or NULL */
 	const char	*last;		/* its last line's time, or NULL */
 	int		 last_step;	/* or RL_NONE */
+	const char	*first_signature;/* its judged first error's rule, or NULL */
+	const char	*first_error;	/* and that error's time, or NULL */
+	bool		 first_root;	/* that error is the first failure */
+	const char	*progress;	/* its last progress line's time, or NULL */
 };
 
 /* A host, GPU or rank in the root of several incidents. */
@@ -162,6 +166,10 @@ int		 store_offenders(struct store *, int64_t,
 void		 store_offenders_clear(struct store_offenders *);
 void		 store_row_clear(struct store_row *);
 void		 store_list_clear(struct store_list *);
+
+/* store-facts.c: what a report from the store alone needs (schema 3). */
+int		 store_facts(struct store *, int64_t, char **, char **);
+const char	*store_facts_part_name(int);
 
 /* store-export.c: the history as JSON, to share between machines. */
 int		 store_export(struct store *, const char *, char **);

@@ -96,11 +96,16 @@ store_facts_job(const struct rl_job *job)
 	return a;
 }
 
-/* One wording part's items: role, indent, text, the path and line. */
+/*
+ * One wording part's items: role and text, and the indent, the path and
+ * the line where there are any (absent is 0 or none: a small incident's
+ * words are half keys otherwise).
+ */
 static json_t *
 store_facts_section(const struct rl_incident *inc, const struct wd_section *s)
 {
 	const struct wd_item	*it;
+	const char		*where;
 	json_t			*a = json_array(), *x;
 	size_t			 i;
 
@@ -109,12 +114,15 @@ store_facts_section(const struct rl_incident *inc, const struct wd_section *s)
 		x = json_object();
 		json_object_set_new(x, "role",
 		    json_string(wording_role_name(it->role)));
-		json_object_set_new(x, "indent", json_integer(it->indent));
+		if (it->indent != 0)
+			json_object_set_new(x, "indent",
+			    json_integer(it->indent));
 		json_object_set_new(x, "text", report_json_str(it->text));
-		json_object_set_new(x, "where", report_json_str(
-		    report_source_path(inc, it->source)));
-		json_object_set_new(x, "line", json_integer((json_int_t)
-		    it->line));
+		if ((where = report_source_path(inc, it->source)) != NULL)
+			json_object_set_new(x, "where", report_json_str(where));
+		if (it->line != 0)
+			json_object_set_new(x, "line", json_integer((json_int_t)
+			    it->line));
 		json_array_append_new(a, x);
 	}
 	return a;

@@ -9,8 +9,9 @@
  * store_close.  Lists returned in a store_list are the caller's, emptied
  * with store_list_clear; a row filled by store_get is the caller's, its
  * strings freed with store_row_clear; a history filled by store_recall is the caller's, freed
- * with history_clear (model.h).  The strings store_events and store_notes
- * pass their callbacks are borrowed for the call.  Failures return -1 with
+ * with history_clear (model.h); the text store_facts gives is the
+ * caller's.  The strings store_events, store_ranks and store_notes pass
+ * their callbacks are borrowed for the call.  Failures return -1 with
  * a cause naming the database's path (or the import file's, with the line
  * and column).
  */

@@ -10,9 +10,9 @@
 # checklist, each section compared with the live report's, not only
 # looked for.  On a single failure, a hang, an interrupted checkpoint, a
 # common-mode failure and a healthy run (picked by their labels), and on
-# bench/gen's logs of 96 ranks (groups, not a table).  An incident stored
-# before schema 3 (its new columns emptied with sqlite3) says which parts
-# were not stored.
+# bench/gen's logs of 200 ranks (groups, not a table; more failing lines
+# than the store keeps events).  An incident stored before schema 3 (its
+# new columns emptied with sqlite3) says which parts were not stored.
 . "${RL_SRCDIR:-.}/tests/lib.sh"
 
 corpus=$RL_SHARED/corpus/torch
@@ -150,15 +150,15 @@ check "the first failure's lines against are kept" \
     sh -c "grep -q '^- (against) ' '$tmp/s3.md'"
 
 # Beyond 64 ranks: groups, each rank's own first error (bench/gen).
-python3 "${RL_SRCDIR:-.}/bench/gen" --out "$tmp/gen" --files 96 \
-    --size 1920KB --seed 24 >/dev/null 2>&1
+python3 "${RL_SRCDIR:-.}/bench/gen" --out "$tmp/gen" --files 200 \
+    --size 4000KB --seed 24 >/dev/null 2>&1
 if [ -f "$tmp/gen/rank0.log" ]; then
-	report_case "96 generated ranks" "$tmp/gen"
-	check "96 ranks: the stored groups name every rank's own first error" \
+	report_case "200 generated ranks" "$tmp/gen"
+	check "200 ranks: the stored groups name every rank's own first error" \
 	    python3 - "$tmp/s$n.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert len(d["ranks"]) == 96, len(d["ranks"])
+assert len(d["ranks"]) == 200, len(d["ranks"])
 failing = [r for r in d["ranks"] if r["state"] != "ok"]
 assert failing and all(r["first_error"] and r["at"] for r in failing), \
     [r for r in failing if not r["first_error"]][:3]

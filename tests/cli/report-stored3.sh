@@ -11,8 +11,10 @@
 # looked for.  On a single failure, a hang, an interrupted checkpoint, a
 # common-mode failure and a healthy run (picked by their labels), and on
 # bench/gen's logs of 200 ranks (groups, not a table; more failing lines
-# than the store keeps events).  An incident stored before schema 3 (its
-# new columns emptied with sqlite3) says which parts were not stored.
+# than the store keeps events); the same through history --export and
+# --import into another database.  An incident stored before schema 3
+# (its new columns emptied with sqlite3) says which parts were not
+# stored.
 . "${RL_SRCDIR:-.}/tests/lib.sh"
 
 corpus=$RL_SHARED/corpus/torch
@@ -167,6 +169,17 @@ PY
 else
 	skip "bench/gen made no logs"
 fi
+
+# Through history --export and --import into another database: the same.
+"$RANKLINE" --db "$db" history --export "$tmp/h.json" >/dev/null 2>&1 &&
+    "$RANKLINE" --db "$tmp/b.db" history --import "$tmp/h.json" \
+    >/dev/null 2>&1 &&
+    "$RANKLINE" --db "$tmp/b.db" report --incident 3 -o "$tmp/b3.md" &&
+    "$RANKLINE" --db "$tmp/b.db" report --incident 3 -o "$tmp/b3.json"
+ok $? "the history exported and imported elsewhere is reported"
+check "imported: the checkpoint case's report is the live one's" \
+    sh -c "python3 '$tmp/compare.py' md '$tmp/live3.md' '$tmp/b3.md' &&
+    python3 '$tmp/compare.py' json '$tmp/live3.json' '$tmp/b3.json'"
 
 # An incident as an older rankline stored it: no facts, no first errors.
 if command -v sqlite3 >/dev/null; then

@@ -24,14 +24,17 @@ stored_hms(const char *t, char *out, size_t sz)
 }
 
 /*
- * Failing ranks whose failure is not among the stored events (the store
- * keeps a bounded number of events, not each rank's judged one).
+ * Failing ranks whose failure is not among the stored events (before
+ * schema 3 the store kept a bounded number of events, not each rank's
+ * judged one).
  */
 static size_t
 stored_unknown(const struct stored *s)
 {
 	size_t	i, n = 0;
 
+	if (s->facts != NULL)
+		return 0;
 	for (i = 0; i < s->nr; i++)
 		n += s->r[i].sig == NULL && s->r[i].state != NULL &&
 		    strcmp(s->r[i].state, "ok") != 0;
@@ -124,9 +127,10 @@ report_ranks_md(struct buf *b, struct report_opts *o, const struct stored *s)
 			else
 				buf_printf(b, "| %d | ", r->rank);
 			report_stored_put(b, o, sanitize_md, r->host);
-			buf_adds(b, " | ");
+			/* The first failure's rank in bold, as from the logs. */
+			buf_adds(b, r->root ? " | **" : " | ");
 			report_stored_put(b, o, sanitize_md, r->state);
-			buf_adds(b, " | ");
+			buf_adds(b, r->root ? "** | " : " | ");
 			report_stored_put(b, o, sanitize_md, r->sig);
 			stored_hms(r->at, at, sizeof at);
 			stored_hms(r->progress, pr, sizeof pr);
@@ -226,7 +230,7 @@ report_ranks_html(struct buf *b, struct report_opts *o,
 		return;
 	buf_adds(b, "<h2>Timeline</h2>\n");
 	if (s->nr <= REPORT_TABLE_RANKS) {
-		buf_adds(b, "<table>\n<tr><th>rank</th><th>host</th><th>state"
+		buf_adds(b, "<table><tr><th>rank</th><th>host</th><th>state"
 		    "</th><th>first error</th><th>at</th><th>last step</th>"
 		    "<th>last progress</th><th>last seen</th></tr>\n");
 		for (i = 0; i < s->nr; i++) {
@@ -236,7 +240,8 @@ report_ranks_html(struct buf *b, struct report_opts *o,
 			else
 				buf_printf(b, "<tr><td>%d</td><td>", r->rank);
 			report_stored_put(b, o, sanitize_html, r->host);
-			buf_adds(b, "</td><td>");
+			buf_adds(b, r->root ? "</td><td class=\"first\">" :
+			    "</td><td>");
 			report_stored_put(b, o, sanitize_html, r->state);
 			buf_adds(b, "</td><td>");
 			report_stored_put(b, o, sanitize_html, r->sig);

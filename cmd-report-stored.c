@@ -7,9 +7,16 @@
  * lines around a failure, and the notes; the history of its fingerprint
  * is asked again.  This writes those in the chosen format, redacted and
  * escaped as the other reports: the timeline as a table and as groups of
- * ranks that behaved alike, as the report from the logs has them.  It
- * cannot say more than was stored: no timeline drawing, no evidence lists
- * and no lines for and against, which the report says.
+ * ranks that behaved alike, as the report from the logs has them.
+ *
+ * Since schema 3 the store also keeps each rank's row of the timeline and
+ * a facts document (store/store-facts.c): the answers as analyze --json
+ * gives them, the job, the rule packs and the answer's words.  A report of
+ * such an incident renders those words with the report's own renderers
+ * (report_md_body, report_html_body), so its verdict, checkpoint, next
+ * steps and checklist read as the report from the logs did; only the
+ * timeline's drawing needs the logs.  An incident stored before says which
+ * parts were not stored.
  */
 #include <jansson.h>
 #include <stdio.h>
@@ -45,6 +52,13 @@ stored_rank_cb(void *arg, const struct store_rank *r)
 	x->last = stored_dup(r->last);
 	x->last_step = r->last_step;
 	x->group = -1;
+	/* Schema 3: the rank's row of the timeline, as the logs' report had it. */
+	if (s->facts != NULL) {
+		x->sig = stored_dup(r->first_signature);
+		x->at = stored_dup(r->first_error);
+		x->progress = stored_dup(r->progress);
+		x->root = r->first_root;
+	}
 	if (r->rank != RL_NONE)
 		s->nranked = s->nr;
 }
@@ -112,6 +126,9 @@ stored_event_rank(struct stored *s, const struct store_event *e)
 	struct stored_rank	*r;
 	int			 w;
 
+	/* Schema 3 stored each rank's own: no stand-in is looked for. */
+	if (s->facts != NULL)
+		return;
 	if (e->rank == RL_NONE || (r = stored_rank_find(s, e->rank)) == NULL)
 		return;
 	if (e->role != NULL && strcmp(e->role, "progress") == 0 &&
@@ -218,6 +235,12 @@ stored_clear(struct stored *s)
 	for (i = 0; i < s->ng; i++)
 		free(s->g[i].ranks);
 	free(s->g);
+	for (i = 0; i < s->npaths; i++)
+		free(s->paths[i]);
+	free(s->paths);
+	wording_clear(&s->w);
+	if (s->facts != NULL)
+		json_decref(s->facts);
 	history_clear(&s->h);
 	memset(s, 0, sizeof *s);
 }
@@ -250,8 +273,9 @@ stored_window(const struct store_row *r, char *out, size_t sz)
 #define STORED_FACTS	24
 
 static size_t
-stored_facts(const struct store_row *r, const char **k, const char **v,
-    char *rank, size_t rsz, char *step, size_t ssz, char *win, size_t wsz)
+stored_facts(const struct store_row *r, bool v3, const char **k,
+    const char **v, char *rank, size_t rsz, char *step, size_t ssz, char *win,
+    size_t wsz)
 {
 	size_t	n = 0;
 
@@ -277,9 +301,10 @@ stored_facts(const struct store_row *r, const char **k, const char **v,
 	FACT("scope", r->scope);
 	FACT("checkpoint", r->ckpt);
 	FACT("last safe step", step[0] ? step : NULL);
-	FACT("job scheduler id", r->job_scheduler);
-	FACT("job run id", r->job_run);
-	FACT("job command", r->job_command);
+	/* Schema 3 names the whole job as the logs' report does. */
+	FACT("job scheduler id", v3 ? NULL : r->job_scheduler);
+	FACT("job run id", v3 ? NULL : r->job_run);
+	FACT("job command", v3 ? NULL : r->job_command);
 	FACT("sources", r->sources);
 #undef FACT
 	return n;
@@ -336,15 +361,95 @@ report_stored_jstr(struct report_opts *o, struct buf *t, const char *s)
 	return s != NULL ? json_string(report_raw(o, t, s)) : json_null();
 }
 
+
+
+/* What a report from the logs adds to the words, for a stored one. */
+struct stored_after {
+	struct report_opts	*o;
+	const struct store_row	*r;
+	const struct stored	*s;
+};
+
+/* The failing lines the store holds, with the lines around them. */
+static void
+stored_md_lines(struct buf *body, struct report_opts *o,
+    const struct store_row *r, const struct stored *s)
+{
+	const struct stored_event *e;
+	size_t			 i, j, t;
+
+	if (s->n > 0)
+		buf_adds(body, "## Failing lines, with the lines around "
+		    "them\n\n");
+	for (i = 0; i < s->n; i++) {
+		e = &s->v[i];
+		buf_adds(body, e->root ? "**first failure** " : "");
+		buf_adds(body, "**");
+		report_stored_put(body, o, sanitize_md, e->signature != NULL ?
+		    e->signature : "");
+		buf_adds(body, "** (");
+		report_stored_put(body, o, sanitize_md, e->role);
+		buf_adds(body, ") _");
+		report_stored_put(body, o, sanitize_md, e->source);
+		buf_printf(body, ":%lld", (long long)e->line);
+		if (e->time != NULL) {
+			buf_adds(body, " at ");
+			report_stored_put(body, o, sanitize_md, e->time);
+		}
+		buf_adds(body, "_\n\n");
+		t = stored_ticks(e->context != NULL ? e->context : e->text);
+		for (j = 0; j < t; j++)
+			buf_addc(body, '`');
+		buf_adds(body, "text\n");
+		stored_lines(body, o, sanitize_terminal, e->context != NULL ?
+		    e->context : e->text);
+		for (j = 0; j < t; j++)
+			buf_addc(body, '`');
+		buf_adds(body, "\n\n");
+	}
+	if (s->more > 0)
+		buf_printf(body, "_%zu more failing lines in the store "
+		    "(rankline show %lld)._\n\n", s->more, (long long)r->id);
+}
+
+/* The fingerprint's history, asked of the store again. */
+static void
+stored_md_history(struct buf *body, struct report_opts *o,
+    const struct store_row *r, const struct stored *s)
+{
+	if (!s->h.looked || r->fingerprint == NULL)
+		return;
+	buf_adds(body, "## History\n\n");
+	report_history_lines(body, o, sanitize_md, "- ", "\n", &s->h);
+	buf_addc(body, '\n');
+}
+
+/* The timeline, the failing lines and the history among the words. */
+static void
+stored_md_after(void *arg, struct buf *body, enum wd_part part)
+{
+	struct stored_after	*a = arg;
+
+	if (part == WD_PART_CHECKPOINT)
+		report_ranks_md(body, a->o, a->s);
+	else if (part == WD_PART_MEANINGS) {
+		report_facts_md_quotes(body, a->o, a->s);
+		stored_md_lines(body, a->o, a->r, a->s);
+	}
+	else if (part == WD_PART_HISTORY)
+		stored_md_history(body, a->o, a->r, a->s);
+}
+
 static void
 stored_md(struct buf *b, struct report_opts *o, const struct store_row *r,
-    const struct stored *s)
+    struct stored *s)
 {
 	const char		*k[STORED_FACTS], *v[STORED_FACTS];
 	char			 rank[16], step[16], win[160];
-	const struct stored_event *e;
+	struct report_where	 where = { NULL, s->paths, s->npaths };
+	struct stored_after	 after = { o, r, s };
 	struct buf		 body = { 0 };
-	size_t			 n, i, j, t;
+	size_t			 n, i;
 
 	buf_printf(b, "# Incident report #%lld (from the store)\n\n",
 	    (long long)r->id);
@@ -354,59 +459,37 @@ stored_md(struct buf *b, struct report_opts *o, const struct store_row *r,
 		buf_adds(b, "\n\n");
 	}
 	buf_adds(b, "| | |\n|---|---|\n");
-	n = stored_facts(r, k, v, rank, sizeof rank, step, sizeof step,
-	    win, sizeof win);
+	if (s->facts != NULL)
+		report_facts_md_job(b, o, s);
+	n = stored_facts(r, s->facts != NULL, k, v, rank, sizeof rank, step,
+	    sizeof step, win, sizeof win);
 	for (i = 0; i < n; i++) {
-		if (v[i] == NULL)
+		/* Schema 3: the logs' report's rows first, in its order. */
+		if (i == 1 && s->facts != NULL)
+			report_facts_md_packs(b, o, s);
+		if (v[i] == NULL && !(i == 0 && s->facts != NULL))
 			continue;
 		buf_printf(b, "| %s | ", k[i]);
-		report_stored_put(b, o, sanitize_md, v[i]);
+		report_stored_put(b, o, sanitize_md, v[i] != NULL ? v[i] :
+		    "unknown to unknown");
 		buf_adds(b, " |\n");
 	}
-	buf_printf(b, "| ranks seen | %d |\n| made by | rankline %s |\n",
-	    r->nranks, o->version);
-	if (r->explanation != NULL) {
-		buf_adds(&body, "## Why\n\n");
-		report_stored_put(&body, o, sanitize_md, r->explanation);
-		buf_adds(&body, "\n\n");
-	}
-	report_ranks_md(&body, o, s);
-	if (s->n > 0)
-		buf_adds(&body, "## Failing lines, with the lines around "
-		    "them\n\n");
-	for (i = 0; i < s->n; i++) {
-		e = &s->v[i];
-		buf_adds(&body, e->root ? "**first failure** " : "");
-		buf_adds(&body, "**");
-		report_stored_put(&body, o, sanitize_md, e->signature != NULL ?
-		    e->signature : "");
-		buf_adds(&body, "** (");
-		report_stored_put(&body, o, sanitize_md, e->role);
-		buf_adds(&body, ") _");
-		report_stored_put(&body, o, sanitize_md, e->source);
-		buf_printf(&body, ":%lld", (long long)e->line);
-		if (e->time != NULL) {
-			buf_adds(&body, " at ");
-			report_stored_put(&body, o, sanitize_md, e->time);
+	buf_printf(b, "| ranks seen | %d |\n", r->nranks);
+	if (s->facts == NULL)
+		buf_printf(b, "| made by | rankline %s |\n", o->version);
+	if (s->facts != NULL) {
+		report_md_body(&body, o, &where, &s->w, stored_md_after,
+		    &after);
+	} else {
+		if (r->explanation != NULL) {
+			buf_adds(&body, "## Why\n\n");
+			report_stored_put(&body, o, sanitize_md,
+			    r->explanation);
+			buf_adds(&body, "\n\n");
 		}
-		buf_adds(&body, "_\n\n");
-		t = stored_ticks(e->context != NULL ? e->context : e->text);
-		for (j = 0; j < t; j++)
-			buf_addc(&body, '`');
-		buf_adds(&body, "text\n");
-		stored_lines(&body, o, sanitize_terminal, e->context != NULL ?
-		    e->context : e->text);
-		for (j = 0; j < t; j++)
-			buf_addc(&body, '`');
-		buf_adds(&body, "\n\n");
-	}
-	if (s->more > 0)
-		buf_printf(&body, "_%zu more failing lines in the store "
-		    "(rankline show %lld)._\n\n", s->more, (long long)r->id);
-	if (s->h.looked && r->fingerprint != NULL) {
-		buf_adds(&body, "## History\n\n");
-		report_history_lines(&body, o, sanitize_md, "- ", "\n", &s->h);
-		buf_addc(&body, '\n');
+		report_ranks_md(&body, o, s);
+		stored_md_lines(&body, o, r, s);
+		stored_md_history(&body, o, r, s);
 	}
 	if (s->notes.n > 0)
 		buf_adds(&body, "## Notes\n\n");
@@ -426,20 +509,87 @@ stored_md(struct buf *b, struct report_opts *o, const struct store_row *r,
 	else
 		buf_adds(b, "| redaction | not applied (--no-redact): this "
 		    "report may hold secrets |\n\n");
-	buf_adds(b, "_Made from the store alone: no timeline drawing, no "
-	    "evidence lists and no lines for and against, which need the "
-	    "logs._\n\n");
+	if (s->facts != NULL)
+		buf_adds(b, "_Made from the store alone, in the words of the "
+		    "analysis when it was stored._\n\n");
+	else
+		buf_printf(b, "_%s; this report gives what was._\n\n",
+		    report_facts_missing);
 	buf_add(b, body.p, body.len);
 	buf_clear(&body);
 }
 
+/* The failing lines the store holds, in HTML. */
+static void
+stored_html_lines(struct buf *body, struct report_opts *o,
+    const struct stored *s)
+{
+	const struct stored_event *e;
+	size_t			 i;
+
+	if (s->n > 0)
+		buf_adds(body, "<h2>Failing lines, with the lines around "
+		    "them</h2>\n");
+	for (i = 0; i < s->n; i++) {
+		e = &s->v[i];
+		buf_adds(body, e->root ? "<p class=\"first\">" : "<p>");
+		buf_adds(body, "<strong>");
+		report_stored_put(body, o, sanitize_html, e->signature);
+		buf_adds(body, "</strong> (");
+		report_stored_put(body, o, sanitize_html, e->role);
+		buf_adds(body, ") <span class=\"where\">");
+		report_stored_put(body, o, sanitize_html, e->source);
+		buf_printf(body, ":%lld", (long long)e->line);
+		if (e->time != NULL) {
+			buf_adds(body, " at ");
+			report_stored_put(body, o, sanitize_html, e->time);
+		}
+		buf_adds(body, "</span></p>\n<pre>");
+		stored_lines(body, o, sanitize_html, e->context != NULL ?
+		    e->context : e->text);
+		buf_adds(body, "</pre>\n");
+	}
+	if (s->more > 0)
+		buf_printf(body, "<p class=\"dim\">%zu more failing lines in "
+		    "the store.</p>\n", s->more);
+}
+
+/* The fingerprint's history, in HTML. */
+static void
+stored_html_history(struct buf *body, struct report_opts *o,
+    const struct store_row *r, const struct stored *s)
+{
+	if (!s->h.looked || r->fingerprint == NULL)
+		return;
+	buf_adds(body, "<h2>History</h2>\n<ul>\n");
+	report_history_lines(body, o, sanitize_html, "<li>", "</li>\n", &s->h);
+	buf_adds(body, "</ul>\n");
+}
+
+/* The timeline, the failing lines and the history among the words. */
+static void
+stored_html_after(void *arg, struct buf *body, enum wd_part part)
+{
+	struct stored_after	*a = arg;
+
+	if (part == WD_PART_CHECKPOINT)
+		report_ranks_html(body, a->o, a->s);
+	else if (part == WD_PART_MEANINGS) {
+		report_facts_html_quotes(body, a->o, a->s);
+		stored_html_lines(body, a->o, a->s);
+	}
+	else if (part == WD_PART_HISTORY)
+		stored_html_history(body, a->o, a->r, a->s);
+}
+
 static void
 stored_html(struct buf *b, struct report_opts *o, const struct store_row *r,
-    const struct stored *s)
+    struct stored *s)
 {
 	const char		*k[STORED_FACTS], *v[STORED_FACTS];
 	char			 rank[16], step[16], win[160];
-	const struct stored_event *e;
+	struct report_where	 where = { NULL, s->paths, s->npaths };
+	struct stored_after	 after = { o, r, s };
 	struct buf		 head = { 0 }, body = { 0 };
 	size_t			 n, i;
 
@@ -452,57 +602,44 @@ stored_html(struct buf *b, struct report_opts *o, const struct store_row *r,
 		buf_adds(&head, "</p>\n");
 	}
 	buf_adds(&head, "<table>\n");
-	n = stored_facts(r, k, v, rank, sizeof rank, step, sizeof step,
-	    win, sizeof win);
+	if (s->facts != NULL)
+		report_facts_html_job(&head, o, s);
+	n = stored_facts(r, s->facts != NULL, k, v, rank, sizeof rank, step,
+	    sizeof step, win, sizeof win);
 	for (i = 0; i < n; i++) {
-		if (v[i] == NULL)
+		/* Schema 3: the logs' report's rows first, in its order. */
+		if (i == 1 && s->facts != NULL)
+			report_facts_html_packs(&head, o, s);
+		if (v[i] == NULL && !(i == 0 && s->facts != NULL))
 			continue;
 		buf_printf(&head, "<tr><th>%s</th><td>", k[i]);
-		report_stored_put(&head, o, sanitize_html, v[i]);
+		report_stored_put(&head, o, sanitize_html, v[i] != NULL ? v[i] :
+		    "unknown to unknown");
 		buf_adds(&head, "</td></tr>\n");
 	}
-	buf_printf(&head, "<tr><th>ranks seen</th><td>%d</td></tr>\n"
-	    "<tr><th>made by</th><td>rankline %s</td></tr>\n", r->nranks,
-	    o->version);
-	buf_adds(&body, "<p class=\"dim\">Made from the store alone: no "
-	    "timeline drawing, no evidence lists and no lines for and "
-	    "against, which need the logs.</p>\n");
-	if (r->explanation != NULL) {
-		buf_adds(&body, "<h2>Why</h2>\n<p>");
-		report_stored_put(&body, o, sanitize_html, r->explanation);
-		buf_adds(&body, "</p>\n");
-	}
-	report_ranks_html(&body, o, s);
-	if (s->n > 0)
-		buf_adds(&body, "<h2>Failing lines, with the lines around "
-		    "them</h2>\n");
-	for (i = 0; i < s->n; i++) {
-		e = &s->v[i];
-		buf_adds(&body, e->root ? "<p class=\"first\">" : "<p>");
-		buf_adds(&body, "<strong>");
-		report_stored_put(&body, o, sanitize_html, e->signature);
-		buf_adds(&body, "</strong> (");
-		report_stored_put(&body, o, sanitize_html, e->role);
-		buf_adds(&body, ") <span class=\"where\">");
-		report_stored_put(&body, o, sanitize_html, e->source);
-		buf_printf(&body, ":%lld", (long long)e->line);
-		if (e->time != NULL) {
-			buf_adds(&body, " at ");
-			report_stored_put(&body, o, sanitize_html, e->time);
+	buf_printf(&head, "<tr><th>ranks seen</th><td>%d</td></tr>\n",
+	    r->nranks);
+	if (s->facts == NULL)
+		buf_printf(&head, "<tr><th>made by</th><td>rankline %s</td>"
+		    "</tr>\n", o->version);
+	if (s->facts != NULL) {
+		buf_adds(&body, "<p class=\"dim\">Made from the store alone, "
+		    "in the words of the analysis when it was stored: no "
+		    "timeline drawing, which needs the logs.</p>\n");
+		report_html_body(&body, o, &where, &s->w, stored_html_after,
+		    &after);
+	} else {
+		buf_printf(&body, "<p class=\"dim\">%s; this report gives what "
+		    "was.</p>\n", report_facts_missing);
+		if (r->explanation != NULL) {
+			buf_adds(&body, "<h2>Why</h2>\n<p>");
+			report_stored_put(&body, o, sanitize_html,
+			    r->explanation);
+			buf_adds(&body, "</p>\n");
 		}
-		buf_adds(&body, "</span></p>\n<pre>");
-		stored_lines(&body, o, sanitize_html, e->context != NULL ?
-		    e->context : e->text);
-		buf_adds(&body, "</pre>\n");
-	}
-	if (s->more > 0)
-		buf_printf(&body, "<p class=\"dim\">%zu more failing lines in "
-		    "the store.</p>\n", s->more);
-	if (s->h.looked && r->fingerprint != NULL) {
-		buf_adds(&body, "<h2>History</h2>\n<ul>\n");
-		report_history_lines(&body, o, sanitize_html, "<li>", "</li>\n",
-		    &s->h);
-		buf_adds(&body, "</ul>\n");
+		report_ranks_html(&body, o, s);
+		stored_html_lines(&body, o, s);
+		stored_html_history(&body, o, r, s);
 	}
 	o->notes = s->notes.v;
 	o->nnotes = s->notes.n;
@@ -512,11 +649,13 @@ stored_html(struct buf *b, struct report_opts *o, const struct store_row *r,
 	buf_clear(&body);
 }
 
-
 static void
 stored_json(struct buf *b, struct report_opts *o, const struct store_row *r,
     const struct stored *s)
 {
+	static const struct report_json_layout layout[] = {
+		{ "verdict.confidence", JL_REAL, 0, 0, "%.2f" },
+	};
 	const char		*k[STORED_FACTS], *v[STORED_FACTS];
 	char			 rank[16], step[16], win[160];
 	const struct stored_event *e;
@@ -526,8 +665,8 @@ stored_json(struct buf *b, struct report_opts *o, const struct store_row *r,
 	json_t			*rep = json_object();
 	size_t			 n, i;
 
-	n = stored_facts(r, k, v, rank, sizeof rank, step, sizeof step,
-	    win, sizeof win);
+	n = stored_facts(r, s->facts != NULL, k, v, rank, sizeof rank, step,
+	    sizeof step, win, sizeof win);
 	json_object_set_new(inc, "summary", report_stored_jstr(o, &t, r->summary));
 	json_object_set_new(inc, "explanation", report_stored_jstr(o, &t,
 	    r->explanation));
@@ -560,6 +699,7 @@ stored_json(struct buf *b, struct report_opts *o, const struct store_row *r,
 		json_array_append_new(notes, x);
 	}
 	json_object_set_new(doc, "incident", inc);
+	report_facts_json(doc, rep, o, &t, s, win);
 	report_ranks_json(doc, o, &t, s);
 	json_object_set_new(doc, "history", report_history_json(o, &t, &s->h));
 	json_object_set_new(doc, "events", evs);
@@ -572,7 +712,7 @@ stored_json(struct buf *b, struct report_opts *o, const struct store_row *r,
 	json_object_set_new(rep, "hidden", json_integer((json_int_t)o->hidden));
 	json_object_set_new(rep, "notes", notes);
 	json_object_set_new(doc, "report", rep);
-	report_json_print(b, doc, NULL, 0, NULL);
+	report_json_print(b, doc, layout, nitems(layout), NULL);
 	buf_addc(b, '\n');
 	json_decref(doc);
 	buf_clear(&t);
@@ -611,7 +751,9 @@ report_stored(const struct options *o, int format)
 		id = l.rows[0].id;
 		store_list_clear(&l);
 	}
+	/* The facts first: the ranks are read by what they say. */
 	if (store_get(st, id, &r, &cause) != 0 ||
+	    report_facts_load(st, id, &s, &cause) != 0 ||
 	    store_ranks(st, id, stored_rank_cb, &s, &cause) != 0 ||
 	    store_events(st, id, stored_event_cb, &s, &cause) != 0 ||
 	    store_recall_stored(st, id, &s.h, &cause) != 0 ||

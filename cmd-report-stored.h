@@ -22,7 +22,10 @@ struct stored_event {
 	bool		 root;
 };
 
-/* A stored rank, with what its stored events say of it. */
+/*
+ * A stored rank: since schema 3 with its row of the timeline as stored,
+ * before it with what its stored events say of it.
+ */
 struct stored_rank {
 	int		 rank;		/* or RL_NONE */
 	char		*host, *state, *last;	/* or NULL */
@@ -31,6 +34,7 @@ struct stored_rank {
 	int		 last_step;	/* or RL_NONE */
 	int		 group;
 	int		 weight;	/* sig's stored_weight, 0 for none */
+	bool		 root;		/* its first error is the first failure */
 };
 
 /* Ranks that behaved alike: state, first failure, its second. */
@@ -41,6 +45,10 @@ struct stored_group {
 };
 
 struct stored {
+	json_t		*facts;		/* the facts document (schema 3), or NULL */
+	struct wording	 w;		/* its words, rebuilt */
+	char		**paths;	/* where w's items point, owned */
+	size_t		 npaths, pathcap;
 	struct stored_rank *r;		/* in stored order: by rank */
 	size_t		 nr, rcap;
 	size_t		 nranked;	/* the ranked ones, first */
@@ -62,6 +70,25 @@ void		 report_stored_put(struct buf *, struct report_opts *,
 		     void (*)(struct buf *, const char *, size_t), const char *);
 json_t		*report_stored_jstr(struct report_opts *, struct buf *,
 		     const char *);
+
+/* cmd-report-facts.c */
+extern const char report_facts_missing[];
+int		 report_facts_load(struct store *, int64_t, struct stored *,
+		     char **);
+void		 report_facts_md_job(struct buf *, struct report_opts *,
+		     const struct stored *);
+void		 report_facts_md_packs(struct buf *, struct report_opts *,
+		     const struct stored *);
+void		 report_facts_html_job(struct buf *, struct report_opts *,
+		     const struct stored *);
+void		 report_facts_html_packs(struct buf *, struct report_opts *,
+		     const struct stored *);
+void		 report_facts_md_quotes(struct buf *, struct report_opts *,
+		     const struct stored *);
+void		 report_facts_html_quotes(struct buf *, struct report_opts *,
+		     const struct stored *);
+void		 report_facts_json(json_t *, json_t *, struct report_opts *,
+		     struct buf *, const struct stored *, const char *);
 
 /* cmd-report-ranks.c */
 void		 report_ranks_group(struct stored *);

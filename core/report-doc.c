@@ -155,6 +155,17 @@ report_source_path(const struct rl_incident *inc, int source)
 	return inc->sources[source]->path;
 }
 
+/* The path a wording item's source names, or NULL. */
+const char *
+report_where_path(const struct report_where *w, int source)
+{
+	if (w->inc != NULL)
+		return report_source_path(w->inc, source);
+	if (source < 0 || (size_t)source >= w->npaths)
+		return NULL;
+	return w->paths[source];
+}
+
 /* The rank's index in inc->ranks, sorted by rank with unranked last. */
 static long
 timeline_find(const struct rl_incident *inc, int rank)
@@ -315,7 +326,7 @@ report_packs_json(const struct rl_incident *inc)
 }
 
 /* Every string of a tree redacted in place, counted in o. */
-static void
+void
 report_json_redact(struct report_opts *o, struct buf *b, json_t *v)
 {
 	const char	*key;

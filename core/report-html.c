@@ -67,8 +67,8 @@ html_text(struct buf *b, struct report_opts *o, const char *s)
 }
 
 /* Lines for a <pre>: each line escaped, the newlines kept. */
-static void
-html_pre(struct buf *b, struct report_opts *o, const char *s)
+void
+report_html_pre(struct buf *b, struct report_opts *o, const char *s)
 {
 	struct buf	r = { 0 };
 	size_t		i, start;
@@ -89,9 +89,9 @@ html_pre(struct buf *b, struct report_opts *o, const char *s)
 
 static void
 html_where(struct buf *b, struct report_opts *o,
-    const struct rl_incident *inc, int source, uint64_t line)
+    const struct report_where *w, int source, uint64_t line)
 {
-	const char	*path = report_source_path(inc, source);
+	const char	*path = report_where_path(w, source);
 
 	if (path == NULL)
 		return;
@@ -105,7 +105,7 @@ html_where(struct buf *b, struct report_opts *o,
 /* One section: paragraphs, lists and log lines. */
 static void
 html_section(struct buf *b, struct report_opts *o,
-    const struct rl_incident *inc, const struct wd_section *s)
+    const struct report_where *w, const struct wd_section *s)
 {
 	static const char *const cls[] = {
 		[WD_FOR] = "for", [WD_AGAINST] = "against",
@@ -127,12 +127,12 @@ html_section(struct buf *b, struct report_opts *o,
 			buf_adds(b, "</ul>\n");
 		list = item;
 		if (it->role == WD_LOG || it->role == WD_DETAIL) {
-			if (report_source_path(inc, it->source) != NULL) {
+			if (report_where_path(w, it->source) != NULL) {
 				buf_adds(b, "<div>");
-				html_where(b, o, inc, it->source, it->line);
+				html_where(b, o, w, it->source, it->line);
 				buf_adds(b, "</div>");
 			}
-			html_pre(b, o, it->text);
+			report_html_pre(b, o, it->text);
 			continue;
 		}
 		if (it->role == WD_HEADING || it->role == WD_TITLE) {
@@ -151,7 +151,7 @@ html_section(struct buf *b, struct report_opts *o,
 			buf_adds(b, "&#x2610; ");
 		else if (it->role == WD_ACTION)
 			buf_adds(b, "<strong>Do:</strong> ");
-		html_where(b, o, inc, it->source, it->line);
+		html_where(b, o, w, it->source, it->line);
 		html_text(b, o, it->text);
 		buf_adds(b, item ? "</li>\n" : "</p>\n");
 	}
@@ -399,6 +399,7 @@ html_tracebacks(struct buf *b, struct report_opts *o,
 	const struct rl_event	*e;
 	const char		*ctx;
 	size_t			 v[REPORT_QUOTES], i, n;
+	struct report_where	 w = { inc, NULL, 0 };
 	int64_t			 first;
 
 	n = report_quotes(inc, v);
@@ -412,9 +413,9 @@ html_tracebacks(struct buf *b, struct report_opts *o,
 		buf_adds(b, "</strong> ");
 		if (e->rank != RL_NONE)
 			buf_printf(b, "(rank %d) ", e->rank);
-		html_where(b, o, inc, (int)e->source, (uint64_t)first);
+		html_where(b, o, &w, (int)e->source, (uint64_t)first);
 		buf_adds(b, "</p>\n");
-		html_pre(b, o, ctx);
+		report_html_pre(b, o, ctx);
 	}
 }
 
@@ -536,13 +537,53 @@ report_html_notes(struct buf *b, struct report_opts *o)
 	buf_adds(b, "</ul>\n");
 }
 
+/*
+ * The wording's parts in the postmortem's order, each under its heading,
+ * with after's own after each: the body of the report from the logs and
+ * of the report from the store alone (cmd-report-stored.c).
+ */
+void
+report_html_body(struct buf *body, struct report_opts *o,
+    const struct report_where *where, const struct wording *w,
+    report_after_fn *after, void *arg)
+{
+	size_t	k;
+
+	for (k = 0; k < nitems(html_parts); k++) {
+		if (w->part[html_parts[k].part].n > 0) {
+			buf_printf(body, "<h2>%s</h2>\n", html_parts[k].heading);
+			html_section(body, o, where, &w->part[html_parts[k].part]);
+		}
+		after(arg, body, html_parts[k].part);
+	}
+}
+
+/* What the report from the logs adds to its body. */
+struct html_after {
+	struct report_opts	 *o;
+	const struct rl_incident *inc;
+};
+
+/* The timeline after the checkpoint, the tracebacks after the meanings. */
+static void
+html_after_part(void *arg, struct buf *body, enum wd_part part)
+{
+	struct html_after	*a = arg;
+
+	if (part == WD_PART_CHECKPOINT)
+		html_timeline(body, a->o, a->inc);
+	if (part == WD_PART_MEANINGS)
+		html_tracebacks(body, a->o, a->inc);
+}
+
 /* The whole report as HTML, appended to b. */
 void
 report_html(const struct rl_incident *inc, const struct wording *w,
     struct report_opts *o, struct buf *b)
 {
-	struct buf	head = { 0 }, body = { 0 };
-	size_t		k;
+	struct buf		 head = { 0 }, body = { 0 };
+	struct report_where	 where = { inc, NULL, 0 };
+	struct html_after	 after = { o, inc };
 
 	report_html_begin(b, o, "rankline incident report");
 	buf_adds(&head, "<h1>Incident report");
@@ -555,16 +596,7 @@ report_html(const struct rl_incident *inc, const struct wording *w,
 		buf_adds(&head, "</p>\n");
 	}
 	html_header(&head, o, inc);
-	for (k = 0; k < nitems(html_parts); k++) {
-		if (w->part[html_parts[k].part].n > 0) {
-			buf_printf(&body, "<h2>%s</h2>\n", html_parts[k].heading);
-			html_section(&body, o, inc, &w->part[html_parts[k].part]);
-		}
-		if (html_parts[k].part == WD_PART_CHECKPOINT)
-			html_timeline(&body, o, inc);
-		if (html_parts[k].part == WD_PART_MEANINGS)
-			html_tracebacks(&body, o, inc);
-	}
+	report_html_body(&body, o, &where, w, html_after_part, &after);
 	report_html_notes(&body, o);
 	report_html_end(b, o, &head, &body);
 	buf_clear(&head);

@@ -15,6 +15,7 @@
 #include <jansson.h>
 
 #include "model.h"
+#include "report.h"
 
 #define JSON_EVENTS_MAX	20000	/* events listed; the count says if more */
 
@@ -783,6 +784,23 @@ report_json_job(const struct rl_job *job)
 		jset(x, "from", report_json_str(f->from));
 		jset(o, job_fact_name(k), x);
 	}
+	return o;
+}
+
+/*
+ * The three answers as analyze --json gives them (first_failure, verdict,
+ * checkpoint) and the job: what the store keeps for a report made later
+ * from it alone (store/store-facts.c).
+ */
+json_t *
+report_json_answers(const struct rl_incident *inc)
+{
+	json_t	*o = json_object();
+
+	jset(o, "first_failure", json_first(inc));
+	jset(o, "verdict", json_verdict(inc));
+	jset(o, "checkpoint", json_checkpoint(inc));
+	jset(o, "job", report_json_job(&inc->job));
 	return o;
 }
 

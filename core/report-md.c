@@ -76,8 +76,8 @@ md_text(struct buf *b, struct report_opts *o, const char *s)
 }
 
 /* Lines in a fence: safe for a terminal, the fence out of their reach. */
-static void
-md_fence(struct buf *b, struct report_opts *o, const char *s)
+void
+report_md_fence(struct buf *b, struct report_opts *o, const char *s)
 {
 	struct buf	r = { 0 }, t = { 0 };
 	size_t		i, run = 0, most = 0, start, k;
@@ -109,10 +109,10 @@ md_fence(struct buf *b, struct report_opts *o, const char *s)
 
 /* "path:line" of an item that points into the logs, as inline text. */
 static void
-md_where(struct buf *b, struct report_opts *o, const struct rl_incident *inc,
+md_where(struct buf *b, struct report_opts *o, const struct report_where *w,
     int source, uint64_t line)
 {
-	const char	*path = report_source_path(inc, source);
+	const char	*path = report_where_path(w, source);
 
 	if (path == NULL)
 		return;
@@ -123,7 +123,7 @@ md_where(struct buf *b, struct report_opts *o, const struct rl_incident *inc,
 
 /* One section's items: paragraphs, lists, and log lines in fences. */
 static void
-md_section(struct buf *b, struct report_opts *o, const struct rl_incident *inc,
+md_section(struct buf *b, struct report_opts *o, const struct report_where *w,
     const struct wd_section *s)
 {
 	const struct wd_item	*it;
@@ -134,15 +134,15 @@ md_section(struct buf *b, struct report_opts *o, const struct rl_incident *inc,
 		it = &s->items[i];
 		if (it->role == WD_LOG || it->role == WD_DETAIL) {
 			/* Where, then the line: a fence holds no markup. */
-			if (report_source_path(inc, it->source) != NULL) {
+			if (report_where_path(w, it->source) != NULL) {
 				buf_adds(b, it->indent > 0 ? "  " : "");
 				buf_adds(b, "_");
-				md_where(b, o, inc, it->source, it->line);
+				md_where(b, o, w, it->source, it->line);
 				buf_adds(b, "_\n\n");
 			}
 			buf_reset(&fence);
 			buf_adds(&fence, it->text);
-			md_fence(b, o, fence.p);
+			report_md_fence(b, o, fence.p);
 			continue;
 		}
 		switch (it->role) {
@@ -183,8 +183,8 @@ md_section(struct buf *b, struct report_opts *o, const struct rl_incident *inc,
 				buf_adds(b, "- ");
 			break;
 		}
-		if (report_source_path(inc, it->source) != NULL) {
-			md_where(b, o, inc, it->source, it->line);
+		if (report_where_path(w, it->source) != NULL) {
+			md_where(b, o, w, it->source, it->line);
 			buf_adds(b, ": ");
 		}
 		md_text(b, o, it->text);
@@ -322,6 +322,7 @@ md_tracebacks(struct buf *b, struct report_opts *o,
 	const struct rl_event	*e;
 	const char		*ctx;
 	size_t			 v[REPORT_QUOTES], i, n;
+	struct report_where	 w = { inc, NULL, 0 };
 	int64_t			 first;
 
 	n = report_quotes(inc, v);
@@ -336,9 +337,9 @@ md_tracebacks(struct buf *b, struct report_opts *o,
 		if (e->rank != RL_NONE)
 			buf_printf(b, "(rank %d) ", e->rank);
 		buf_adds(b, "_");
-		md_where(b, o, inc, (int)e->source, (uint64_t)first);
+		md_where(b, o, &w, (int)e->source, (uint64_t)first);
 		buf_adds(b, "_\n\n");
-		md_fence(b, o, ctx);
+		report_md_fence(b, o, ctx);
 	}
 }
 
@@ -363,26 +364,57 @@ md_notes(struct buf *b, struct report_opts *o)
 	buf_addc(b, '\n');
 }
 
+/*
+ * The wording's parts in the postmortem's order, each under its heading,
+ * with after's own after each: the body of the report from the logs and
+ * of the report from the store alone (cmd-report-stored.c).
+ */
+void
+report_md_body(struct buf *body, struct report_opts *o,
+    const struct report_where *where, const struct wording *w,
+    report_after_fn *after, void *arg)
+{
+	size_t	k;
+
+	for (k = 0; k < nitems(md_parts); k++) {
+		if (w->part[md_parts[k].part].n > 0) {
+			buf_printf(body, "## %s\n\n", md_parts[k].heading);
+			md_section(body, o, where, &w->part[md_parts[k].part]);
+		}
+		after(arg, body, md_parts[k].part);
+	}
+}
+
+/* What the report from the logs adds to its body. */
+struct md_after {
+	struct report_opts	 *o;
+	const struct rl_incident *inc;
+};
+
+/* The timeline after the checkpoint, the tracebacks after the meanings. */
+static void
+md_after_part(void *arg, struct buf *body, enum wd_part part)
+{
+	struct md_after	*a = arg;
+
+	if (part == WD_PART_CHECKPOINT)
+		md_timeline(body, a->o, a->inc);
+	if (part == WD_PART_MEANINGS)
+		md_tracebacks(body, a->o, a->inc);
+}
+
 /* The whole report as Markdown, appended to b. */
 void
 report_md(const struct rl_incident *inc, const struct wording *w,
     struct report_opts *o, struct buf *b)
 {
-	struct buf	body = { 0 };
-	size_t		k;
+	struct buf		 body = { 0 };
+	struct report_where	 where = { inc, NULL, 0 };
+	struct md_after		 after = { o, inc };
 
 	/* Header and body first: the redaction line counts what they hid. */
 	md_header(b, o, inc, w);
-	for (k = 0; k < nitems(md_parts); k++) {
-		if (w->part[md_parts[k].part].n > 0) {
-			buf_printf(&body, "## %s\n\n", md_parts[k].heading);
-			md_section(&body, o, inc, &w->part[md_parts[k].part]);
-		}
-		if (md_parts[k].part == WD_PART_CHECKPOINT)
-			md_timeline(&body, o, inc);
-		if (md_parts[k].part == WD_PART_MEANINGS)
-			md_tracebacks(&body, o, inc);
-	}
+	report_md_body(&body, o, &where, w, md_after_part, &after);
 	md_notes(&body, o);
 	if (o->redact)
 		buf_printf(b, "| redaction | applied: %zu value%s hidden "

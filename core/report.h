@@ -62,7 +62,25 @@ struct report_timeline {
 	size_t		 ngroups;
 };
 
+/*
+ * Where a wording item points, as a report writes it: the path of one of
+ * an incident's sources, or of a stored report's, by the same index.
+ */
+struct report_where {
+	const struct rl_incident *inc;	/* its sources' paths, or NULL */
+	char *const	*paths;		/* else these, borrowed */
+	size_t		 npaths;
+};
+
+/*
+ * Called after each part of a report's body with the part just written
+ * (or skipped, when empty), for what is not wording's: the timeline after
+ * the checkpoint, the tracebacks after the meanings, a stored history.
+ */
+typedef void	 report_after_fn(void *, struct buf *, enum wd_part);
+
 /* report-doc.c */
+const char	*report_where_path(const struct report_where *, int);
 void		 report_notes_free(struct report_note *, size_t);
 enum report_format report_format_parse(const char *);
 enum report_format report_format_of_path(const char *);
@@ -79,15 +97,25 @@ void		 report_window(const struct rl_incident *, char *, char *,
 void		 report_window_of(const struct rl_time *, const struct rl_time *,
 		     char *, char *, size_t);
 struct json_t	*report_packs_json(const struct rl_incident *);
+void		 report_json_redact(struct report_opts *, struct buf *,
+		     struct json_t *);
 void		 report_time_hms(const struct rl_time *, char *, size_t);
 const char	*report_source_path(const struct rl_incident *, int);
 void		 report_render(const struct rl_incident *, enum report_format,
 		     struct report_opts *, struct buf *);
 
+/* report-json.c */
+struct json_t	*report_json_answers(const struct rl_incident *);
+
 /* report-md.c */
 void		 report_md(const struct rl_incident *, const struct wording *,
 		     struct report_opts *, struct buf *);
 void		 sanitize_md(struct buf *, const char *, size_t);
+void		 report_md_fence(struct buf *, struct report_opts *,
+		     const char *);
+void		 report_md_body(struct buf *, struct report_opts *,
+		     const struct report_where *, const struct wording *,
+		     report_after_fn *, void *);
 
 /* report-html.c */
 void		 report_html(const struct rl_incident *, const struct wording *,
@@ -97,5 +125,10 @@ void		 report_html_begin(struct buf *, struct report_opts *,
 void		 report_html_end(struct buf *, struct report_opts *,
 		     const struct buf *, const struct buf *);
 void		 report_html_notes(struct buf *, struct report_opts *);
+void		 report_html_pre(struct buf *, struct report_opts *,
+		     const char *);
+void		 report_html_body(struct buf *, struct report_opts *,
+		     const struct report_where *, const struct wording *,
+		     report_after_fn *, void *);
 
 #endif

@@ -4,7 +4,8 @@
  *
  * The file is an object: {"rankline_history": 1, "schema": N,
  * "incidents": [...]}, one incident per line, each with its sources,
- * ranks, events (with their context lines), offenders and notes.  Local
+ * ranks, events (with their context lines), offenders and notes, and
+ * since schema 3 its facts document, written as a JSON object.  Local
  * row ids never leave the database: an incident is known by its uid, a
  * random identity given when it was first stored, and a note by its own.
  * Importing adds the incidents whose uid the database does not hold, and
@@ -37,7 +38,8 @@
 /* A column: its name, and whether it holds text or an integer. */
 struct export_col {
 	const char	*name;
-	char		 type;		/* 'T' text, 'I' integer, 'N' count (0 if absent) */
+	char		 type;		/* 'T' text, 'I' integer, 'N' count (0 if
+					   absent), 'J' a JSON document */
 };
 
 /* A table an incident owns, exported as an array under its name. */
@@ -59,7 +61,7 @@ static const struct export_col export_incident[] = {
 	{ "last_safe_step", 'I' }, { "text", 'T' }, { "nsources", 'N' },
 	{ "nranks", 'N' }, { "nevents", 'N' }, { "nlines", 'N' },
 	{ "nbytes", 'N' }, { "job_scheduler", 'T' }, { "job_run", 'T' },
-	{ "job_command", 'T' },
+	{ "job_command", 'T' }, { "facts", 'J' },
 };
 static const struct export_col export_source[] = {
 	{ "path", 'T' }, { "rank", 'I' }, { "host", 'T' }, { "lines", 'N' },
@@ -68,7 +70,9 @@ static const struct export_col export_source[] = {
 static const struct export_col export_rank[] = {
 	{ "rank", 'I' }, { "host", 'T' }, { "state", 'T' },
 	{ "first_time", 'T' }, { "last_time", 'T' }, { "lines", 'N' },
-	{ "last_step", 'I' },
+	{ "last_step", 'I' }, { "first_signature", 'T' },
+	{ "first_error_time", 'T' }, { "first_root", 'N' },
+	{ "progress_time", 'T' },
 };
 static const struct export_col export_event[] = {
 	{ "source", 'T' }, { "line", 'I' }, { "byte_offset", 'I' },
@@ -146,8 +150,8 @@ export_utf8(const unsigned char *p, size_t n)
 }
 
 /* Text made valid UTF-8 for JSON: every byte that is not becomes U+FFFD. */
-static json_t *
-export_text(const unsigned char *p, size_t len)
+json_t *
+store_json_text(const unsigned char *p, size_t len)
 {
 	struct buf	 b = { 0 };
 	json_t		*j;
@@ -195,8 +199,16 @@ export_row(sqlite3_stmt *stmt, const struct export_table *t)
 			v = json_integer(sqlite3_column_int64(stmt, (int)i));
 			break;
 		default:
-			v = export_text(sqlite3_column_text(stmt, (int)i),
-			    (size_t)sqlite3_column_bytes(stmt, (int)i));
+			v = NULL;
+			/* A document is written as one, not as a string. */
+			if (t->cols[i].type == 'J')
+				v = json_loadb((const char *)sqlite3_column_text(
+				    stmt, (int)i), (size_t)sqlite3_column_bytes(
+				    stmt, (int)i), 0, NULL);
+			if (v == NULL)
+				v = store_json_text(sqlite3_column_text(stmt,
+				    (int)i), (size_t)sqlite3_column_bytes(stmt,
+				    (int)i));
 			break;
 		}
 		json_object_set_new(o, t->cols[i].name, v);
@@ -365,6 +377,7 @@ import_bind(struct import *im, sqlite3_stmt *stmt, const struct export_table *t,
     json_t *o, int first, char **cause)
 {
 	json_t	*v;
+	char	*doc;
 	size_t	 i;
 	int	 at;
 
@@ -378,15 +391,24 @@ import_bind(struct import *im, sqlite3_stmt *stmt, const struct export_table *t,
 			sqlite3_bind_int64(stmt, at, 0);
 		else if (v == NULL || json_is_null(v))
 			sqlite3_bind_null(stmt, at);
-		else if (t->cols[i].type == 'T' && json_is_string(v))
+		else if ((t->cols[i].type == 'T' || t->cols[i].type == 'J') &&
+		    json_is_string(v))
 			sqlite3_bind_text(stmt, at, json_string_value(v),
 			    (int)json_string_length(v), SQLITE_TRANSIENT);
+		else if (t->cols[i].type == 'J' && json_is_object(v)) {
+			/* Compact, as store_facts_make writes it. */
+			if ((doc = json_dumps(v, JSON_COMPACT)) == NULL)
+				return import_fail(im, cause, "%s.%s: cannot be "
+				    "written", t->name, t->cols[i].name);
+			sqlite3_bind_text(stmt, at, doc, -1, free);
+		}
 		else if (t->cols[i].type != 'T' && json_is_integer(v))
 			sqlite3_bind_int64(stmt, at, json_integer_value(v));
 		else
 			return import_fail(im, cause, "%s.%s: expected %s",
 			    t->name, t->cols[i].name, t->cols[i].type == 'T' ?
-			    "a string or null" : "an integer or null");
+			    "a string or null" : t->cols[i].type == 'J' ?
+			    "an object or null" : "an integer or null");
 	}
 	return 0;
 }

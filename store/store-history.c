@@ -357,6 +357,11 @@ store_ranks(struct store *st, int64_t id,
 		r.first = (const char *)sqlite3_column_text(q.stmt, 3);
 		r.last = (const char *)sqlite3_column_text(q.stmt, 4);
 		r.last_step = store_column_maybe(q.stmt, 5);
+		r.first_signature = (const char *)sqlite3_column_text(q.stmt,
+		    6);
+		r.first_error = (const char *)sqlite3_column_text(q.stmt, 7);
+		r.first_root = sqlite3_column_int(q.stmt, 8) != 0;
+		r.progress = (const char *)sqlite3_column_text(q.stmt, 9);
 		cb(arg, &r);
 	}
 	store_q_end(&q);

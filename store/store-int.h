@@ -57,6 +57,7 @@ enum store_stmt {
 	STMT_NOTES,
 	STMT_EVENTS,
 	STMT_RANKS,
+	STMT_FACTS,
 	STMT_SEEN,
 	STMT_EXACT,
 	STMT_VOCAB,
@@ -83,6 +84,12 @@ struct store_q {
 	int		 n;		/* parameters bound so far */
 	int		 rc;		/* first bind error, or SQLITE_OK */
 };
+
+/* store-export.c */
+struct json_t	*store_json_text(const unsigned char *, size_t);
+
+/* store-facts.c */
+char		*store_facts_make(const struct rl_incident *);
 
 /* store.c */
 const char	*store_os_reason(sqlite3 *);

@@ -18,6 +18,17 @@
  * index over each incident's words (history QUERY).  Its C step computes
  * the template and fingerprint of every incident a version 1 database
  * holds, with scheme 1, so that old incidents are found again.
+ *
+ * Version 3 (issue #24) keeps what a report made from the store alone
+ * needs and the columns did not hold, so that it says what the report from
+ * the logs said: each rank's judged first error (its signature and time,
+ * and whether it is the first failure) and its last progress line's time,
+ * and per incident one JSON document (facts): the answers as analyze
+ * --json gives them (the verdict's confidence and evidence for and
+ * against, the checkpoint's unsafe steps and what its folder said), the
+ * job's identity, the rule packs with their hashes, and the answer's
+ * words (wording.c's sections).  Older incidents keep NULL there, and a
+ * report of one says which parts were not stored.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -172,6 +183,13 @@ static const struct store_migration store_migrations[] = {
 	"CREATE VIRTUAL TABLE incidents_grep USING fts5(body,"
 	"  tokenize = 'trigram');",
 	store_migrate_fill2 },
+
+	{ 3, "the stored report: ranks' first errors, the answer's facts",
+	"ALTER TABLE ranks ADD COLUMN first_signature TEXT;"
+	"ALTER TABLE ranks ADD COLUMN first_error_time TEXT;"
+	"ALTER TABLE ranks ADD COLUMN first_root INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE ranks ADD COLUMN progress_time TEXT;"
+	"ALTER TABLE incidents ADD COLUMN facts TEXT;", NULL },
 };
 #define STORE_NMIGRATIONS \
 	(sizeof store_migrations / sizeof store_migrations[0])

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "store-int.h"
+#include "report.h"
 
 #define CONTEXT_EVENTS	64		/* failures given context, root included */
 
@@ -208,6 +209,7 @@ store_save_answer(struct store *st, struct store_save *s, char **cause)
 	const struct rl_answer		*a = &inc->answer;
 	const struct rl_event		*root = s->root;
 	struct store_q			 q;
+	char				*facts;
 
 	if (store_q_start(st, STMT_UPDATE, &q, cause) != 0)
 		return -1;
@@ -239,6 +241,9 @@ store_save_answer(struct store *st, struct store_save *s, char **cause)
 	store_q_text(&q, s->inc->job.fact[JOB_ID].value);
 	store_q_text(&q, s->inc->job.fact[JOB_RUN].value);
 	store_q_text(&q, s->inc->job.fact[JOB_COMMAND].value);
+	facts = store_facts_make(inc);
+	store_q_text(&q, facts);
+	free(facts);
 	store_q_int(&q, s->id);
 	return store_q_run(st, &q, cause);
 }
@@ -267,18 +272,31 @@ store_save_sources(struct store *st, struct store_save *s, char **cause)
 	return 0;
 }
 
-/* Replace the incident's ranks: one row each, the map of who did what. */
+/*
+ * Replace the incident's ranks: one row each, the map of who did what,
+ * with each rank's row of the report's timeline (its judged first error,
+ * its last progress line), which the stored events cannot give back: they
+ * are capped, and at 1,024 ranks most ranks' errors are not among them.
+ */
 static int
 store_save_ranks(struct store *st, struct store_save *s, char **cause)
 {
 	const struct rl_rank	*r;
+	const struct report_rank *tr;
+	struct report_timeline	 t;
 	struct store_q		 q;
 	size_t			 i;
+	int			 rc = 0;
 
-	for (i = 0; i < s->inc->nranks; i++) {
+	report_timeline_build(&t, s->inc);
+	assert(t.n == s->inc->nranks);
+	for (i = 0; rc == 0 && i < s->inc->nranks; i++) {
 		r = &s->inc->ranks[i];
-		if (store_q_start(st, STMT_ADD_RANK, &q, cause) != 0)
-			return -1;
+		tr = &t.ranks[i];
+		if (store_q_start(st, STMT_ADD_RANK, &q, cause) != 0) {
+			rc = -1;
+			break;
+		}
 		store_q_int(&q, s->id);
 		store_q_maybe(&q, r->rank);
 		store_q_text(&q, r->host);
@@ -287,10 +305,17 @@ store_save_ranks(struct store *st, struct store_save *s, char **cause)
 		store_q_time(&q, &r->last);
 		store_q_count(&q, r->lines);
 		store_q_maybe(&q, r->last_step);
-		if (store_q_run(st, &q, cause) != 0)
-			return -1;
+		store_q_text(&q, tr->signature);
+		if (tr->first != NULL)
+			store_q_time(&q, &tr->first->time);
+		else
+			store_q_text(&q, NULL);
+		store_q_int(&q, tr->first != NULL && tr->first == s->root);
+		store_q_time(&q, &tr->progress);
+		rc = store_q_run(st, &q, cause);
 	}
-	return 0;
+	report_timeline_clear(&t);
+	return rc;
 }
 
 

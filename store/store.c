@@ -80,7 +80,8 @@ const char *const store_sql[STMT_N] = {
 	    " role = ?, domain = ?, grp = ?, scope = ?, summary = ?,"
 	    " explanation = ?, ckpt_status = ?, last_safe_step = ?, text = ?,"
 	    " nsources = ?, nranks = ?, nevents = ?, nlines = ?, nbytes = ?,"
-	    " job_scheduler = ?, job_run = ?, job_command = ? WHERE id = ?",
+	    " job_scheduler = ?, job_run = ?, job_command = ?, facts = ?"
+	    " WHERE id = ?",
 	[STMT_CLEAR_SOURCES] = "DELETE FROM sources WHERE incident_id = ?",
 	[STMT_CLEAR_RANKS] = "DELETE FROM ranks WHERE incident_id = ?",
 	[STMT_CLEAR_EVENTS] = "DELETE FROM events WHERE incident_id = ?",
@@ -88,8 +89,9 @@ const char *const store_sql[STMT_N] = {
 	[STMT_ADD_SOURCE] = "INSERT INTO sources (incident_id, path, rank,"
 	    " host, lines, bytes) VALUES (?, ?, ?, ?, ?, ?)",
 	[STMT_ADD_RANK] = "INSERT INTO ranks (incident_id, rank, host, state,"
-	    " first_time, last_time, lines, last_step)"
-	    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+	    " first_time, last_time, lines, last_step, first_signature,"
+	    " first_error_time, first_root, progress_time)"
+	    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 	[STMT_ADD_EVENT] = "INSERT INTO events (incident_id, source, line,"
 	    " byte_offset, time, rank, signature, role, domain, root, text,"
 	    " context, context_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -139,7 +141,10 @@ const char *const store_sql[STMT_N] = {
 	    " context, context_at, root, rank FROM events WHERE incident_id = ?"
 	    " ORDER BY id",
 	[STMT_RANKS] = "SELECT rank, host, state, first_time, last_time,"
-	    " last_step FROM ranks WHERE incident_id = ? ORDER BY id",
+	    " last_step, first_signature, first_error_time, first_root,"
+	    " progress_time FROM ranks WHERE incident_id = ? ORDER BY id",
+	/* Not in STORE_ROW_SQL: a list of the history need not read it. */
+	[STMT_FACTS] = "SELECT facts FROM incidents WHERE id = ?",
 	[STMT_SEEN] = "SELECT count(*) FROM incidents WHERE fingerprint = ?1"
 	    " AND id != ?2",
 	[STMT_EXACT] = STORE_MATCH_SQL " FROM incidents i"

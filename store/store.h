@@ -9,8 +9,9 @@
  * store_close.  Lists returned in a store_list are the caller's, emptied
  * with store_list_clear; a row filled by store_get is the caller's, its
  * strings freed with store_row_clear; a history filled by store_recall is the caller's, freed
- * with history_clear (model.h).  The strings store_events and store_notes
- * pass their callbacks are borrowed for the call.  Failures return -1 with
+ * with history_clear (model.h); the text store_facts gives is the
+ * caller's.  The strings store_events, store_ranks and store_notes pass
+ * their callbacks are borrowed for the call.  Failures return -1 with
  * a cause naming the database's path (or the import file's, with the line
  * and column).
  */
@@ -23,7 +24,7 @@
 #include "model.h"
 
 /* The schema this build writes; a database from a newer one is refused. */
-#define STORE_VERSION	2
+#define STORE_VERSION	3
 
 struct store;
 
@@ -89,6 +90,10 @@ struct store_rank {
 	const char	*first;		/* its first line's time, or NULL */
 	const char	*last;		/* its last line's time, or NULL */
 	int		 last_step;	/* or RL_NONE */
+	const char	*first_signature;/* its judged first error's rule, or NULL */
+	const char	*first_error;	/* and that error's time, or NULL */
+	bool		 first_root;	/* that error is the first failure */
+	const char	*progress;	/* its last progress line's time, or NULL */
 };
 
 /* A host, GPU or rank in the root of several incidents. */
@@ -164,6 +169,10 @@ int		 store_offenders(struct store *, int64_t,
 void		 store_offenders_clear(struct store_offenders *);
 void		 store_row_clear(struct store_row *);
 void		 store_list_clear(struct store_list *);
+
+/* store-facts.c: what a report from the store alone needs (schema 3). */
+int		 store_facts(struct store *, int64_t, char **, char **);
+const char	*store_facts_part_name(int);
 
 /* store-export.c: the history as JSON, to share between machines. */
 int		 store_export(struct store *, const char *, char **);

@@ -32,6 +32,8 @@ model_clear(struct tui_index *ix)
 	free(ix->ev);
 	free(ix->row_of_event);
 	free(ix->copy_of);
+	free(ix->pos);
+	free(ix->glyph);
 	for (i = 0; i < ix->nsrc_names; i++)
 		free(ix->src_names[i]);
 	free(ix->src_names);
@@ -324,6 +326,78 @@ model_axis(struct tui_index *ix, const struct rl_incident *inc)
 	ix->t1 = clock_utc_ms(&inc->end);
 	ix->shown0 = inc->start.ms;
 	ix->timed = ix->t1 > ix->t0 && !(inc->start.flags & RL_TIME_BOOT);
+	if (!ix->timed) {
+		ix->t0 = 0;
+		ix->t1 = inc->nevents > 1 ? (int64_t)inc->nevents - 1 : 1;
+	}
+}
+
+/* The incident model_line_cmp sorts the events of: qsort has no arg. */
+static const struct rl_incident *model_line_inc;
+
+/* Order event indexes by where they were written: source, then line. */
+static int
+model_line_cmp(const void *va, const void *vb)
+{
+	const struct rl_event	*a = model_line_inc->events[*(const unsigned *)va];
+	const struct rl_event	*b = model_line_inc->events[*(const unsigned *)vb];
+
+	if (a->source != b->source)
+		return (a->source < b->source ? -1 : 1);
+	if (a->line != b->line)
+		return (a->line < b->line ? -1 : 1);
+	return ((a->seq > b->seq) - (a->seq < b->seq));
+}
+
+/*
+ * Where each event goes on the axis, in the order the header tells.  A
+ * line's clock can put it before what caused it: a line with no time of
+ * its own inherits the line before it, torchrun's failure records carry
+ * whole seconds, another host's clock runs behind.  The header names the
+ * first failure; every other failing line follows it causally, so it is
+ * placed no earlier than the first failure's mark.  Then, within each
+ * source, a line without a time of its own (or with a launcher's coarse
+ * one) sits no earlier than the line written before it.  The lists keep
+ * the times the logs wrote; only the marks move.
+ */
+static void
+model_positions(struct tui_index *ix, const struct rl_incident *inc)
+{
+	const struct rl_event	*e;
+	unsigned		*v;
+	int64_t			 p, tf = INT64_MIN, last = 0;
+	size_t			 i;
+	unsigned		 src = UINT32_MAX;
+	int			 first = inc->answer.first;
+
+	ix->pos = xreallocarray(NULL, inc->nevents + 1, sizeof *ix->pos);
+	for (i = 0; i < inc->nevents; i++) {
+		p = ix->timed ? clock_utc_ms(&inc->events[i]->time) :
+		    (int64_t)i;
+		ix->pos[i] = p < ix->t0 ? ix->t0 : p > ix->t1 ? ix->t1 : p;
+	}
+	if (first >= 0 && (size_t)first < inc->nevents)
+		tf = ix->pos[first];
+	for (i = 0; i < inc->nevents; i++) {
+		e = inc->events[i];
+		if ((int)i != first && event_failing(e) && !e->harmless &&
+		    ix->pos[i] < tf)
+			ix->pos[i] = tf;
+	}
+	v = xreallocarray(NULL, inc->nevents + 1, sizeof *v);
+	for (i = 0; i < inc->nevents; i++)
+		v[i] = (unsigned)i;
+	model_line_inc = inc;
+	qsort(v, inc->nevents, sizeof *v, model_line_cmp);
+	for (i = 0; i < inc->nevents; i++) {
+		e = inc->events[v[i]];
+		if (e->source == src && (e->guess != TIME_OWN || e->weak) &&
+		    ix->pos[v[i]] < last && (int)v[i] != first)
+			ix->pos[v[i]] = last;
+		src = e->source;
+		last = ix->pos[v[i]];
+	}
+	free(v);
 }
 
 /*
@@ -457,6 +531,7 @@ model_build(struct tui *t)
 			    MODEL_HOST_MAX : hl;
 	}
 	ix->nrows = inc->nranks;
+	ix->nranked = model_nranked(inc);
 	ix->row_of_event = xreallocarray(NULL, inc->nevents + 1,
 	    sizeof *ix->row_of_event);
 	if (model_place(ix, inc) > 0) {
@@ -479,6 +554,10 @@ model_build(struct tui *t)
 	if (first >= 0 && (size_t)first < inc->nevents)
 		ix->first_row = ix->row_of_event[first];
 	model_axis(ix, inc);
+	model_positions(ix, inc);
+	ix->glyph = xreallocarray(NULL, inc->nevents + 1, sizeof *ix->glyph);
+	for (i = 0; i < inc->nevents; i++)
+		ix->glyph[i] = (unsigned char)model_glyph(inc, i);
 	model_reselect(t);
 }
 

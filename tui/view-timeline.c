@@ -27,7 +27,7 @@
 #define TL_WIDE		160	/* from here the event list goes on the right */
 #define TL_STATE_W	6	/* "FAILED" */
 #define TL_ACT_MIN_SY	16	/* from here an activity row under the axis */
-#define TL_GROUP_NARROW	13	/* a group's ranks, at most, below 100 columns */
+#define TL_GROUP_NARROW	16	/* a group's ranks, at most, below 100 columns */
 #define TL_GROUP_WIDE	28	/* and from 100 */
 
 /* Where everything goes at the current size. */
@@ -359,15 +359,17 @@ timeline_draw_group_label(struct tui *t, const struct timeline_layout *l,
 {
 	enum tui_role	 role = sel ? TR_SELECTED : TR_RANK, srole;
 	const char	*word;
-	char		*s;
-	int		 w = l->rank_w + (l->host_w ? l->host_w + 1 : 0);
+	char		 count[32];
+	int		 w = l->rank_w + (l->host_w ? l->host_w + 1 : 0), cw;
 
 	screen_fill(y, 0, l->left_w, role);
 	screen_puts(y, 0, 1, role, screen_sym("\xe2\x96\xb8", "+"));
-	xasprintf(&s, "%s %s%zu", gr->ranks, screen_sym("\xc3\x97", "x"),
+	/* The count is kept whole; the ranks are cut before it. */
+	snprintf(count, sizeof count, "%s%zu", screen_sym("\xc3\x97", "x"),
 	    gr->n);
-	screen_cut(y, 1, w, role, s);
-	free(s);
+	cw = screen_width(count, strlen(count));
+	screen_cut(y, 1, w - cw - 1, role, gr->ranks);
+	screen_puts(y, 1 + w - cw, cw, role, count);
 	word = timeline_state(t, r, &srole);
 	screen_puts(y, 1 + w + 1, TL_STATE_W, sel ? TR_SELECTED : srole, word);
 	screen_puts(y, l->left_w, 1, TR_AXIS, screen_sym("\xe2\x94\x82", "|"));

@@ -214,12 +214,29 @@ model_tail_name(const char *path, size_t k)
 	return (s);
 }
 
-/* Name every source by the shortest end of its path no other shares. */
+/*
+ * Does a neighbour's path tell this one apart?  Not when it is the same
+ * path: a later file at a followed path (rotated, truncated) is told by
+ * its generation instead.
+ */
+static bool
+model_other_path(const struct rl_incident *inc, unsigned a, unsigned b)
+{
+	return (inc->sources[b]->path != NULL &&
+	    strcmp(inc->sources[a]->path, inc->sources[b]->path) != 0);
+}
+
+/*
+ * Name every source by the shortest end of its path no other shares; a
+ * later file read at a followed path has its generation: "rank0.log#2".
+ */
 static void
 model_source_names(struct tui_index *ix, const struct rl_incident *inc)
 {
+	const struct rl_source	*src;
 	unsigned	*v;
 	size_t		 i, n = inc->nsources, need, c;
+	char		*name;
 
 	ix->src_names = xcalloc(n + 1, sizeof *ix->src_names);
 	ix->nsrc_names = n;
@@ -232,16 +249,22 @@ model_source_names(struct tui_index *ix, const struct rl_incident *inc)
 		if (inc->sources[v[i]]->path == NULL)
 			continue;
 		need = 1;
-		if (i > 0 && inc->sources[v[i - 1]]->path != NULL &&
+		if (i > 0 && model_other_path(inc, v[i], v[i - 1]) &&
 		    (c = model_common_tail(inc->sources[v[i]]->path,
 		    inc->sources[v[i - 1]]->path) + 1) > need)
 			need = c;
-		if (i + 1 < n && inc->sources[v[i + 1]]->path != NULL &&
+		if (i + 1 < n && model_other_path(inc, v[i], v[i + 1]) &&
 		    (c = model_common_tail(inc->sources[v[i]]->path,
 		    inc->sources[v[i + 1]]->path) + 1) > need)
 			need = c;
-		ix->src_names[v[i]] = model_tail_name(inc->sources[v[i]]->path,
-		    need);
+		src = inc->sources[v[i]];
+		ix->src_names[v[i]] = model_tail_name(src->path, need);
+		if (src->generation > 0) {
+			xasprintf(&name, "%s#%u", ix->src_names[v[i]],
+			    src->generation + 1);
+			free(ix->src_names[v[i]]);
+			ix->src_names[v[i]] = name;
+		}
 	}
 	free(v);
 }

@@ -373,6 +373,40 @@ model_line_cmp(const void *va, const void *vb)
 }
 
 /*
+ * One source's events v[0..n), in time order: a line with no time of its
+ * own (or a launcher's coarse one) is placed no earlier than the line
+ * written before it.  They are put in line order first, when they are not
+ * in it already (a coarse time earlier than the line before it).
+ */
+static void
+model_source_order(struct tui_index *ix, const struct rl_incident *inc,
+    unsigned *v, size_t n)
+{
+	const struct rl_event	*e;
+	size_t			 i;
+	bool			 guessed = false, sorted = true;
+	int			 first = inc->answer.first;
+
+	for (i = 0; i < n; i++) {
+		e = inc->events[v[i]];
+		if (e->guess != TIME_OWN || e->weak)
+			guessed = true;
+		if (i > 0 && model_line_cmp(&v[i - 1], &v[i]) > 0)
+			sorted = false;
+	}
+	if (!guessed)
+		return;
+	if (!sorted)
+		qsort(v, n, sizeof *v, model_line_cmp);
+	for (i = 1; i < n; i++) {
+		e = inc->events[v[i]];
+		if ((e->guess != TIME_OWN || e->weak) && (int)v[i] != first &&
+		    ix->pos[v[i]] < ix->pos[v[i - 1]])
+			ix->pos[v[i]] = ix->pos[v[i - 1]];
+	}
+}
+
+/*
  * Where each event goes on the axis, in the order the header tells.  A
  * line's clock can put it before what caused it: a line with no time of
  * its own inherits the line before it, torchrun's failure records carry
@@ -388,9 +422,8 @@ model_positions(struct tui_index *ix, const struct rl_incident *inc)
 {
 	const struct rl_event	*e;
 	unsigned		*v;
-	int64_t			 p, tf = INT64_MIN, last = 0;
-	size_t			 i;
-	unsigned		 src = UINT32_MAX;
+	int64_t			 p, tf = INT64_MIN;
+	size_t			*at, i, k;
 	int			 first = inc->answer.first;
 
 	ix->pos = xreallocarray(NULL, inc->nevents + 1, sizeof *ix->pos);
@@ -407,19 +440,25 @@ model_positions(struct tui_index *ix, const struct rl_incident *inc)
 		    ix->pos[i] < tf)
 			ix->pos[i] = tf;
 	}
-	v = xreallocarray(NULL, inc->nevents + 1, sizeof *v);
-	for (i = 0; i < inc->nevents; i++)
-		v[i] = (unsigned)i;
-	model_line_inc = inc;
-	qsort(v, inc->nevents, sizeof *v, model_line_cmp);
+	/* Each source's events in the order they were written: a counting
+	   sort by source keeps time order, nearly line order already; only
+	   a source with a line placed by another's time needs the pass. */
+	at = xcalloc(inc->nsources + 2, sizeof *at);
 	for (i = 0; i < inc->nevents; i++) {
-		e = inc->events[v[i]];
-		if (e->source == src && (e->guess != TIME_OWN || e->weak) &&
-		    ix->pos[v[i]] < last && (int)v[i] != first)
-			ix->pos[v[i]] = last;
-		src = e->source;
-		last = ix->pos[v[i]];
+		if (inc->events[i]->source < inc->nsources)
+			at[inc->events[i]->source + 2]++;
 	}
+	for (i = 2; i < inc->nsources + 2; i++)
+		at[i] += at[i - 1];
+	v = xreallocarray(NULL, inc->nevents + 1, sizeof *v);
+	for (i = 0; i < inc->nevents; i++) {
+		if (inc->events[i]->source < inc->nsources)
+			v[at[inc->events[i]->source + 1]++] = (unsigned)i;
+	}
+	model_line_inc = inc;
+	for (k = 0; k < inc->nsources; k++)
+		model_source_order(ix, inc, &v[at[k]], at[k + 1] - at[k]);
+	free(at);
 	free(v);
 }
 

@@ -2,19 +2,22 @@
  * view-timeline.c: the main view, one row per rank on a shared time axis.
  *
  *  FIRST FAILURE rank 4 (node1) torch.runtime at 13:49:41 - RuntimeError..
- *  domain code · group other · scope one · checkpoint safe, last safe step 10
- *      RANK HOST  STATE  │13:49:30     13:49:40
- *  >      4 node1 FAILED │────·····◆····✖
- *         5 node1 collat │────·····◆·····▲↑
+ *  64 ranks · domain code · group other · scope one · checkpoint safe
+ *         RANK HOST  STATE  │13:49:30     13:49:40
+ *  1 col = 106 ms           │▂▂ ▁▂▂▂  ▂▂▂█
+ *  ▸0-3,5-63 ×63     collat │────·····◆·····▲↑
+ *  ▶         4 node1 FAILED │────·····◆····✖
  *  ─ rank 4 (node1) · FAILED · 14 events ─────────────────────────────
  *  ✖ 13:49:41.895 2/stderr.log:1   Traceback (most recent call last):
  *
  * At 160 columns and more, when the ranks need more than half the height,
  * the event list moves to the right-hand side; a few ranks on a wide
- * terminal read better with the list below them at full width.
- * Each rank's row is bucketed once per model change or width change (an
- * O(events) pass into a rows x width byte array), so a frame draws only the
- * rows on screen from that array: 10,000 ranks cost nothing extra.
+ * terminal read better with the list below them at full width.  The axis
+ * is the window zoom.c keeps; the rows are groups.c's entries (a rank, or
+ * ranks that behave alike, folded).  The events are bucketed once per
+ * model change, window or width (an O(events) pass into an entries x
+ * width byte array, with the activity row's counts), so a frame draws only
+ * the entries on screen from that array: 10,000 ranks cost nothing extra.
  */
 
 #include <stdio.h>

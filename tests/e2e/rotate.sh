@@ -3,7 +3,8 @@
 # The new file's lines are its own, numbered from 1 and named with their
 # generation (rank0.log#2:1), not the old file's; after a truncation the
 # line numbers start again; the old file's lines stay listed under the old
-# name and number.  Live, at 80x24 and 200x50.
+# name and number; a rank file that appears later gets its row.  Live, at
+# 80x24 and 200x50.
 . "$(dirname "$0")/lib.sh"
 
 D='2026-12-02 13:00:0'
@@ -41,6 +42,11 @@ for size in "80 24" "200 50"; do
 	echo "$last_capture" | grep -q 'rank0.log#2:2 ' &&
 	    echo "$last_capture" | grep -q 'rank0.log:4 '
 	ok $? "${w}: and both earlier files' lines are still listed under their names"
+
+	# A rank's file that appears in the followed folder gets its row.
+	printf '%s8,000 ERROR [rank2] step 8 failed\nOSError: disk quota exceeded\n' "$D" >"$logs/rank2.log"
+	wait_for '^ *(▶ *)?2 +[a-zA-Z]+ *│'
+	ok $? "${w}: a new rank file in the folder is read: rank 2 has a row"
 	send q
 	wait_for 'RL_DONE rc=0'
 	ok $? "${w}: q quits"

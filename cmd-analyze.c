@@ -454,6 +454,7 @@ console_follow(const struct options *o, uv_loop_t *loop,
 	cfg.cmds = o->cmds;
 	cfg.ncmds = o->ncmds;
 	cfg.restart = o->restart;
+	cfg.renew = true;
 	cfg.data_cb = console_data_cb;
 	f = follow_start(loop, inc, &cfg, argc, argv, &bad);
 	analyze_warn(inc);

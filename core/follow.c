@@ -21,8 +21,11 @@
  * is a rotation (drain the old fd to its end, then read the new file from
  * 0); a renamed-away file stays open until a new one takes its name.  The
  * inodes read are remembered, so a rotated file that appears under a new
- * name in a watched folder is not read twice.  A partial last line is held
- * and flushed after FOLLOW_QUIET_MS without bytes.
+ * name in a watched folder is not read twice.  For the console (renew),
+ * the file after a rotation or a truncation is a source of its own, so
+ * that its lines are numbered from 1 and not labelled as the old file's.
+ * A partial last line is held and flushed after FOLLOW_QUIET_MS without
+ * bytes.
  *
  * Ownership: the follow owns its files and folders, which embed their
  * handles; each is freed in the close callback of its last handle, and the
@@ -351,6 +354,31 @@ follow_file_open(struct follow_file *ff)
 }
 
 /*
+ * The path holds a new file: another inode (rotated), or the same one
+ * written again from its start (truncated).  What comes is a source of
+ * its own, its lines numbered from 1 and its generation counted, so that
+ * its lines are not labelled as the old file's; the old source keeps the
+ * lines read from it, under its name.  Nothing read yet: nothing to keep.
+ */
+static void
+follow_file_renew(struct follow_file *ff)
+{
+	struct rl_source	*old = ff->src, *src;
+	const char		*slash;
+
+	if (!ff->f->cfg.renew || old->ingest == NULL ||
+	    (old->lines == 0 && old->bytes == 0))
+		return;
+	ingest_flush(old->ingest);
+	old->transient = true;
+	src = incident_add_source(ff->f->inc, old->path, old->kind);
+	src->generation = old->generation + 1;
+	ff->src = src;
+	slash = strrchr(src->path, '/');
+	ff->name = slash != NULL ? slash + 1 : src->path;
+}
+
+/*
  * Look at a file again.  The order matters: a truncation is seen before
  * reading (else the new bytes below the old offset are skipped), and the
  * old file is drained to its end before a new one at its path is opened,
@@ -365,13 +393,21 @@ follow_file_check(struct follow_file *ff)
 	if (ff->done || ff->f->closed)
 		return;
 	exists = stat(ff->src->path, &at) == 0 && S_ISREG(at.st_mode);
-	if (ff->fd != -1 && fstat(ff->fd, &cur) == 0) {
-		if ((uint64_t)cur.st_size < ff->offset) {
+	if (ff->fd != -1 && fstat(ff->fd, &cur) == 0 &&
+	    (uint64_t)cur.st_size < ff->offset) {
+		/* Truncated in place (copytruncate): read again from 0. */
+		if (ff->f->cfg.renew) {
+			follow_file_close(ff);
+			follow_file_renew(ff);
+			follow_file_open(ff);
+		} else {
 			ingest_flush(ff->src->ingest);
 			lseek(ff->fd, 0, SEEK_SET);
-			ff->offset = 0;	/* truncated in place: copytruncate */
+			ff->offset = 0;
 			ff->src->transient = true;
 		}
+	}
+	if (ff->fd != -1 && fstat(ff->fd, &cur) == 0) {
 		ff->size = (uint64_t)cur.st_size;
 		follow_file_drain(ff);
 		if (ff->f->closed)
@@ -385,6 +421,7 @@ follow_file_check(struct follow_file *ff)
 		}
 	}
 	if (ff->fd == -1 && exists) {
+		follow_file_renew(ff);
 		follow_file_open(ff);
 		follow_file_drain(ff);
 	}

@@ -21,6 +21,9 @@ struct follow_config {
 	char		**cmds;		/* --cmd COMMAND, borrowed for follow_start */
 	size_t		 ncmds;
 	bool		 restart;	/* --restart: run a command again when it exits */
+	bool		 renew;		/* a rotated or truncated file's next
+					   lines are a source of their own (the
+					   console), not more of the old one's */
 	ingest_line_cb	 line_cb;	/* for `cat`, or NULL */
 	void		*line_arg;
 	void		(*data_cb)(void *);	/* bytes were read in, or NULL */

@@ -130,6 +130,9 @@ struct rl_source {
 	bool		 binary;	/* looked like a binary file: skipped */
 	bool		 compressed;	/* read whole through a decompressor */
 	bool		 transient;	/* cannot be re-read at an offset (followed) */
+	unsigned	 generation;	/* files read at its path before this one
+					   (rotations and truncations while
+					   followed): 0 for the first */
 	int		 spill;		/* an unlinked temporary file holding what
 					   was read (commands, standard input,
 					   decompressed logs), owned; or -1 */

@@ -59,7 +59,8 @@ static const struct binding input_bindings[] = {
 	{ 'n', V(VIEW_HISTORY), ACT_NOTE, NULL, NULL },
 	{ 'R', V(VIEW_HISTORY), ACT_RESOLVE, "R",
 	    "history: write what fixed it" },
-	{ 'f', V_ALL, ACT_FIRST, "f", "go to the first failure" },
+	{ 'f', V_ALL, ACT_FIRST, "f", "go to the first failure (the timeline: "
+	    "and zoom to the seconds around it)" },
 	{ 'n', V_ALL, ACT_NEXT_FAILED, "n", "next rank that did not end well "
 	    "(history: write what the selected incident was)" },
 	{ 'N', V_ALL, ACT_PREV_FAILED, "N", "previous such rank" },
@@ -87,6 +88,25 @@ static const struct binding input_bindings[] = {
 	/* Told in help only: input_key takes the mouse before the table. */
 	{ TUI_KEYFN | KEY_MOUSE, V_ALL, ACT_NONE, "mouse",
 	    "click selects a rank or event, the wheel scrolls (--no-mouse)" },
+	{ '+', V(VIEW_TIMELINE), ACT_ZOOM_IN, "+ =", "zoom in on the time "
+	    "axis, around the selected event" },
+	{ '=', V(VIEW_TIMELINE), ACT_ZOOM_IN, NULL, NULL },
+	{ '-', V(VIEW_TIMELINE), ACT_ZOOM_OUT, "-", "zoom out" },
+	{ '{', V(VIEW_TIMELINE), ACT_PAN_LEFT, "{ S-Left",
+	    "pan back in time (a quarter of the window)" },
+	{ TUI_KEYFN | KEY_SLEFT, V(VIEW_TIMELINE), ACT_PAN_LEFT, NULL, NULL },
+	{ '}', V(VIEW_TIMELINE), ACT_PAN_RIGHT, "} S-Right",
+	    "pan forward in time" },
+	{ TUI_KEYFN | KEY_SRIGHT, V(VIEW_TIMELINE), ACT_PAN_RIGHT, NULL, NULL },
+	{ '0', V(VIEW_TIMELINE), ACT_ZOOM_RESET, "0",
+	    "the whole job on the time axis again" },
+	{ 'T', V(VIEW_TIMELINE), ACT_GOTO_TIME, "T", "go to a time in the "
+	    "header's clock: HH:MM:SS[.mmm] or YYYY-MM-DDTHH:MM:SS" },
+	{ 'z', V(VIEW_TIMELINE), ACT_GROUP, "z Tab", "expand or collapse the "
+	    "selected group of ranks that behave alike" },
+	{ '\t', V(VIEW_TIMELINE), ACT_GROUP, NULL, NULL },
+	{ 'Z', V(VIEW_TIMELINE), ACT_GROUP_ALL, "Z", "collapse every group of "
+	    "alike ranks, or expand them all" },
 	{ 'q', V(VIEW_TIMELINE), ACT_QUIT, "q", "quit (from the timeline)" },
 	{ 'Q', V_ALL, ACT_QUIT, "Q", "quit from anywhere" },
 };
@@ -243,6 +263,11 @@ input_key(struct tui *t, int key)
 	/* E is asking a path: every key is the path's until Enter or Esc. */
 	if (t->export_path != NULL) {
 		tui_react(t, tui_export_key(t, key));
+		return;
+	}
+	/* T is asking a time: the same, until Enter or Esc. */
+	if (t->zoom.ask != NULL) {
+		tui_react(t, zoom_ask_key(t, key));
 		return;
 	}
 	if (t->message != NULL) {

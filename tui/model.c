@@ -32,6 +32,8 @@ model_clear(struct tui_index *ix)
 	free(ix->ev);
 	free(ix->row_of_event);
 	free(ix->copy_of);
+	free(ix->pos);
+	free(ix->glyph);
 	for (i = 0; i < ix->nsrc_names; i++)
 		free(ix->src_names[i]);
 	free(ix->src_names);
@@ -212,12 +214,29 @@ model_tail_name(const char *path, size_t k)
 	return (s);
 }
 
-/* Name every source by the shortest end of its path no other shares. */
+/*
+ * Does a neighbour's path tell this one apart?  Not when it is the same
+ * path: a later file at a followed path (rotated, truncated) is told by
+ * its generation instead.
+ */
+static bool
+model_other_path(const struct rl_incident *inc, unsigned a, unsigned b)
+{
+	return (inc->sources[b]->path != NULL &&
+	    strcmp(inc->sources[a]->path, inc->sources[b]->path) != 0);
+}
+
+/*
+ * Name every source by the shortest end of its path no other shares; a
+ * later file read at a followed path has its generation: "rank0.log#2".
+ */
 static void
 model_source_names(struct tui_index *ix, const struct rl_incident *inc)
 {
+	const struct rl_source	*src;
 	unsigned	*v;
 	size_t		 i, n = inc->nsources, need, c;
+	char		*name;
 
 	ix->src_names = xcalloc(n + 1, sizeof *ix->src_names);
 	ix->nsrc_names = n;
@@ -230,16 +249,22 @@ model_source_names(struct tui_index *ix, const struct rl_incident *inc)
 		if (inc->sources[v[i]]->path == NULL)
 			continue;
 		need = 1;
-		if (i > 0 && inc->sources[v[i - 1]]->path != NULL &&
+		if (i > 0 && model_other_path(inc, v[i], v[i - 1]) &&
 		    (c = model_common_tail(inc->sources[v[i]]->path,
 		    inc->sources[v[i - 1]]->path) + 1) > need)
 			need = c;
-		if (i + 1 < n && inc->sources[v[i + 1]]->path != NULL &&
+		if (i + 1 < n && model_other_path(inc, v[i], v[i + 1]) &&
 		    (c = model_common_tail(inc->sources[v[i]]->path,
 		    inc->sources[v[i + 1]]->path) + 1) > need)
 			need = c;
-		ix->src_names[v[i]] = model_tail_name(inc->sources[v[i]]->path,
-		    need);
+		src = inc->sources[v[i]];
+		ix->src_names[v[i]] = model_tail_name(src->path, need);
+		if (src->generation > 0) {
+			xasprintf(&name, "%s#%u", ix->src_names[v[i]],
+			    src->generation + 1);
+			free(ix->src_names[v[i]]);
+			ix->src_names[v[i]] = name;
+		}
 	}
 	free(v);
 }
@@ -335,6 +360,117 @@ model_axis(struct tui_index *ix, const struct rl_incident *inc)
 	    !(f->flags & RL_TIME_BOOT) && !(inc->start.flags & RL_TIME_BOOT))
 		ix->shown0 = ix->t0 + (f->ms - clock_utc_ms(f));
 	ix->timed = ix->t1 > ix->t0 && !(inc->start.flags & RL_TIME_BOOT);
+	if (!ix->timed) {
+		ix->t0 = 0;
+		ix->t1 = inc->nevents > 1 ? (int64_t)inc->nevents - 1 : 1;
+	}
+}
+
+/* The incident model_line_cmp sorts the events of: qsort has no arg. */
+static const struct rl_incident *model_line_inc;
+
+/* Order event indexes by where they were written: source, then line. */
+static int
+model_line_cmp(const void *va, const void *vb)
+{
+	const struct rl_event	*a = model_line_inc->events[*(const unsigned *)va];
+	const struct rl_event	*b = model_line_inc->events[*(const unsigned *)vb];
+
+	if (a->source != b->source)
+		return (a->source < b->source ? -1 : 1);
+	if (a->line != b->line)
+		return (a->line < b->line ? -1 : 1);
+	return ((a->seq > b->seq) - (a->seq < b->seq));
+}
+
+/*
+ * One source's events v[0..n), in time order: a line with no time of its
+ * own (or a launcher's coarse one) is placed no earlier than the line
+ * written before it.  They are put in line order first, when they are not
+ * in it already (a coarse time earlier than the line before it).
+ */
+static void
+model_source_order(struct tui_index *ix, const struct rl_incident *inc,
+    unsigned *v, size_t n)
+{
+	const struct rl_event	*e;
+	size_t			 i;
+	bool			 guessed = false, sorted = true;
+	int			 first = inc->answer.first;
+
+	for (i = 0; i < n; i++) {
+		e = inc->events[v[i]];
+		if (e->guess != TIME_OWN || e->weak)
+			guessed = true;
+		if (i > 0 && model_line_cmp(&v[i - 1], &v[i]) > 0)
+			sorted = false;
+	}
+	if (!guessed)
+		return;
+	if (!sorted)
+		qsort(v, n, sizeof *v, model_line_cmp);
+	for (i = 1; i < n; i++) {
+		e = inc->events[v[i]];
+		if ((e->guess != TIME_OWN || e->weak) && (int)v[i] != first &&
+		    ix->pos[v[i]] < ix->pos[v[i - 1]])
+			ix->pos[v[i]] = ix->pos[v[i - 1]];
+	}
+}
+
+/*
+ * Where each event goes on the axis, in the order the header tells.  A
+ * line's clock can put it before what caused it: a line with no time of
+ * its own inherits the line before it, torchrun's failure records carry
+ * whole seconds, another host's clock runs behind.  The header names the
+ * first failure; every other failing line follows it causally, so it is
+ * placed no earlier than the first failure's mark.  Then, within each
+ * source, a line without a time of its own (or with a launcher's coarse
+ * one) sits no earlier than the line written before it.  The lists keep
+ * the times the logs wrote; only the marks move.
+ */
+static void
+model_positions(struct tui_index *ix, const struct rl_incident *inc)
+{
+	const struct rl_event	*e;
+	unsigned		*v;
+	int64_t			 p, tf = INT64_MIN;
+	size_t			*at, i, k;
+	int			 first = inc->answer.first;
+
+	ix->pos = xreallocarray(NULL, inc->nevents + 1, sizeof *ix->pos);
+	for (i = 0; i < inc->nevents; i++) {
+		p = ix->timed ? clock_utc_ms(&inc->events[i]->time) :
+		    (int64_t)i;
+		ix->pos[i] = p < ix->t0 ? ix->t0 : p > ix->t1 ? ix->t1 : p;
+	}
+	if (first >= 0 && (size_t)first < inc->nevents)
+		tf = ix->pos[first];
+	for (i = 0; i < inc->nevents; i++) {
+		e = inc->events[i];
+		if ((int)i != first && event_failing(e) && !e->harmless &&
+		    ix->pos[i] < tf)
+			ix->pos[i] = tf;
+	}
+	/* Each source's events in the order they were written: a counting
+	   sort by source keeps time order, nearly line order already; only
+	   a source with a line placed by another's time needs the pass. */
+	at = xcalloc(inc->nsources + 2, sizeof *at);
+	for (i = 0; i < inc->nevents; i++) {
+		if (inc->events[i]->source < inc->nsources)
+			at[inc->events[i]->source + 2]++;
+	}
+	for (i = 2; i < inc->nsources + 2; i++)
+		at[i] += at[i - 1];
+	v = xreallocarray(NULL, inc->nevents + 1, sizeof *v);
+	for (i = 0; i < inc->nevents; i++) {
+		if (inc->events[i]->source < inc->nsources)
+			v[at[inc->events[i]->source + 1]++] = (unsigned)i;
+	}
+	model_line_inc = inc;
+	for (k = 0; k < inc->nsources; k++)
+		model_source_order(ix, inc, &v[at[k]], at[k + 1] - at[k]);
+	free(at);
+	free(v);
 }
 
 /*
@@ -468,6 +604,7 @@ model_build(struct tui *t)
 			    MODEL_HOST_MAX : hl;
 	}
 	ix->nrows = inc->nranks;
+	ix->nranked = model_nranked(inc);
 	ix->row_of_event = xreallocarray(NULL, inc->nevents + 1,
 	    sizeof *ix->row_of_event);
 	if (model_place(ix, inc) > 0) {
@@ -490,6 +627,10 @@ model_build(struct tui *t)
 	if (first >= 0 && (size_t)first < inc->nevents)
 		ix->first_row = ix->row_of_event[first];
 	model_axis(ix, inc);
+	model_positions(ix, inc);
+	ix->glyph = xreallocarray(NULL, inc->nevents + 1, sizeof *ix->glyph);
+	for (i = 0; i < inc->nevents; i++)
+		ix->glyph[i] = (unsigned char)model_glyph(inc, i);
 	model_reselect(t);
 }
 

@@ -156,8 +156,8 @@ tui_rebuild(struct tui *t)
 }
 
 /* Draw one frame of the top view. */
-static void
-tui_draw(struct tui *t)
+void
+tui_frame(struct tui *t)
 {
 	struct view	*v = t->views[t->nviews - 1];
 
@@ -189,7 +189,7 @@ tui_prepare_cb(uv_prepare_t *h)
 			    TUI_REDRAW_MS - since, 0);
 		return;
 	}
-	tui_draw(t);
+	tui_frame(t);
 }
 
 /* Start the signal watchers; this must come before curses. */
@@ -388,6 +388,7 @@ tui_start(struct tui *t, char **cause)
 	tui_log(t, "started: %zu sources, %zu events, %" PRIu64 " lines%s",
 	    t->inc->nsources, t->inc->nevents, t->inc->lines,
 	    t->cfg->follow != NULL ? ", following" : "");
+	tui_bench(t);
 	return (0);
 }
 
@@ -462,6 +463,7 @@ tui_free(struct tui *t)
 	free(t->sel_key.host);
 	theme_free();
 	tui_export_clear(t);
+	zoom_clear(t);
 	free(t->message);
 	free(t->theme);
 	if (tui_current == t)
@@ -499,6 +501,7 @@ tui_run(uv_loop_t *loop, struct rl_incident *inc,
 	tui_stop(t);
 	while (tui_current != NULL)
 		uv_run(loop, UV_RUN_NOWAIT);
+	tui_bench_report();
 	return (rc);
 }
 
@@ -625,6 +628,9 @@ tui_open(struct tui *t, struct rl_incident *inc, int64_t id)
 		incident_free(t->inc);
 	t->inc = inc;
 	t->open_id = id;
+	/* Another job: its own whole window. */
+	t->zoom.on = false;
+	t->zoom.gen++;
 	t->sel_row = 0;
 	t->sel_event = RL_NONE;
 	t->sel_auto = true;
@@ -647,6 +653,8 @@ tui_open_close(struct tui *t)
 	t->inc = t->home;
 	t->home = NULL;
 	t->open_id = 0;
+	t->zoom.on = false;
+	t->zoom.gen++;
 	t->sel_auto = true;
 	tui_rebuild(t);
 	live_refresh(t);

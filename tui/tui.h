@@ -175,6 +175,14 @@ enum tui_action {
 	ACT_EXPORT_ASK,		/* ask the path (and so the format) first */
 	ACT_QUIT,
 	ACT_CLICK,		/* button 1 at the tui's click_y, click_x */
+	ACT_ZOOM_IN,		/* the timeline: a narrower window */
+	ACT_ZOOM_OUT,
+	ACT_PAN_LEFT,		/* move the window back in time */
+	ACT_PAN_RIGHT,
+	ACT_ZOOM_RESET,		/* the whole job again */
+	ACT_GOTO_TIME,		/* ask a time, and go there */
+	ACT_GROUP,		/* expand or collapse the selected group */
+	ACT_GROUP_ALL,		/* collapse every group of alike ranks, or none */
 	ACT_NACTIONS
 };
 
@@ -227,11 +235,16 @@ struct tui_index {
 	size_t		 nsrc_names;
 	int		*copy_of;	/* the listed event each tee'd copy is
 					   listed as, or -1; see model_dedup */
+	unsigned char	*glyph;		/* each event's enum tui_glyph */
+	int64_t		*pos;		/* each event's place on the axis: UTC
+					   ms, or its index when untimed; see
+					   model_positions */
 	int		 first_row;	/* row of the first failure, or -1 */
 	size_t		 nevents;	/* inc->nevents when built */
 	size_t		 nranks;	/* inc->nranks when built */
-	int64_t		 t0;		/* axis start, UTC ms */
-	int64_t		 t1;		/* axis end, UTC ms */
+	size_t		 nranked;	/* of them, with a rank number */
+	int64_t		 t0;		/* axis start: UTC ms, or 0 untimed */
+	int64_t		 t1;		/* axis end: UTC ms, or the last index */
 	int64_t		 shown0;	/* t0 as the logs wrote it, for labels */
 	bool		 timed;		/* false: place events by index, not time */
 	size_t		 host_width;	/* widest host name, capped */
@@ -244,6 +257,53 @@ struct tui_rowkey {
 	bool		 orphan;	/* the row of events no rank claims */
 	int		 rank;		/* its rank, or RL_NONE */
 	char		*host;		/* an unranked row's host, owned, or NULL */
+};
+
+/*
+ * The timeline's window on the axis (zoom.c): the whole job, or the part
+ * the engineer zoomed into.  In the axis' units: UTC ms, or event indexes
+ * when nothing is timed.
+ */
+struct tui_zoom {
+	bool		 on;		/* a window is set; else the whole axis */
+	int64_t		 w0;		/* its first instant */
+	int64_t		 w1;		/* its last */
+	unsigned	 gen;		/* changes with it: bucket again */
+	struct buf	*ask;		/* T's time as it is typed, owned, or
+					   NULL: not asking */
+};
+
+/*
+ * Ranks that behave alike, shown as one row (groups.c): the timeline's
+ * display entries are rows, or groups of rows of one state and one first
+ * failure's rule, so that among thousands of ranks the odd one stands out.
+ */
+struct tui_group {
+	size_t		 first;		/* its rows: members[first..first+n) */
+	size_t		 n;
+	int		 kind;		/* what its rows share: their state, */
+	const void	*rule;		/* and their first failure's rule */
+	bool		 open;		/* expanded: its rows are entries */
+	char		*ranks;		/* "0-36,38-63", owned */
+};
+
+struct tui_groups {
+	int		*disp;		/* entries: a row, or -(group + 1) */
+	size_t		 ndisp;
+	int		*disp_of_row;	/* each row's entry */
+	struct tui_group *v;
+	size_t		 n;
+	int		*members;	/* rows, grouped */
+	bool		 forced;	/* Z chose: collapse is what it says */
+	bool		 collapse;	/* with forced: collapse, or never */
+	bool		 folded;	/* collapsed at the last build */
+	struct {
+		int		 kind;
+		const void	*rule;
+	}		*opened;	/* groups z opened, across rebuilds */
+	size_t		 nopened;
+	size_t		 copened;
+	size_t		 label_w;	/* the widest entry label */
 };
 
 /* The console while its sources are followed (live.c). */
@@ -316,11 +376,15 @@ struct tui {
 	struct buf	*export_path;	/* E's path as it is typed, owned, or
 					   NULL: not asking (export.c) */
 	bool		 message_error;	/* drawn as an error */
+	struct tui_zoom	 zoom;		/* the timeline's window (zoom.c) */
 	char		*theme;		/* current theme name, owned */
 };
 
 /* tui.c */
 void		 tui_resize(struct tui *);
+void		 tui_frame(struct tui *);
+int		 tui_bench(struct tui *);	/* bench.c */
+void		 tui_bench_report(void);
 void		 tui_rebuild(struct tui *);
 void		 tui_log(struct tui *, const char *, ...)
 		     __attribute__((format(printf, 2, 3)));
@@ -383,6 +447,32 @@ size_t		 screen_fit(const char *, size_t, int);
 size_t		 screen_wrap(const char *, size_t, int);
 void		 screen_too_small(int, int);
 void		 screen_status(struct tui *, int, const char *, const char *);
+
+/* groups.c */
+void		 groups_build(struct tui *, struct tui_groups *, int);
+void		 groups_clear(struct tui_groups *);
+int		 groups_key(struct tui *, struct tui_groups *, enum tui_action);
+int		 groups_row(const struct tui_groups *, size_t);
+const struct tui_group *groups_of(const struct tui_groups *, int);
+int		 groups_kind(const struct tui *, int);
+
+/* zoom.c */
+void		 zoom_window(const struct tui *, int64_t *, int64_t *);
+int		 zoom_col(const struct tui *, int64_t, int);
+int64_t		 zoom_scale_factor(int64_t, int64_t, int);
+/* The column of p in a window starting at a, inside [a, b]. */
+#define ZOOM_COL(p, a, scale, w)					\
+	((int)((((p) - (a)) * (scale)) >> 32) < (w) ?			\
+	    (int)((((p) - (a)) * (scale)) >> 32) : (w) - 1)
+int		 zoom_key(struct tui *, enum tui_action, int);
+int		 zoom_focus_first(struct tui *);
+int		 zoom_ask_key(struct tui *, int);
+void		 zoom_clear(struct tui *);
+const char	*zoom_scale(const struct tui *, int, char *, size_t);
+int		 zoom_parse(const struct tui *, const char *, int64_t *);
+void		 zoom_draw_axis(struct tui *, int, int, int);
+void		 zoom_draw_activity(struct tui *, int, int, int, int,
+		     const unsigned *, unsigned);
 
 /* theme.c */
 int		 theme_load(struct tui *, const char *);

@@ -2,19 +2,22 @@
  * view-timeline.c: the main view, one row per rank on a shared time axis.
  *
  *  FIRST FAILURE rank 4 (node1) torch.runtime at 13:49:41 - RuntimeError..
- *  domain code · group other · scope one · checkpoint safe, last safe step 10
- *      RANK HOST  STATE  │13:49:30     13:49:40
- *  >      4 node1 FAILED │────·····◆····✖
- *         5 node1 collat │────·····◆·····▲↑
+ *  64 ranks · domain code · group other · scope one · checkpoint safe
+ *         RANK HOST  STATE  │13:49:30     13:49:40
+ *  1 col = 106 ms           │▂▂ ▁▂▂▂  ▂▂▂█
+ *  ▸0-3,5-63 ×63     collat │────·····◆·····▲↑
+ *  ▶         4 node1 FAILED │────·····◆····✖
  *  ─ rank 4 (node1) · FAILED · 14 events ─────────────────────────────
  *  ✖ 13:49:41.895 2/stderr.log:1   Traceback (most recent call last):
  *
  * At 160 columns and more, when the ranks need more than half the height,
  * the event list moves to the right-hand side; a few ranks on a wide
- * terminal read better with the list below them at full width.
- * Each rank's row is bucketed once per model change or width change (an
- * O(events) pass into a rows x width byte array), so a frame draws only the
- * rows on screen from that array: 10,000 ranks cost nothing extra.
+ * terminal read better with the list below them at full width.  The axis
+ * is the window zoom.c keeps; the rows are groups.c's entries (a rank, or
+ * ranks that behave alike, folded).  The events are bucketed once per
+ * model change, window or width (an O(events) pass into an entries x
+ * width byte array, with the activity row's counts), so a frame draws only
+ * the entries on screen from that array: 10,000 ranks cost nothing extra.
  */
 
 #include <limits.h>
@@ -27,6 +30,9 @@
 
 #define TL_WIDE		160	/* from here the event list goes on the right */
 #define TL_STATE_W	6	/* "FAILED" */
+#define TL_ACT_MIN_SY	16	/* from here an activity row under the axis */
+#define TL_GROUP_NARROW	16	/* a group's ranks, at most, below 100 columns */
+#define TL_GROUP_WIDE	28	/* and from 100 */
 
 /* Where everything goes at the current size. */
 struct timeline_layout {
@@ -38,8 +44,10 @@ struct timeline_layout {
 	int		 axis_w;	/* its width: one bucket per column */
 	int		 rows_y;	/* first rank row */
 	int		 axis_y;	/* the time axis */
+	int		 act_y;		/* the activity row under it, or 0 */
 	int		 hist_y;	/* the history line, or 0 for none */
 	int		 rows_h;	/* rank rows on screen */
+	int		 rows_max;	/* rows there would be room for */
 	int		 pane_x;	/* the event list, title line included */
 	int		 pane_y;
 	int		 pane_w;
@@ -50,10 +58,18 @@ struct timeline_layout {
 struct timeline {
 	int		 top;		/* first row on screen */
 	int		 list_top;	/* first line of the event list */
-	unsigned char	*cells;		/* nrows x width enum tui_glyph */
+	unsigned char	*cells;		/* entries x width enum tui_glyph: a
+					   folded group's hold its members' */
+	unsigned	*hist;		/* events per column, all rows */
+	int64_t		*span;		/* each row's first and last mark */
+	unsigned	 hist_max;
 	int		 width;		/* axis width the cells are for */
 	size_t		 nrows;		/* rows the cells are for */
+	unsigned	 zoom_gen;	/* the window they are for */
 	bool		 stale;		/* the model changed since */
+	struct tui_groups groups;	/* alike rows folded (groups.c) */
+	bool		 groups_stale;	/* the rows or a fold changed since */
+	int		 groups_h;	/* rows_max they were built for */
 	int		 sx;		/* size laid out for */
 	int		 sy;
 	struct timeline_layout lay;
@@ -88,7 +104,7 @@ timeline_layout(struct timeline *tl, struct tui *t, int sx, int sy)
 {
 	struct timeline_layout	*l = &tl->lay;
 	const struct tui_index	*ix = &t->index;
-	int			 want, top;
+	int			 want, top, act, nrows;
 
 	l->rank_w = timeline_digits(ix->max_rank < 0 ? 0 : ix->max_rank);
 	if (l->rank_w < 4)
@@ -96,6 +112,12 @@ timeline_layout(struct timeline *tl, struct tui *t, int sx, int sy)
 	l->host_w = (int)ix->host_width;
 	if (sx < 100 && l->host_w > 8)
 		l->host_w = 8;
+	/* A group's ranks ("0-36,38-63 x63") over the rank and host columns. */
+	want = (int)tl->groups.label_w;
+	if (want > (sx < 100 ? TL_GROUP_NARROW : TL_GROUP_WIDE))
+		want = sx < 100 ? TL_GROUP_NARROW : TL_GROUP_WIDE;
+	if (want > l->rank_w + (l->host_w ? l->host_w + 1 : 0))
+		l->rank_w = want - (l->host_w ? l->host_w + 1 : 0);
 	l->left_w = 1 + l->rank_w + 1 + (l->host_w ? l->host_w + 1 : 0) +
 	    TL_STATE_W + 1;
 	/* On the right only when the ranks need the height; else below. */
@@ -103,23 +125,27 @@ timeline_layout(struct timeline *tl, struct tui *t, int sx, int sy)
 	top = timeline_history_news(t) && sy >= 12 ? 1 : 0;
 	l->hist_y = top ? 2 : 0;
 	l->axis_y = 2 + top;
-	l->wide = sx >= TL_WIDE && (int)ix->nrows + 1 > (sy - 4 - top) / 2;
-	l->rows_y = 3 + top;
+	l->act_y = sy >= TL_ACT_MIN_SY ? l->axis_y + 1 : 0;
+	act = l->act_y ? 1 : 0;
+	nrows = tl->groups.disp != NULL ? (int)tl->groups.ndisp :
+	    (int)ix->nrows;
+	l->wide = sx >= TL_WIDE && nrows + 1 > (sy - 4 - top) / 2;
+	l->rows_y = 3 + top + act;
 	if (l->wide) {
 		l->pane_w = sx * 2 / 5;
 		l->tl_w = sx - l->pane_w - 1;
 		l->pane_x = l->tl_w + 1;
 		l->pane_y = 2 + top;
 		l->pane_h = sy - 3 - top;
-		l->rows_h = sy - 4 - top;
+		l->rows_h = l->rows_max = sy - 4 - top - act;
 	} else {
 		l->tl_w = l->pane_w = sx;
 		l->pane_x = 0;
 		l->pane_h = sy >= 18 ? (sy - 4 - top) * 2 / 5 : 0;
 		if (l->pane_h > 16)
 			l->pane_h = 16;
-		l->rows_h = sy - 4 - top - l->pane_h;
-		want = (int)ix->nrows + 1;
+		l->rows_h = l->rows_max = sy - 4 - top - act - l->pane_h;
+		want = nrows + 1;
 		if (l->pane_h > 0 && want < l->rows_h) {
 			l->pane_h += l->rows_h - want;
 			l->rows_h = want;
@@ -134,72 +160,122 @@ timeline_layout(struct timeline *tl, struct tui *t, int sx, int sy)
 	tl->sy = sy;
 }
 
-/* The bucket of a UTC time on an axis of w columns. */
-static int
-timeline_col(const struct tui_index *ix, int64_t ms, int w)
-{
-	if (ms <= ix->t0)
-		return (0);
-	if (ms >= ix->t1)
-		return (w - 1);
-	return ((int)((ms - ix->t0) * w / (ix->t1 - ix->t0 + 1)));
-}
-
-/* The bucket of an event: by time, or by position when nothing is timed. */
+/* The column of an event in the window, or -1 when it is outside. */
 static int
 timeline_bucket(const struct tui *t, size_t ev, int w)
 {
-	const struct tui_index	*ix = &t->index;
-
-	if (!ix->timed)
-		return (ix->nevents > 1 ? (int)(ev * (size_t)(w - 1) /
-		    (ix->nevents - 1)) : 0);
-	return (timeline_col(ix, clock_utc_ms(&t->inc->events[ev]->time), w));
+	return (zoom_col(t, t->index.pos[ev], w));
 }
 
-/* Bucket every event into its row's cells, keeping the strongest glyph. */
+/* Each row's first and last mark, wherever model_positions put them. */
+static void
+timeline_spans(struct timeline *tl, const struct tui_index *ix)
+{
+	size_t	 i, k;
+
+	free(tl->span);
+	tl->span = xreallocarray(NULL, ix->nrows + 1, 2 * sizeof *tl->span);
+	for (i = 0; i < ix->nrows; i++) {
+		tl->span[2 * i] = INT64_MAX;
+		tl->span[2 * i + 1] = INT64_MIN;
+	}
+	for (i = 0; i < ix->nevents; i++) {
+		k = (size_t)ix->row_of_event[i] * 2;
+		if (ix->pos[i] < tl->span[k])
+			tl->span[k] = ix->pos[i];
+		if (ix->pos[i] > tl->span[k + 1])
+			tl->span[k + 1] = ix->pos[i];
+	}
+}
+
+/*
+ * Bucket every event in the window into its entry's cells (a row's, or
+ * its folded group's), keeping the strongest glyph: the priority of enum
+ * tui_glyph, so a checkpoint under a failure shows when zooming parts
+ * them.  Count each column's events for the activity row.  One pass over
+ * the events with no division by the window in it: this is what a zoom
+ * costs at 10,000 ranks.
+ */
 static void
 timeline_cells(struct timeline *tl, struct tui *t)
 {
 	const struct tui_index	*ix = &t->index;
+	const int		*entry = tl->groups.disp_of_row;
+	const int64_t		*pos = ix->pos;
+	const unsigned char	*glyph = ix->glyph;
 	int			 w = tl->lay.axis_w;
+	int64_t			 a, z, scale;
 	unsigned char		*c;
-	enum tui_glyph		 g;
-	size_t			 i;
+	size_t			 i, b;
 
-	if (!tl->stale && tl->width == w && tl->nrows == ix->nrows)
+	if (!tl->stale && tl->width == w && tl->nrows == ix->nrows &&
+	    tl->zoom_gen == t->zoom.gen)
 		return;
+	if (tl->stale)
+		timeline_spans(tl, ix);
 	free(tl->cells);
-	tl->cells = xcalloc(ix->nrows + 1, (size_t)w);
+	free(tl->hist);
+	tl->cells = xcalloc(tl->groups.ndisp + 1, (size_t)w);
+	tl->hist = xcalloc((size_t)w, sizeof *tl->hist);
+	tl->hist_max = 0;
+	zoom_window(t, &a, &z);
+	scale = zoom_scale_factor(a, z, w);
 	for (i = 0; i < ix->nevents; i++) {
-		c = &tl->cells[(size_t)ix->row_of_event[i] * w +
-		    timeline_bucket(t, i, w)];
-		if ((g = model_glyph(t->inc, i)) > *c)
-			*c = (unsigned char)g;
+		if (pos[i] < a || pos[i] > z)
+			continue;
+		b = (size_t)ZOOM_COL(pos[i], a, scale, w);
+		c = &tl->cells[(size_t)entry[ix->row_of_event[i]] * w + b];
+		if (glyph[i] > *c)
+			*c = glyph[i];
+		if (++tl->hist[b] > tl->hist_max)
+			tl->hist_max = tl->hist[b];
 	}
 	tl->width = w;
 	tl->nrows = ix->nrows;
+	tl->zoom_gen = t->zoom.gen;
 	tl->stale = false;
 }
 
-/* The columns a row was alive: from its first line to its last. */
-static void
-timeline_life(const struct tui *t, const struct tui_row *row, int w, int *lo,
-    int *hi)
+/* The column of a time, held inside the window's edges. */
+static int
+timeline_col_held(const struct tui *t, int64_t p, int w)
 {
-	const struct rl_rank	*r = row->rank;
-	const struct tui_index	*ix = &t->index;
+	int64_t	 a, b;
+
+	zoom_window(t, &a, &b);
+	return (zoom_col(t, p < a ? a : p > b ? b : p, w));
+}
+
+/*
+ * The columns a row was alive: from its first line to its last, in the
+ * window; hi < lo when the row's life is outside it.
+ */
+static void
+timeline_life(const struct timeline *tl, const struct tui *t, int ri, int w,
+    int *lo, int *hi)
+{
+	const struct rl_rank	*r = t->index.rows[ri].rank;
+	int64_t			 a, b, p0, p1;
 
 	*lo = 0;
 	*hi = -1;
-	if (ix->timed && r != NULL && (r->first.flags & RL_TIME_VALID) &&
+	/* Its marks, wherever model_positions put them, and its times. */
+	p0 = tl->span[2 * ri];
+	p1 = tl->span[2 * ri + 1];
+	if (t->index.timed && r != NULL && (r->first.flags & RL_TIME_VALID) &&
 	    (r->last.flags & RL_TIME_VALID)) {
-		*lo = timeline_col(ix, clock_utc_ms(&r->first), w);
-		*hi = timeline_col(ix, clock_utc_ms(&r->last), w);
-	} else if (row->n > 0) {
-		*lo = timeline_bucket(t, ix->ev[row->first], w);
-		*hi = timeline_bucket(t, ix->ev[row->first + row->n - 1], w);
+		if (clock_utc_ms(&r->first) < p0)
+			p0 = clock_utc_ms(&r->first);
+		if (clock_utc_ms(&r->last) > p1)
+			p1 = clock_utc_ms(&r->last);
 	}
+	if (p0 > p1)
+		return;
+	zoom_window(t, &a, &b);
+	if (p1 < a || p0 > b)
+		return;
+	*lo = timeline_col_held(t, p0, w);
+	*hi = timeline_col_held(t, p1, w);
 }
 
 /* The role and word for a rank's state. */
@@ -280,18 +356,54 @@ timeline_draw_label(struct tui *t, const struct timeline_layout *l, int r,
 	screen_puts(y, l->left_w, 1, TR_AXIS, screen_sym("\xe2\x94\x82", "|"));
 }
 
-/* One rank row: its label, its life line and its glyphs. */
+/* A folded group's left column: "+ 0-36,38-63 x63  collat". */
 static void
-timeline_draw_row(struct timeline *tl, struct tui *t, int r, int y)
+timeline_draw_group_label(struct tui *t, const struct timeline_layout *l,
+    const struct tui_group *gr, bool sel, int r, int y)
+{
+	enum tui_role	 role = sel ? TR_SELECTED : TR_RANK, srole;
+	const char	*word;
+	char		 count[32];
+	int		 w = l->rank_w + (l->host_w ? l->host_w + 1 : 0), cw;
+
+	screen_fill(y, 0, l->left_w, role);
+	screen_puts(y, 0, 1, role, screen_sym("\xe2\x96\xb8", "+"));
+	/* The count is kept whole; the ranks are cut before it. */
+	snprintf(count, sizeof count, "%s%zu", screen_sym("\xc3\x97", "x"),
+	    gr->n);
+	cw = screen_width(count, strlen(count));
+	screen_cut(y, 1, w - cw - 1, role, gr->ranks);
+	screen_puts(y, 1 + w - cw, cw, role, count);
+	word = timeline_state(t, r, &srole);
+	screen_puts(y, 1 + w + 1, TL_STATE_W, sel ? TR_SELECTED : srole, word);
+	screen_puts(y, l->left_w, 1, TR_AXIS, screen_sym("\xe2\x94\x82", "|"));
+}
+
+/* One entry: a rank row or a folded group, its life line and its glyphs. */
+static void
+timeline_draw_row(struct timeline *tl, struct tui *t, int d, int y)
 {
 	const struct timeline_layout *l = &tl->lay;
-	const struct tui_row	*row = &t->index.rows[r];
-	const unsigned char	*c = &tl->cells[(size_t)r * tl->width];
+	const struct tui_group	*gr = groups_of(&tl->groups, d);
+	int			 r = groups_row(&tl->groups, (size_t)d);
+	const unsigned char	*c;
 	const char		*life = screen_sym("\xe2\x94\x80", "-");
 	int			 b, lo, hi;
 
-	timeline_draw_label(t, l, r, y);
-	timeline_life(t, row, l->axis_w, &lo, &hi);
+	c = &tl->cells[(size_t)d * tl->width];
+	if (gr != NULL)
+		timeline_draw_group_label(t, l, gr,
+		    tl->groups.disp_of_row[t->sel_row] == d, r, y);
+	else
+		timeline_draw_label(t, l, r, y);
+	if (gr != NULL) {
+		/* A group lived from its first mark to its last. */
+		for (lo = 0; lo < l->axis_w && c[lo] == GLYPH_EMPTY; lo++)
+			;
+		for (hi = l->axis_w - 1; hi >= 0 && c[hi] == GLYPH_EMPTY; hi--)
+			;
+	} else
+		timeline_life(tl, t, r, l->axis_w, &lo, &hi);
 	for (b = 0; b < l->axis_w; b++) {
 		if (c[b] != GLYPH_EMPTY)
 			screen_glyph(y, l->axis_x + b, c[b],
@@ -299,11 +411,10 @@ timeline_draw_row(struct timeline *tl, struct tui *t, int r, int y)
 		else if (b >= lo && b <= hi)
 			screen_puts(y, l->axis_x + b, 1, TR_LIFE, life);
 	}
-	if (t->sel_event != RL_NONE &&
-	    t->index.row_of_event[t->sel_event] == r) {
-		b = timeline_bucket(t, t->sel_event, l->axis_w);
+	if (t->sel_event != RL_NONE && tl->groups.disp_of_row[
+	    t->index.row_of_event[t->sel_event]] == d &&
+	    (b = timeline_bucket(t, t->sel_event, l->axis_w)) >= 0)
 		screen_glyph(y, l->axis_x + b, c[b], TR_SELECTED);
-	}
 }
 
 /*
@@ -416,6 +527,12 @@ timeline_draw_verdict(struct tui *t, int sx)
 	const char		*sep = screen_sym(" \xc2\xb7 ", " - ");
 	int			 x = 1;
 
+	/* How many ranks: a folded group hides how many there are. */
+	if (t->index.nranked > 0) {
+		x += screen_printf(1, x, sx - x, TR_VERDICT, "%zu rank%s",
+		    t->index.nranked, t->index.nranked == 1 ? "" : "s");
+		x += screen_puts(1, x, sx - x, TR_DIM, sep);
+	}
 	if (a->first != RL_NONE) {
 		x = timeline_pair(1, x, sx, "domain", TR_VERDICT,
 		    domain_name(a->domain));
@@ -492,62 +609,17 @@ timeline_draw_history(struct tui *t, int y, int sx)
 	buf_clear(&b);
 }
 
-/* Pick a tick interval that leaves room for labels of width lw. */
-static int64_t
-timeline_tick(int64_t span, int w, int lw)
-{
-	static const int64_t steps[] = {
-		10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 15000,
-		30000, 60000, 120000, 300000, 600000, 900000, 1800000,
-		3600000, 7200000, 10800000, 21600000, 43200000, 86400000,
-	};
-	size_t	 i;
-
-	for (i = 0; i < nitems(steps); i++) {
-		if (steps[i] * w / (span + 1) >= lw + 3)
-			return (steps[i]);
-	}
-	return (steps[nitems(steps) - 1]);
-}
-
 /* The axis line: column names on the left, time labels over the buckets. */
 static void
 timeline_draw_axis(struct timeline *tl, struct tui *t)
 {
 	const struct timeline_layout *l = &tl->lay;
-	const struct tui_index	*ix = &t->index;
-	struct rl_time		 tm;
-	int64_t			 step, off, k;
-	char			 buf[32];
-	int			 col, end = -1, lw;
 
 	screen_printf(l->axis_y, 1, l->left_w, TR_AXIS, "%*s%s%-*s %s", l->rank_w,
 	    "RANK", l->host_w ? " " : "", l->host_w, l->host_w ? "HOST" : "",
 	    "STATE");
 	screen_puts(l->axis_y, l->left_w, 1, TR_AXIS, screen_sym("\xe2\x94\x82", "|"));
-	if (!ix->timed) {
-		screen_cut(l->axis_y, l->axis_x, l->axis_w, TR_AXIS,
-		    "event order (no timestamps)");
-		return;
-	}
-	lw = ix->t1 - ix->t0 < 10000 ? 12 : 8;
-	step = timeline_tick(ix->t1 - ix->t0, l->axis_w, lw);
-	lw = step < 1000 ? 12 : 8;
-	off = ix->shown0 - ix->t0;
-	memset(&tm, 0, sizeof tm);
-	tm.flags = RL_TIME_VALID;
-	for (k = ((ix->t0 + off) / step + 1) * step; k - off <= ix->t1;
-	    k += step) {
-		col = timeline_col(ix, k - off, l->axis_w);
-		if (col + lw > l->axis_w)
-			break;
-		if (col <= end)
-			continue;
-		tm.ms = k;
-		model_time_short(&tm, buf, sizeof buf, step < 1000);
-		screen_puts(l->axis_y, l->axis_x + col, lw, TR_AXIS, buf);
-		end = col + lw;
-	}
+	zoom_draw_axis(t, l->axis_y, l->axis_x, l->axis_w);
 }
 
 /* One line of the event list. */
@@ -605,6 +677,8 @@ timeline_draw_pane(struct timeline *tl, struct tui *t)
 {
 	const struct timeline_layout *l = &tl->lay;
 	const struct tui_row	*row;
+	const struct tui_group	*gr;
+	const char		*dot = screen_sym("\xc2\xb7", "-");
 	enum tui_role		 srole;
 	char			 label[128];
 	int			 n = l->pane_h - 1, pos, i;
@@ -612,12 +686,21 @@ timeline_draw_pane(struct timeline *tl, struct tui *t)
 	if (l->pane_h < 2 || t->index.nrows == 0)
 		return;
 	row = &t->index.rows[t->sel_row];
+	gr = groups_of(&tl->groups, tl->groups.disp_of_row[t->sel_row]);
 	screen_fill(l->pane_y, l->pane_x, l->pane_w, TR_PANE);
-	screen_printf(l->pane_y, l->pane_x + 1, l->pane_w - 2, TR_PANE,
-	    "%s %s %s %s %zu event%s", model_row_label(row, label,
-	    sizeof label), screen_sym("\xc2\xb7", "-"),
-	    timeline_state(t, t->sel_row, &srole),
-	    screen_sym("\xc2\xb7", "-"), row->n, row->n == 1 ? "" : "s");
+	/* A folded group's list is one member's: the title says which. */
+	if (gr != NULL)
+		screen_printf(l->pane_y, l->pane_x + 1, l->pane_w - 2, TR_PANE,
+		    "ranks %s %s %s%zu (z opens) %s %s %s %zu event%s",
+		    gr->ranks, timeline_state(t, t->sel_row, &srole),
+		    screen_sym("\xc3\x97", "x"), gr->n, dot,
+		    model_row_label(row, label, sizeof label), dot, row->n,
+		    row->n == 1 ? "" : "s");
+	else
+		screen_printf(l->pane_y, l->pane_x + 1, l->pane_w - 2, TR_PANE,
+		    "%s %s %s %s %zu event%s", model_row_label(row, label,
+		    sizeof label), dot, timeline_state(t, t->sel_row, &srole),
+		    dot, row->n, row->n == 1 ? "" : "s");
 	if (row->n == 0) {
 		screen_puts(l->pane_y + 1, l->pane_x + 1, l->pane_w - 1, TR_DIM,
 		    "no matched lines on this row");
@@ -637,19 +720,46 @@ timeline_draw_pane(struct timeline *tl, struct tui *t)
 		    tl->list_top + pos], l->pane_y + 1 + pos, i);
 }
 
-/* Keep the selected row on screen. */
+/*
+ * Group alike rows again when the model, the room or a fold changed; the
+ * layout follows (a group's ranks widen the rank column), and the cells.
+ */
+static void
+timeline_groups(struct timeline *tl, struct tui *t)
+{
+	if (!tl->groups_stale && tl->groups.disp != NULL &&
+	    tl->groups_h == tl->lay.rows_max)
+		return;
+	groups_build(t, &tl->groups, tl->lay.rows_max);
+	tl->groups_h = tl->lay.rows_max;
+	tl->groups_stale = false;
+	tl->stale = true;
+	timeline_layout(tl, t, tl->sx, tl->sy);
+}
+
+/* The selected row's entry. */
+static int
+timeline_entry(const struct timeline *tl, const struct tui *t)
+{
+	if (tl->groups.disp_of_row == NULL || t->index.nrows == 0)
+		return (0);
+	return (tl->groups.disp_of_row[t->sel_row]);
+}
+
+/* Keep the selected entry on screen. */
 static void
 timeline_scroll(struct timeline *tl, struct tui *t)
 {
-	int	 h = tl->lay.rows_h, max = (int)t->index.nrows - h;
+	int	 h = tl->lay.rows_h, max = (int)tl->groups.ndisp - h;
+	int	 sel = timeline_entry(tl, t);
 
 	/* A step scrolls by one; a jump puts the row a third down. */
-	if (t->sel_row == tl->top - 1)
+	if (sel == tl->top - 1)
 		tl->top--;
-	else if (t->sel_row == tl->top + h)
+	else if (sel == tl->top + h)
 		tl->top++;
-	else if (t->sel_row < tl->top || t->sel_row >= tl->top + h)
-		tl->top = t->sel_row - h / 3;
+	else if (sel < tl->top || sel >= tl->top + h)
+		tl->top = sel - h / 3;
 	if (tl->top > max)
 		tl->top = max;
 	if (tl->top < 0)
@@ -663,7 +773,7 @@ view_timeline_init(struct view *v)
 	struct timeline	*tl;
 
 	tl = v->data = xcalloc(1, sizeof *tl);
-	tl->stale = true;
+	tl->stale = tl->groups_stale = true;
 }
 
 /* Free. */
@@ -673,6 +783,9 @@ view_timeline_free(struct view *v)
 	struct timeline	*tl = v->data;
 
 	free(tl->cells);
+	free(tl->hist);
+	free(tl->span);
+	groups_clear(&tl->groups);
 	free(tl);
 }
 
@@ -689,7 +802,7 @@ view_timeline_update(struct view *v)
 {
 	struct timeline	*tl = v->data;
 
-	tl->stale = true;
+	tl->stale = tl->groups_stale = true;
 	timeline_layout(tl, v->tui, tl->sx, tl->sy);
 }
 
@@ -699,11 +812,12 @@ view_timeline_draw(struct view *v, int sx, int sy)
 {
 	struct timeline	*tl = v->data;
 	struct tui	*t = v->tui;
-	char		 right[64];
-	int		 r, y;
+	char		 right[96];
+	int		 y;
 
 	if (tl->sx != sx || tl->sy != sy)
 		timeline_layout(tl, t, sx, sy);
+	timeline_groups(tl, t);
 	timeline_cells(tl, t);
 	timeline_scroll(tl, t);
 	timeline_draw_header(t, sx);
@@ -711,11 +825,14 @@ view_timeline_draw(struct view *v, int sx, int sy)
 	if (tl->lay.hist_y > 0)
 		timeline_draw_history(t, tl->lay.hist_y, sx);
 	timeline_draw_axis(tl, t);
+	if (tl->lay.act_y > 0)
+		zoom_draw_activity(t, tl->lay.act_y, tl->lay.left_w,
+		    tl->lay.axis_x, tl->width < tl->lay.axis_w ? tl->width :
+		    tl->lay.axis_w, tl->hist, tl->hist_max);
 	for (y = 0; y < tl->lay.rows_h; y++) {
-		r = tl->top + y;
-		if ((size_t)r >= t->index.nrows)
+		if ((size_t)(tl->top + y) >= tl->groups.ndisp)
 			break;
-		timeline_draw_row(tl, t, r, tl->lay.rows_y + y);
+		timeline_draw_row(tl, t, tl->top + y, tl->lay.rows_y + y);
 	}
 	if (t->index.nrows == 0 && t->inc->errors.n > 0)
 		timeline_draw_errors(tl, t, sx);
@@ -729,10 +846,10 @@ view_timeline_draw(struct view *v, int sx, int sy)
 	}
 	timeline_draw_pane(tl, t);
 	snprintf(right, sizeof right, "row %d/%zu %s %zu events",
-	    t->index.nrows ? t->sel_row + 1 : 0, t->index.nrows,
+	    t->index.nrows ? timeline_entry(tl, t) + 1 : 0, tl->groups.ndisp,
 	    screen_sym("\xc2\xb7", "-"), t->index.nevents);
 	screen_status(t, sy - 1, "j/k rank|h/l event|Enter detail|d diagnosis|"
-	    "? help|q quit|f first|n next failed|t theme", right);
+	    "? help|q quit|f first|+/- zoom|n next failed|t theme", right);
 }
 
 /* Move the event cursor along the selected row. */
@@ -759,13 +876,28 @@ timeline_step(struct tui *t, int d)
 	return (REACT_REDRAW);
 }
 
-/* Go to the next (d 1) or previous (d -1) row that did not end well. */
-static int
-timeline_next_failed(struct tui *t, int d)
+/* Select the entry d, clamped: its row, or its group's first. */
+static void
+timeline_select_entry(struct timeline *tl, struct tui *t, int d)
 {
-	int	 r;
+	if (tl->groups.ndisp == 0)
+		return;
+	if (d < 0)
+		d = 0;
+	if ((size_t)d >= tl->groups.ndisp)
+		d = (int)tl->groups.ndisp - 1;
+	tui_select_row(t, groups_row(&tl->groups, (size_t)d));
+}
 
-	for (r = t->sel_row + d; r >= 0 && (size_t)r < t->index.nrows; r += d) {
+/* Go to the next (d 1) or previous (d -1) entry that did not end well. */
+static int
+timeline_next_failed(struct timeline *tl, struct tui *t, int d)
+{
+	int	 e, r;
+
+	for (e = timeline_entry(tl, t) + d; e >= 0 &&
+	    (size_t)e < tl->groups.ndisp; e += d) {
+		r = groups_row(&tl->groups, (size_t)e);
 		if (model_row_state(&t->index.rows[r]) != RANK_OK ||
 		    model_row_failing(t, &t->index.rows[r])) {
 			tui_select_row(t, r);
@@ -792,14 +924,18 @@ timeline_click(struct timeline *tl, struct tui *t, int y, int x)
 	if (t->index.nrows == 0)
 		return (REACT_NONE);
 	if (y >= l->rows_y && y < l->rows_y + l->rows_h && x < l->tl_w) {
+		/* Rows on screen are entries: a rank, or a folded group. */
 		r = tl->top + y - l->rows_y;
-		if ((size_t)r >= t->index.nrows)
+		if ((size_t)r >= tl->groups.ndisp)
 			return (REACT_NONE);
-		tui_select_row(t, r);
-		row = &t->index.rows[r];
+		timeline_select_entry(tl, t, r);
+		row = &t->index.rows[t->sel_row];
 		for (i = 0; x >= l->axis_x && i < row->n; i++) {
-			d = abs(timeline_bucket(t, t->index.ev[row->first + i],
-			    l->axis_w) - (x - l->axis_x));
+			/* -1: outside the zoomed window. */
+			if ((d = timeline_bucket(t, t->index.ev[row->first + i],
+			    l->axis_w)) < 0)
+				continue;
+			d = abs(d - (x - l->axis_x));
 			if (d < bestd) {
 				bestd = d;
 				best = (int)t->index.ev[row->first + i];
@@ -828,18 +964,20 @@ view_timeline_key(struct view *v, int key, enum tui_action act)
 	struct tui	*t = v->tui;
 	int		 page = tl->lay.rows_h > 1 ? tl->lay.rows_h - 1 : 1;
 
+	timeline_groups(tl, t);
 	switch (act) {
 	case ACT_DOWN:
 	case ACT_UP:
 	case ACT_PAGE_DOWN:
 	case ACT_PAGE_UP:
-		tui_select_row(t, t->sel_row + (act == ACT_DOWN ? 1 :
-		    act == ACT_UP ? -1 : act == ACT_PAGE_DOWN ? page : -page));
+		timeline_select_entry(tl, t, timeline_entry(tl, t) +
+		    (act == ACT_DOWN ? 1 : act == ACT_UP ? -1 :
+		    act == ACT_PAGE_DOWN ? page : -page));
 		return (REACT_REDRAW);
 	case ACT_HOME:
 	case ACT_END:
-		tui_select_row(t, act == ACT_HOME ? 0 :
-		    (int)t->index.nrows - 1);
+		timeline_select_entry(tl, t, act == ACT_HOME ? 0 :
+		    (int)tl->groups.ndisp - 1);
 		return (REACT_REDRAW);
 	case ACT_LEFT:
 	case ACT_RIGHT:
@@ -848,11 +986,23 @@ view_timeline_key(struct view *v, int key, enum tui_action act)
 		if (t->inc->answer.first == RL_NONE)
 			tui_set_message(t, false, "no failure found");
 		tui_select_event(t, t->inc->answer.first);
+		zoom_focus_first(t);
 		return (REACT_REDRAW);
 	case ACT_NEXT_FAILED:
 	case ACT_PREV_FAILED:
-		return (timeline_next_failed(t,
+		return (timeline_next_failed(tl, t,
 		    act == ACT_NEXT_FAILED ? 1 : -1));
+	case ACT_ZOOM_IN:
+	case ACT_ZOOM_OUT:
+	case ACT_PAN_LEFT:
+	case ACT_PAN_RIGHT:
+	case ACT_ZOOM_RESET:
+	case ACT_GOTO_TIME:
+		return (zoom_key(t, act, tl->lay.axis_w));
+	case ACT_GROUP:
+	case ACT_GROUP_ALL:
+		tl->groups_stale = true;
+		return (groups_key(t, &tl->groups, act));
 	case ACT_ENTER:
 		return (t->sel_event != RL_NONE ? REACT_VIEW(VIEW_DETAIL) :
 		    REACT_NONE);

@@ -86,7 +86,26 @@ struct context_want {
 	bool		 done;		/* cut for good: to be dropped */
 };
 
+/*
+ * The bytes of a source from its offset `from`, as read, shared by the
+ * contexts whose lines they hold: a failure's lines overlap those of the
+ * failures near it (a traceback is a failure a line), and each context
+ * had held a copy of them, 10 KB a rank at 1,000 ranks.  Freed with the
+ * last reference (the contexts' and the reader's while it may grow).
+ */
+#define CONTEXT_SPAN_MAX	(16 * 1024)	/* a span grows no further */
+
+struct context_span {
+	uint64_t	 from;		/* the offset of bytes[0] in the source */
+	char		*bytes;		/* owned; never a NUL among them */
+	uint32_t	 len;		/* bytes held */
+	uint32_t	 cap;		/* room in bytes */
+	uint32_t	 refs;		/* contexts and readers holding it */
+};
+
 struct context_reader {
+	struct context_span *span;	/* the span new lines extend, a
+					   reference, or NULL */
 	char		 prev[CONTEXT_BYTES];	/* the bytes before the chunk */
 	size_t		 nprev;
 	const char	*chunk;		/* being fed, or NULL */

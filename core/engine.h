@@ -35,7 +35,12 @@ struct rl_keep {
 	uint32_t	 ring;		/* KEEP_LAST: next slot to reuse, from 1 */
 	uint64_t	 stride;	/* KEEP_SAMPLE: ords kept are multiples;
 					   a power of two */
-	struct rl_event	 tail;		/* the latest if not in v (rule NULL: none) */
+	struct rl_event	*tail;		/* the latest if not in v (rule NULL:
+					   none), owned with its text; or
+					   &keep_no_tail until one is: most
+					   keeps (a rank's first failures and
+					   evidence) never have one, and it
+					   was half a keep's size */
 	size_t		 tail_len;	/* its line's length, while dirty */
 	bool		 dirty;		/* times and texts are to come (ingest's
 					   tail, samples, last) */
@@ -61,10 +66,13 @@ struct keep_slot {
 	struct rl_keep	*k;
 };
 
+extern struct rl_event keep_no_tail;	/* never written: rule NULL */
+
 struct rl_keep	*incident_keep(struct rl_incident *, const struct rl_rule *,
 		     int, unsigned);
 struct rl_event	*keep_add(struct rl_incident *, struct rl_keep *, uint64_t);
 struct rl_event	*keep_find(struct rl_keep *, uint64_t);
+void		 keep_shrink(struct rl_incident *, size_t, unsigned);
 
 /*
  * context.c: the lines around a failure, kept while the bytes are in hand.

@@ -577,6 +577,25 @@ context_compact(struct rl_source *src)
 }
 
 /*
+ * The source is read to its end: its list holds the contexts kept and no
+ * more room (doubling had left a quarter of it empty, and dropped tails).
+ */
+static void
+context_fit(struct rl_source *src)
+{
+	context_compact(src);
+	if (src->ccontexts == src->ncontexts)
+		return;
+	if (src->ncontexts == 0) {
+		free(src->contexts);
+		src->contexts = NULL;
+	} else
+		src->contexts = xreallocarray(src->contexts, src->ncontexts,
+		    sizeof *src->contexts);
+	src->ccontexts = src->ncontexts;
+}
+
+/*
  * The chunk was fed: full windows are cut for good; the tail of the bytes
  * is kept for the windows of the next chunk; and the line held for the
  * next chunk (from held_at, when held) has its window begun.
@@ -654,6 +673,7 @@ context_settle(struct context_reader *cr, struct rl_source *src, bool end)
 	if (end) {
 		cr->nwant = 0;
 		context_span_close(cr);
+		context_fit(src);
 	}
 }
 

@@ -74,6 +74,9 @@ struct rl_event	*keep_add(struct rl_incident *, struct rl_keep *, uint64_t);
 struct rl_event	*keep_find(struct rl_keep *, uint64_t);
 void		 keep_shrink(struct rl_incident *, size_t, unsigned);
 
+/* heap.c: the heap a wide read grows, on huge pages where they are had. */
+void		 heap_advise(void);
+
 /*
  * context.c: the lines around a failure, kept while the bytes are in hand.
  * A failure's window is the CONTEXT_WINDOW bytes from CONTEXT_BYTES before

@@ -635,6 +635,7 @@ incident_gather(struct rl_incident *inc)
 	uint32_t	 j;
 	int64_t		 ms;
 
+	heap_advise();
 	inc->nevents = 0;
 	incident_unmake(inc);
 	/*

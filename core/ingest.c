@@ -138,6 +138,7 @@ ingest_free(struct ingest *in)
 	context_reader_clear(&in->ctx);
 	keep_shrink(in->inc, in->keeps_from, in->src->index);
 	free(in);
+	heap_advise();
 }
 
 void

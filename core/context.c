@@ -10,18 +10,24 @@
  * chunk being fed and the chunks after it, then cut into whole lines
  * exactly as a read at the offset cut them (context_cut), and only the
  * lines are kept: a few hundred bytes per failure, never the window.
+ * The lines of failures near each other are one copy of the source's
+ * bytes (a context_span) that their contexts share, and each context is
+ * made a string only when a reader asks for it (event_context): at 1,000
+ * ranks the failures' contexts held 9.9 MB of copies of the same lines.
  *
  * A window not full yet (the lines after a failure at a followed file's
  * end) is cut for now when the model is asked for (context_settle) and
  * again when it fills.
  */
 #define _GNU_SOURCE		/* memrchr */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine.h"
 
 static void	context_compact(struct rl_source *);
+static void	context_text_clear(struct rl_context *);
 
 /*
  * A window cut as soon as it is filled: one per reading thread, not one
@@ -37,14 +43,13 @@ static _Thread_local char context_scratch[CONTEXT_WINDOW];
  * that of the line at `before` being line.  -1 when the window holds
  * nothing of the line.
  */
-int
-context_cut(const char *win, size_t n, size_t before, bool cut,
-    uint64_t line, char **text, int64_t *first)
+static int
+context_bounds(const char *win, size_t n, size_t before, bool cut,
+    uint64_t line, size_t *at, size_t *len, int64_t *first)
 {
 	const char	*p, *nl, *start, *end;
 	size_t		 lines;
 
-	*text = NULL;
 	if (n <= before)
 		return -1;
 	/*
@@ -85,8 +90,141 @@ context_cut(const char *win, size_t n, size_t before, bool cut,
 	while (end > start && (end[-1] == '\n' || end[-1] == '\r'))
 		end--;
 	/* As a string: it ends at a NUL byte, as the text read back did. */
-	*text = xstrndup(start, (size_t)(end - start));
+	*at = (size_t)(start - win);
+	*len = strnlen(start, (size_t)(end - start));
 	return 0;
+}
+
+/* The same cut, as a string of the caller's. */
+int
+context_cut(const char *win, size_t n, size_t before, bool cut,
+    uint64_t line, char **text, int64_t *first)
+{
+	size_t	at, len;
+
+	*text = NULL;
+	if (context_bounds(win, n, before, cut, line, &at, &len, first) != 0)
+		return -1;
+	*text = xstrndup(win + at, len);
+	return 0;
+}
+
+/* Let go of a reference to a span: the last one frees it. */
+static void
+context_span_unref(struct context_span *sp)
+{
+	if (sp == NULL)
+		return;
+	assert(sp->refs > 0);
+	if (--sp->refs > 0)
+		return;
+	free(sp->bytes);
+	free(sp);
+}
+
+/* A new span holding n bytes of the source at abs. */
+static struct context_span *
+context_span_new(const char *p, size_t n, uint64_t abs)
+{
+	struct context_span	*sp;
+
+	sp = xcalloc(1, sizeof *sp);
+	sp->from = abs;
+	sp->cap = (uint32_t)(n < 1024 ? 1024 : n);
+	sp->bytes = xmalloc(sp->cap);
+	memcpy(sp->bytes, p, n);
+	sp->len = (uint32_t)n;
+	sp->refs = 1;
+	return sp;
+}
+
+/*
+ * Can the n bytes at the source's offset abs be had by growing sp: they
+ * begin within it or where it ends, the bytes both hold are the same (a
+ * followed file may have been truncated and written again), and it stays
+ * within CONTEXT_SPAN_MAX.
+ */
+static bool
+context_span_fits(const struct context_span *sp, const char *p, size_t n,
+    uint64_t abs)
+{
+	size_t	both;
+
+	if (abs < sp->from || abs > sp->from + sp->len ||
+	    abs + n - sp->from > CONTEXT_SPAN_MAX)
+		return false;
+	both = (size_t)(sp->from + sp->len - abs);
+	if (both > n)
+		both = n;
+	return memcmp(sp->bytes + (abs - sp->from), p, both) == 0;
+}
+
+/*
+ * Give c the n bytes of lines at the source's offset abs: from the
+ * reader's span when they overlap or follow what it holds, else from a new
+ * one that later lines extend.  A span no context holds any more (a flood
+ * of one failure, each line's context dropped for the next) begins again
+ * rather than grow.
+ */
+static void
+context_store(struct context_reader *cr, struct rl_context *c,
+    const char *p, size_t n, uint64_t abs)
+{
+	struct context_span	*sp = cr->span;
+	size_t			 end, cap;
+
+	if (sp != NULL && sp->refs == 1) {
+		sp->from = abs;
+		sp->len = 0;
+	}
+	if (sp == NULL || !context_span_fits(sp, p, n, abs)) {
+		context_span_unref(sp);
+		sp = cr->span = context_span_new(p, n, abs);
+	} else if ((end = (size_t)(abs + n - sp->from)) > sp->len) {
+		if (end > sp->cap) {
+			cap = 2 * (size_t)sp->cap;
+			if (cap < end)
+				cap = end;
+			if (cap > CONTEXT_SPAN_MAX)
+				cap = CONTEXT_SPAN_MAX;
+			sp->bytes = xrealloc(sp->bytes, cap);
+			sp->cap = (uint32_t)cap;
+		}
+		memcpy(sp->bytes + sp->len, p + (sp->len - (abs - sp->from)),
+		    end - sp->len);
+		sp->len = (uint32_t)end;
+	}
+	sp->refs++;
+	c->span = sp;
+	c->at = (uint32_t)(abs - sp->from);
+	c->len = (uint32_t)n;
+}
+
+/* A reader's span is grown no more: its room past its bytes is let go. */
+static void
+context_span_close(struct context_reader *cr)
+{
+	struct context_span	*sp = cr->span;
+
+	if (sp == NULL)
+		return;
+	cr->span = NULL;
+	if (sp->refs > 1 && sp->cap > sp->len && sp->len > 0) {
+		sp->bytes = xrealloc(sp->bytes, sp->len);
+		sp->cap = sp->len;
+	}
+	context_span_unref(sp);
+}
+
+/* Free what a context holds, its lines' span referred to no more. */
+static void
+context_text_clear(struct rl_context *c)
+{
+	free(c->text);
+	c->text = NULL;
+	context_span_unref(c->span);
+	c->span = NULL;
+	c->at = c->len = 0;
 }
 
 /* Free a context and what it holds. */
@@ -95,7 +233,7 @@ context_free(struct rl_context *c)
 {
 	if (c == NULL)
 		return;
-	free(c->text);
+	context_text_clear(c);
 	free(c);
 }
 
@@ -106,7 +244,7 @@ context_list_clear(struct rl_source *src)
 	size_t	i;
 
 	for (i = 0; i < src->ncontexts; i++)
-		free(src->contexts[i].text);
+		context_text_clear(&src->contexts[i]);
 	free(src->contexts);
 	src->contexts = NULL;
 	src->ncontexts = src->ccontexts = 0;
@@ -135,7 +273,7 @@ context_matches(const struct rl_context *c, const char *text)
 {
 	size_t	cmp;
 
-	if (c == NULL || c->text == NULL || text == NULL)
+	if (c == NULL || c->span == NULL || text == NULL)
 		return false;
 	cmp = strlen(text);
 	if (cmp > sizeof c->head)
@@ -152,7 +290,7 @@ const char *
 event_context(const struct rl_incident *inc, const struct rl_event *e,
     int64_t *first)
 {
-	const struct rl_context	*c = NULL;
+	struct rl_context	*c = NULL;
 	const struct rl_process	*p;
 
 	if (e->source >= inc->nsources || e->text == NULL)
@@ -167,16 +305,24 @@ event_context(const struct rl_incident *inc, const struct rl_event *e,
 		c = context_find(inc->sources[e->source], e->offset);
 	if (!context_matches(c, e->text))
 		return NULL;
+	/*
+	 * Made a string once, for the few a reader shows: the model is read
+	 * on one thread once the reading is done.
+	 */
+	if (c->text == NULL)
+		c->text = xstrndup(c->span->bytes + c->at, c->len);
 	*first = c->first;
 	return c->text;
 }
 
 /* Cut a want's window into its context, for now or for good. */
 static void
-context_want_cut(struct context_want *w, struct rl_source *src)
+context_want_cut(struct context_reader *cr, struct context_want *w,
+    struct rl_source *src)
 {
 	struct rl_context	*c, one = { 0 };
 	size_t			 before = (size_t)(w->offset - w->from);
+	size_t			 at, len;
 
 	if (w->proc != NULL) {
 		/* A process's last line: only while it is still its last. */
@@ -188,10 +334,11 @@ context_want_cut(struct context_want *w, struct rl_source *src)
 			c = w->proc->last_context = xcalloc(1, sizeof *c);
 	} else if ((c = context_find(src, w->offset)) == NULL || c->dropped)
 		return;
-	free(c->text);
+	context_text_clear(c);
 	one.offset = w->offset;
-	if (context_cut(w->win, w->have, before, w->from > 0, w->line,
-	    &one.text, &one.first) == 0) {
+	if (context_bounds(w->win, w->have, before, w->from > 0, w->line,
+	    &at, &len, &one.first) == 0) {
+		context_store(cr, &one, w->win + at, len, w->from + at);
 		one.nhead = (uint8_t)(w->have - before < sizeof one.head ?
 		    w->have - before : sizeof one.head);
 		memcpy(one.head, w->win + before, one.nhead);
@@ -307,7 +454,7 @@ context_event(struct context_reader *cr, struct rl_source *src,
 		context_fill(&one, cr->prev, cr->nprev, cr->abs - cr->nprev);
 		context_fill(&one, cr->chunk, cr->nchunk, cr->abs);
 		if (one.have == CONTEXT_WINDOW) {
-			context_want_cut(&one, src);
+			context_want_cut(cr, &one, src);
 			return;
 		}
 		w = xmalloc(sizeof *w);
@@ -406,8 +553,7 @@ context_drop(struct rl_source *src, uint64_t offset)
 
 	if ((c = context_find(src, offset)) == NULL)
 		return;
-	free(c->text);
-	c->text = NULL;
+	context_text_clear(c);
 	c->dropped = true;
 	if (c == &src->contexts[src->ncontexts - 1])
 		src->ncontexts--;
@@ -428,6 +574,25 @@ context_compact(struct rl_source *src)
 			src->contexts[k++] = src->contexts[i];
 	}
 	src->ncontexts = k;
+}
+
+/*
+ * The source is read to its end: its list holds the contexts kept and no
+ * more room (doubling had left a quarter of it empty, and dropped tails).
+ */
+static void
+context_fit(struct rl_source *src)
+{
+	context_compact(src);
+	if (src->ccontexts == src->ncontexts)
+		return;
+	if (src->ncontexts == 0) {
+		free(src->contexts);
+		src->contexts = NULL;
+	} else
+		src->contexts = xreallocarray(src->contexts, src->ncontexts,
+		    sizeof *src->contexts);
+	src->ccontexts = src->ncontexts;
 }
 
 /*
@@ -455,7 +620,7 @@ context_chunk_end(struct context_reader *cr, struct rl_source *src,
 		if (w->have == CONTEXT_WINDOW || (w->proc != NULL &&
 		    (w->proc->last_offset != w->offset ||
 		    w->proc->last_source != (int)src->index))) {
-			context_want_cut(w, src);
+			context_want_cut(cr, w, src);
 			context_want_free(w);
 		} else
 			cr->want[k++] = w;
@@ -492,7 +657,7 @@ context_settle(struct context_reader *cr, struct rl_source *src, bool end)
 	for (i = 0; i < cr->nlast; i++) {
 		slot = &cr->last[i];
 		if (slot->have == CONTEXT_WINDOW && !slot->done) {
-			context_want_cut(slot, src);
+			context_want_cut(cr, slot, src);
 			slot->done = true;
 		}
 		if (end) {
@@ -501,12 +666,15 @@ context_settle(struct context_reader *cr, struct rl_source *src, bool end)
 		}
 	}
 	for (i = 0; i < cr->nwant; i++) {
-		context_want_cut(cr->want[i], src);
+		context_want_cut(cr, cr->want[i], src);
 		if (end)
 			context_want_free(cr->want[i]);
 	}
-	if (end)
+	if (end) {
 		cr->nwant = 0;
+		context_span_close(cr);
+		context_fit(src);
+	}
 }
 
 /* Free what a reader holds; its cuts are the model's. */
@@ -522,5 +690,6 @@ context_reader_clear(struct context_reader *cr)
 		free(cr->last[i].win);
 	free(cr->last);
 	context_want_free(cr->held);
+	context_span_close(cr);
 	memset(cr, 0, sizeof *cr);
 }

@@ -35,7 +35,12 @@ struct rl_keep {
 	uint32_t	 ring;		/* KEEP_LAST: next slot to reuse, from 1 */
 	uint64_t	 stride;	/* KEEP_SAMPLE: ords kept are multiples;
 					   a power of two */
-	struct rl_event	 tail;		/* the latest if not in v (rule NULL: none) */
+	struct rl_event	*tail;		/* the latest if not in v (rule NULL:
+					   none), owned with its text; or
+					   &keep_no_tail until one is: most
+					   keeps (a rank's first failures and
+					   evidence) never have one, and it
+					   was half a keep's size */
 	size_t		 tail_len;	/* its line's length, while dirty */
 	bool		 dirty;		/* times and texts are to come (ingest's
 					   tail, samples, last) */
@@ -61,10 +66,16 @@ struct keep_slot {
 	struct rl_keep	*k;
 };
 
+extern struct rl_event keep_no_tail;	/* never written: rule NULL */
+
 struct rl_keep	*incident_keep(struct rl_incident *, const struct rl_rule *,
 		     int, unsigned);
 struct rl_event	*keep_add(struct rl_incident *, struct rl_keep *, uint64_t);
 struct rl_event	*keep_find(struct rl_keep *, uint64_t);
+void		 keep_shrink(struct rl_incident *, size_t, unsigned);
+
+/* heap.c: the heap a wide read grows, on huge pages where they are had. */
+void		 heap_advise(void);
 
 /*
  * context.c: the lines around a failure, kept while the bytes are in hand.
@@ -86,7 +97,26 @@ struct context_want {
 	bool		 done;		/* cut for good: to be dropped */
 };
 
+/*
+ * The bytes of a source from its offset `from`, as read, shared by the
+ * contexts whose lines they hold: a failure's lines overlap those of the
+ * failures near it (a traceback is a failure a line), and each context
+ * had held a copy of them, 10 KB a rank at 1,000 ranks.  Freed with the
+ * last reference (the contexts' and the reader's while it may grow).
+ */
+#define CONTEXT_SPAN_MAX	(16 * 1024)	/* a span grows no further */
+
+struct context_span {
+	uint64_t	 from;		/* the offset of bytes[0] in the source */
+	char		*bytes;		/* owned; never a NUL among them */
+	uint32_t	 len;		/* bytes held */
+	uint32_t	 cap;		/* room in bytes */
+	uint32_t	 refs;		/* contexts and readers holding it */
+};
+
 struct context_reader {
+	struct context_span *span;	/* the span new lines extend, a
+					   reference, or NULL */
 	char		 prev[CONTEXT_BYTES];	/* the bytes before the chunk */
 	size_t		 nprev;
 	const char	*chunk;		/* being fed, or NULL */

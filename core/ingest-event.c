@@ -242,7 +242,7 @@ ingest_tail_again(struct ingest *in, const struct stream *st,
     const struct rl_process *p)
 {
 	const struct rl_rule	*r = m->rule;
-	struct rl_event		*e = &k->tail;
+	struct rl_event		*e = k->tail;
 	uint64_t		 ord;
 	int			 i;
 
@@ -354,12 +354,12 @@ ingest_event(struct ingest *in, struct stream *st, const struct rl_match *m,
 	first = !harmless && k->lines == 0;
 	if (!harmless)
 		keep_count(k, cap);
-	old_tail = k->tail.rule != NULL ? k->tail.offset : UINT64_MAX;
+	old_tail = k->tail->rule != NULL ? k->tail->offset : UINT64_MAX;
 	e = keep_add(in->inc, k, cap[CAP_STEP] >= 0 ?
 	    (uint64_t)cap[CAP_STEP] : k->matched);
 	if (e != NULL && event_failing_role(r->role) &&
 	    k->policy == KEEP_FIRST) {
-		if (e == &k->tail && old_tail != UINT64_MAX)
+		if (e == k->tail && old_tail != UINT64_MAX)
 			context_drop(in->src, old_tail);
 		if (!harmless)
 			context_event(&in->ctx, in->src, in->offset, lineno);
@@ -369,9 +369,9 @@ ingest_event(struct ingest *in, struct stream *st, const struct rl_match *m,
 	 * of the block, as the tail does: most samples of a block are thinned
 	 * out again before it ends (keep_thin), and need no time or text.
 	 */
-	sample = lazy && e != NULL && e != &k->tail && !first &&
+	sample = lazy && e != NULL && e != k->tail && !first &&
 	    k->policy == KEEP_SAMPLE && (st->last.flags & RL_TIME_VALID);
-	if (lazy && !sample && (e != &k->tail || first)) {
+	if (lazy && !sample && (e != k->tail || first)) {
 		/* Kept for good, or the tally's first: its time now. */
 		if (!ingest_when(in, st, line, len, &t, &timed))
 			t = st->last;
@@ -418,7 +418,7 @@ ingest_event(struct ingest *in, struct stream *st, const struct rl_match *m,
 		e->rank = rank;
 	if (lazy) {
 		/* Its time and text at the end of the block (ingest_tails). */
-		if (e == &k->tail)
+		if (e == k->tail)
 			k->tail_len = len;
 		if (!k->dirty) {
 			k->dirty = true;

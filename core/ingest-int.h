@@ -152,6 +152,8 @@ struct ingest {
 					   readable (ingest_keep_fed), */
 	uint64_t	 kept_from;	/* in one piece from this offset */
 	uint64_t	 saved_feed;	/* that feed's number */
+	size_t		 keeps_from;	/* the incident's keeps when it began:
+					   its source's are among those after */
 };
 
 struct peeled;

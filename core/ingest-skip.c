@@ -193,12 +193,12 @@ ingest_tails(struct ingest *in)
 		for (j = k->n; j > 0 && k->v[j - 1].text == NULL; j--)
 			;
 		for (; j <= k->n; j++) {
-			e = j < k->n ? &k->v[j] : &k->tail;
+			e = j < k->n ? &k->v[j] : k->tail;
 			if (e->rule == NULL || e->text != NULL ||
 			    e->offset < in->blk_abs)
 				continue;
 			ls = in->blk + (e->offset - in->blk_abs);
-			len = e == &k->tail ? k->tail_len :
+			len = e == k->tail ? k->tail_len :
 			    ingest_line_len(in, ls);
 			if (!ingest_when(in, in->streams[0], ls, len,
 			    &e->time, &own))

@@ -91,11 +91,19 @@ struct rl_signature {
  */
 #define CONTEXT_LINES	3
 #define CONTEXT_BYTES	2048
+struct context_span;
 struct rl_context {
 	uint64_t	 offset;	/* the failure's line's byte offset */
 	int64_t		 first;		/* the number of text's first line */
-	char		*text;		/* the lines, the last newline trimmed;
-					   NULL: dropped (a replaced tail's) */
+	struct context_span *span;	/* holds the lines, shared with the
+					   source's other contexts near it (a
+					   reference); NULL: none (dropped, or
+					   nothing of the line was read) */
+	uint32_t	 at;		/* where in span the lines begin */
+	uint32_t	 len;		/* their bytes, the last newline trimmed */
+	char		*text;		/* the lines as a string, made when
+					   first asked for (event_context), or
+					   NULL */
 	uint8_t		 nhead;		/* bytes of head */
 	bool		 dropped;	/* no event is this line any more */
 	char		 head[64];	/* the line's first bytes as read, to

@@ -77,15 +77,18 @@ fi
 # bench/scale, small: 40 one-file ranks and a console of 8.
 if command -v rg >/dev/null 2>&1; then
 	python3 "$RL_SRCDIR/bench/scale" --rankline "$RANKLINE" --ranks 40 \
-	    --console-ranks 8 --runs 1 --data "$tmp/scale" \
+	    --console-ranks 8 --small-ranks 30 --runs 1 --data "$tmp/scale" \
 	    >"$tmp/scale.out" 2>"$tmp/scale.err"
-	ok $? "bench/scale completes on 40 ranks and a console of 8"
+	ok $? "bench/scale completes on 40 ranks, a console of 8 and 30 small ranks"
 	grep -q "^| 40 ranks, a file each | [0-9]* | [0-9.]* s |" \
 	    "$tmp/scale.out" &&
 	    grep -q "^| srun --label console, 8 ranks | [0-9]* | [0-9.]* s " \
 	    "$tmp/scale.out" &&
+	    grep -q "^| 30 ranks, small files | [0-9]* | [0-9.]* s .* MB |$" \
+	    "$tmp/scale.out" &&
+	    [ "$(ls "$tmp/scale/30small" | wc -l)" -eq 30 ] &&
 	    [ "$(grep -c "^  [0-7]: " "$tmp/scale/srun-8.log")" -gt 0 ]
-	ok $? "it timed both sets, and the console holds labelled lines"
+	ok $? "it timed the three sets with rankline's RSS, and the console holds labelled lines"
 else
 	skip "bench/scale: rg is not installed"
 	skip "bench/scale: rg is not installed"

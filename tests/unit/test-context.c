@@ -314,6 +314,101 @@ test_kept_fed(struct ruleset *rs)
 	buf_clear(&b);
 }
 
+/*
+ * Failures near each other share one copy of the lines around them (a
+ * span), and each is still the cut of the whole text.
+ */
+static void
+test_shared(struct ruleset *rs)
+{
+	static const size_t	 booms[] = { 10, 11, 12, 14 };
+	struct rl_incident	*inc;
+	const struct rl_source	*src;
+	const struct rl_event	*e;
+	const struct context_span *sp = NULL;
+	struct buf		 b = { 0 };
+	const char		*got;
+	char			*want, mark[16];
+	int64_t			 first, wfirst;
+	size_t			 i, j, bad = 0, sum = 0;
+	bool			 one = true;
+
+	for (i = 1; i <= 30; i++) {
+		for (j = 0; j < nitems(booms) && booms[j] != i; j++)
+			;
+		buf_printf(&b, "%s %05zu", j < nitems(booms) ? "BOOM" : "line",
+		    i);
+		for (j = 0; j < 50; j++)
+			buf_addc(&b, (char)('a' + (i + j) % 26));
+		buf_addc(&b, '\n');
+	}
+	inc = feed(rs, b.p, 1000, b.len);
+	ingest_flush(inc->sources[0]->ingest);
+	pipeline_diagnose(inc);
+	src = inc->sources[0];
+	for (i = 0; i < nitems(booms); i++) {
+		snprintf(mark, sizeof mark, "BOOM %05zu", booms[i]);
+		want = cut_whole(b.p, (size_t)(strstr(b.p, mark) - b.p),
+		    booms[i], &wfirst);
+		got = (e = find(inc, mark)) != NULL ?
+		    event_context(inc, e, &first) : NULL;
+		if (got == NULL || want == NULL || strcmp(got, want) != 0 ||
+		    first != wfirst)
+			bad++;
+		free(want);
+	}
+	ok(bad == 0, "four failures within seven lines: each its own cut");
+	for (i = 0; i < src->ncontexts; i++) {
+		if (src->contexts[i].span == NULL)
+			continue;
+		sum += src->contexts[i].len;
+		if (sp != NULL && src->contexts[i].span != sp)
+			one = false;
+		sp = src->contexts[i].span;
+	}
+	ok(src->ncontexts == nitems(booms) && one && sp != NULL &&
+	    sp->len < sum, "and one copy of their lines: %zu bytes for %zu",
+	    sp != NULL ? (size_t)sp->len : 0, sum);
+	incident_free(inc);
+	buf_clear(&b);
+}
+
+/*
+ * A flood of one failure (each line replacing its keep's latest, its
+ * context dropped) holds a bounded copy of the lines, not the flood's.
+ */
+static void
+test_flood(struct ruleset *rs)
+{
+	struct rl_incident	*inc;
+	const struct rl_source	*src;
+	const struct context_span *seen[256];
+	struct buf		 b = { 0 };
+	size_t			 i, j, n = 0, bytes = 0;
+
+	for (i = 1; i <= 5000; i++)
+		buf_printf(&b, "BOOM %05zu and some more words\n", i);
+	inc = feed(rs, b.p, 4096, b.len);
+	ingest_flush(inc->sources[0]->ingest);
+	pipeline_diagnose(inc);
+	src = inc->sources[0];
+	for (i = 0; i < src->ncontexts && n < nitems(seen); i++) {
+		if (src->contexts[i].span == NULL)
+			continue;
+		for (j = 0; j < n && seen[j] != src->contexts[i].span; j++)
+			;
+		if (j == n) {
+			seen[n++] = src->contexts[i].span;
+			bytes += src->contexts[i].span->cap;
+		}
+	}
+	ok(n > 0 && bytes <= CONTEXT_SPAN_MAX + CONTEXT_WINDOW,
+	    "5,000 failing lines of 180 KB: %zu bytes of lines kept in %zu "
+	    "copies", bytes, n);
+	incident_free(inc);
+	buf_clear(&b);
+}
+
 int
 main(void)
 {
@@ -328,6 +423,8 @@ main(void)
 	test_later(rs);
 	test_none(rs);
 	test_kept_fed(rs);
+	test_shared(rs);
+	test_flood(rs);
 	errlist_clear(&e);
 	ruleset_free(rs);
 	return tap_done();

@@ -1,0 +1,111 @@
+/*
+ * test-keep.c: what a keep (the events of one rule from one writer in one
+ * source) holds, at the size of a wide job's ranks.
+ *
+ * A keep is made per rule a rank's lines meet, some twenty a rank: at
+ * 10,000 ranks, every byte of one is 200 KB of the peak.  Its tail (the
+ * latest line it did not keep) is made only when a keep has one, and a
+ * source read to its end gives back the slots its keeps grew and did not
+ * fill; neither may lose or change an event.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+#include "tap.h"
+
+static const char *PACK =
+	"[rule boom]\npattern = BOOM\nliteral = BOOM\nrole = root\n"
+	"domain = code\n"
+	"[rule step]\npattern = step (?<step>\\d+)\nliteral = step\n"
+	"role = progress\n";
+
+/* Add n events to k, each with its line number and a text of its own. */
+static void
+add(struct rl_incident *inc, struct rl_keep *k, uint64_t from, size_t n)
+{
+	struct rl_event	*e;
+	char		 t[32];
+	size_t		 i;
+
+	for (i = 0; i < n; i++) {
+		e = keep_add(inc, k, from + i);
+		e->rule = k->rule;
+		e->line = from + i;
+		snprintf(t, sizeof t, "line %llu", (unsigned long long)(from + i));
+		e->text = xstrdup(t);
+	}
+}
+
+/* A failure's keep: no tail until past its limit; then the latest. */
+static void
+test_tail(struct ruleset *rs)
+{
+	struct rl_incident	*inc = incident_create(rs);
+	const struct rl_rule	*r = ruleset_find(rs, "boom");
+	struct rl_keep		*k;
+	struct rl_event		*e;
+	uint64_t		 seq;
+
+	k = incident_keep(inc, r, RL_NONE, 0);
+	add(inc, k, 1, 3);
+	ok(k->n == 3 && k->tail == &keep_no_tail && keep_no_tail.rule == NULL,
+	    "three first failures: kept, and no tail made");
+	add(inc, k, 4, k->limit);
+	ok(k->n == k->limit && k->tail != &keep_no_tail &&
+	    k->tail->line == 3 + k->limit, "past its limit of %u: the tail "
+	    "is made and holds the latest (line %llu)", k->limit,
+	    (unsigned long long)k->tail->line);
+	seq = k->tail->seq;
+	e = keep_find(k, seq);
+	ok(e == k->tail && strcmp(e->text, "line 67") == 0,
+	    "and is found by its number");
+	ok(keep_no_tail.rule == NULL, "the shared empty tail is never written");
+	incident_free(inc);
+}
+
+/* A source's keeps give back their empty slots; the events stay. */
+static void
+test_shrink(struct ruleset *rs)
+{
+	struct rl_incident	*inc = incident_create(rs);
+	struct rl_keep		*a, *b, *c;
+	uint32_t		 i;
+	int			 bad = 0;
+
+	a = incident_keep(inc, ruleset_find(rs, "boom"), RL_NONE, 0);
+	b = incident_keep(inc, ruleset_find(rs, "boom"), RL_NONE, 1);
+	c = incident_keep(inc, ruleset_find(rs, "step"), RL_NONE, 0);
+	add(inc, a, 1, 5);
+	add(inc, b, 1, 5);
+	add(inc, c, 0, 3);
+	ok(a->cap == 8 && b->cap == 8, "five events in room for eight");
+	keep_shrink(inc, 0, 0);
+	ok(a->cap == 5 && a->n == 5, "source 0's keep fits them: room for 5");
+	ok(b->cap == 8, "source 1's is left as it was");
+	for (i = 0; i < a->n; i++)
+		bad += a->v[i].line != i + 1;
+	for (i = 0; i < c->n; i++)
+		bad += c->v[i].line != i;
+	ok(bad == 0 && c->cap == c->n, "and every event is where it was");
+	add(inc, a, 6, 2);
+	ok(a->n == 7 && a->v[6].line == 7 && a->cap >= 7,
+	    "a shrunk keep grows again");
+	incident_free(inc);
+}
+
+int
+main(void)
+{
+	struct ruleset	*rs = ruleset_create();
+	struct errlist	 e = { 0 };
+
+	is_int(ruleset_load(rs, "inline", PACK, strlen(PACK), &e), 0,
+	    "the inline pack loads");
+	ruleset_finish(rs);
+	test_tail(rs);
+	test_shrink(rs);
+	ruleset_free(rs);
+	errlist_clear(&e);
+	return tap_done();
+}

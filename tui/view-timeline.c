@@ -171,6 +171,8 @@ timeline_cells(struct timeline *tl, struct tui *t)
 	free(tl->cells);
 	tl->cells = xcalloc(ix->nrows + 1, (size_t)w);
 	for (i = 0; i < ix->nevents; i++) {
+		if (ix->row_of_event[i] < 0)	/* hidden by the filter */
+			continue;
 		c = &tl->cells[(size_t)ix->row_of_event[i] * w +
 		    timeline_bucket(t, i, w)];
 		if ((g = model_glyph(t->inc, i)) > *c)
@@ -279,6 +281,30 @@ timeline_draw_label(struct tui *t, const struct timeline_layout *l, int r,
 	screen_puts(y, l->left_w, 1, TR_AXIS, screen_sym("\xe2\x94\x82", "|"));
 }
 
+/*
+ * The search's hits on a row (search.c keeps them): a hit on a quiet
+ * cell is drawn as the hit mark, one on a failure's keeps its glyph,
+ * highlighted, so that a search never hides a failure.
+ */
+static void
+timeline_draw_hits(struct tui *t, const struct tui_row *row,
+    const struct timeline_layout *l, const unsigned char *c, int y)
+{
+	unsigned	 ev;
+	size_t		 i;
+	int		 b;
+
+	for (i = 0; i < row->n; i++) {
+		ev = t->index.ev[row->first + i];
+		if (!search_is_hit(t, ev))
+			continue;
+		b = timeline_bucket(t, ev, l->axis_w);
+		screen_puts(y, l->axis_x + b, 1, TR_HIGHLIGHT,
+		    c[b] >= GLYPH_WRAPPER ? screen_glyph_text(c[b]) :
+		    screen_sym("\xe2\x97\x8f", "*"));
+	}
+}
+
 /* One rank row: its label, its life line and its glyphs. */
 static void
 timeline_draw_row(struct timeline *tl, struct tui *t, int r, int y)
@@ -298,6 +324,8 @@ timeline_draw_row(struct timeline *tl, struct tui *t, int r, int y)
 		else if (b >= lo && b <= hi)
 			screen_puts(y, l->axis_x + b, 1, TR_LIFE, life);
 	}
+	if (search_row_hit(t, r))
+		timeline_draw_hits(t, row, l, c, y);
 	if (t->sel_event != RL_NONE &&
 	    t->index.row_of_event[t->sel_event] == r) {
 		b = timeline_bucket(t, t->sel_event, l->axis_w);
@@ -327,7 +355,7 @@ timeline_draw_header(struct tui *t, int sx)
 	const struct rl_event	*e;
 	char			 label[128], when[32], *line;
 	const char		*rule, *dash;
-	int			 x, row;
+	int			 x;
 
 	dash = screen_sym("\xe2\x80\x94", "-");
 	/* Nothing read because a path was wrong is not "no failure". */
@@ -347,8 +375,7 @@ timeline_draw_header(struct tui *t, int sx)
 		return;
 	}
 	e = t->inc->events[a->first];
-	row = t->index.row_of_event[a->first];
-	model_row_label(&t->index.rows[row], label, sizeof label);
+	model_event_label(t, (unsigned)a->first, label, sizeof label);
 	model_time_short(&e->time, when, sizeof when, false);
 	rule = e->rule != NULL ? e->rule->id : role_name(e->role);
 	if (a->first_role == ROLE_HANG)
@@ -707,6 +734,7 @@ view_timeline_draw(struct view *v, int sx, int sy)
 	timeline_scroll(tl, t);
 	timeline_draw_header(t, sx);
 	timeline_draw_verdict(t, sx);
+	lines_banner(t, 1, sx);
 	if (tl->lay.hist_y > 0)
 		timeline_draw_history(t, tl->lay.hist_y, sx);
 	timeline_draw_axis(tl, t);
@@ -731,7 +759,7 @@ view_timeline_draw(struct view *v, int sx, int sy)
 	    t->index.nrows ? t->sel_row + 1 : 0, t->index.nrows,
 	    screen_sym("\xc2\xb7", "-"), t->index.nevents);
 	screen_status(t, sy - 1, "j/k rank|h/l event|Enter detail|d diagnosis|"
-	    "? help|q quit|f first|n next failed|t theme", right);
+	    "/ search|: filter|F1 help|q quit|f first|n next|L merged|t theme", right);
 }
 
 /* Move the event cursor along the selected row. */

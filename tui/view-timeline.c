@@ -748,7 +748,8 @@ view_timeline_draw(struct view *v, int sx, int sy)
 		timeline_draw_errors(tl, t, sx);
 	else if (t->index.nrows == 0)
 		screen_puts(tl->lay.rows_y, 2, sx - 2, TR_DIM,
-		    "no ranks yet: waiting for log lines");
+		    filter_active(&t->filter) ? "no row passes the filter "
+		    "(:clear shows all)" : "no ranks yet: waiting for log lines");
 	if (tl->lay.wide) {
 		for (y = tl->lay.axis_y; y < sy - 1; y++)
 			screen_puts(y, tl->lay.tl_w, 1, TR_AXIS,

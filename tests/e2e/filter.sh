@@ -106,6 +106,16 @@ for size in "80 24" "200 50"; do
 	[ "$(ranks)" = "3" ]
 	ok $? "${w}: and only rank 3 is left ($(ranks))"
 
+	command 'ranks 99'
+	wait_for 'no row passes the filter \(:clear shows all\)'
+	ok $? "${w}: a filter that leaves no row says so where the rows were"
+	send j k ']' Enter L
+	wait_for 'no line passes the filter'
+	ok $? "${w}: keys on no row do no harm; the merged log says so too"
+	send Escape
+	wait_for '^ *FIRST FAILURE rank 4'
+	ok $? "${w}: and the header still names the first failure"
+
 	command 'ranks 7-5'
 	wait_for 'rank range 7-5 runs backwards'
 	ok $? "${w}: a backwards range is refused"

@@ -125,6 +125,31 @@ for size in "80 24" "200 50"; do
 	quit_checks
 done
 
+# Following: a line written after the search is searched too.
+logs=$TMPD/live
+cp -R "$CORPUS/code-1" "$logs"
+start 80 24
+run_rankline --no-store "$logs"
+wait_for '^ *FIRST FAILURE.*rank 1'
+send /
+send -l 'zebra'
+send Enter
+wait_for 'no hit for /zebra'
+ok $? "live: /zebra finds nothing yet"
+echo '[default1]:RuntimeError: zebra crossing at step 9' >>"$logs/console.log"
+wait_for 'following .*(new line|idle)'
+i=0
+while [ $i -lt 20 ]; do
+	send n
+	wait_for 'hit 1 of 1' 1 && break
+	i=$((i + 1))
+done
+echo "$last_capture" | grep -q 'hit 1 of 1 .* rank 1 .*console.log:'
+ok $? "live: the new line is a hit, on rank 1"
+send q
+wait_for 'RL_DONE rc=0'
+ok $? "live: q quits"
+
 # LANG=C: the hit mark in ASCII, and the same search.
 start 80 24 LANG=C NO_COLOR=1
 run_rankline --no-store --no-follow "$CORPUS/multinode-1"

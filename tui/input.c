@@ -66,17 +66,15 @@ static const struct binding input_bindings[] = {
 	/* Help lists a key once: the history's / and n are told below. */
 	{ '/', V(VIEW_HISTORY), ACT_SEARCH, NULL, NULL },
 	{ 'n', V(VIEW_HISTORY), ACT_NOTE, NULL, NULL },
-	{ '/', V_LINES, ACT_FIND, "/", "search every rank's lines (pcre2; "
-	    "case matters only if the pattern has a capital; history: "
-	    "search the incidents)" },
+	{ '/', V_LINES, ACT_FIND, "/", "search every rank's lines (pcre2, "
+	    "smart case; history: its incidents)" },
 	{ '?', V_LINES, ACT_FIND_BACK, "?", "search backwards in time (in the "
 	    "other views: help)" },
-	{ 'n', V_ALL, ACT_NEXT_FAILED, "n N", "next (previous) search hit, "
-	    "across ranks in time order; with no search, the next rank that "
-	    "did not end well (history: write what the incident was)" },
+	{ 'n', V_ALL, ACT_NEXT_FAILED, "n N", "next (previous) hit in time order, "
+	    "else failed rank (history: n notes)" },
 	{ 'N', V_ALL, ACT_PREV_FAILED, NULL, NULL },
-	{ ':', V_LINES, ACT_COMMAND, ":", "command: ranks 3,5-7, host H, sig "
-	    "RULE, failures, progress off, clear, rank N, line N, goto F:N" },
+	{ ':', V_LINES, ACT_COMMAND, ":", "ranks 3,5-7, host H, sig S, failures, "
+	    "progress off, clear; rank N, goto F:N" },
 	{ 'm', V_LINES | V(VIEW_MARKS), ACT_MARK, "m", "mark the selected line, "
 	    "or take its mark away" },
 	{ '\'', V_LINES | V(VIEW_MARKS), ACT_MARKS, "'", "the marked lines; "
@@ -92,8 +90,8 @@ static const struct binding input_bindings[] = {
 	{ '>', V(VIEW_MERGED), ACT_SCROLL_RIGHT, NULL, NULL },
 
 	{ INPUT_GROUP, V_ALL, ACT_NONE, NULL, "Views" },
-	{ '\n', V_ALL, ACT_ENTER, "Enter", "open the selected event (the "
-	    "diagnosis: its file:line in the merged log)" },
+	{ '\n', V_ALL, ACT_ENTER, "Enter", "open the selected event (diagnosis: "
+	    "its file:line, merged)" },
 	{ '\r', V_ALL, ACT_ENTER, NULL, NULL },
 	{ TUI_KEYFN | KEY_ENTER, V_ALL, ACT_ENTER, NULL, NULL },
 	{ 'q', V_SUB, ACT_BACK, "Esc q", "close this view" },

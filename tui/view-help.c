@@ -30,7 +30,7 @@ static const struct {
 
 /* What the lines keys (#25) add to the timeline. */
 static const char *help_lines[] = {
-	"a search's hits are marked on the rows (the hit mark below, or a",
+	"a search's hits are marked on the rows (the mark above, or a",
 	"failure's own mark highlighted), n and N go between them in time",
 	"order across ranks, and the status line says \"hit 3 of 41\" and",
 	"what was searched: the lines the rules named, which is what the",

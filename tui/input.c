@@ -21,7 +21,8 @@
 #define V_ALL		0	/* a binding for every view */
 #define V(id)		(1u << (id))
 #define V_SUB		(V(VIEW_DETAIL) | V(VIEW_HELP) | V(VIEW_DIAGNOSIS) | \
-			    V(VIEW_HISTORY))
+			    V(VIEW_HISTORY) | V(VIEW_MERGED) | V(VIEW_MARKS))
+#define V_LINES		(V(VIEW_TIMELINE) | V(VIEW_MERGED))	/* the lines */
 
 /* One key binding; the first that matches the key and the view wins. */
 struct binding {
@@ -32,7 +33,10 @@ struct binding {
 	const char	*help;		/* what it does */
 };
 
+#define INPUT_GROUP	(-1)	/* a heading of help's list, never a key */
+
 static const struct binding input_bindings[] = {
+	{ INPUT_GROUP, V_ALL, ACT_NONE, NULL, "Move" },
 	{ 'j', V_ALL, ACT_DOWN, "j Down", "next rank (or line)" },
 	{ TUI_KEYFN | KEY_DOWN, V_ALL, ACT_DOWN, NULL, NULL },
 	{ 'k', V_ALL, ACT_UP, "k Up", "previous rank (or line)" },
@@ -53,19 +57,42 @@ static const struct binding input_bindings[] = {
 	{ TUI_KEYFN | KEY_LEFT, V_ALL, ACT_LEFT, NULL, NULL },
 	{ 'l', V_ALL, ACT_RIGHT, "l Right", "next event of the rank" },
 	{ TUI_KEYFN | KEY_RIGHT, V_ALL, ACT_RIGHT, NULL, NULL },
-	{ '/', V(VIEW_HISTORY), ACT_SEARCH, "/",
-	    "history: search (any text, as rankline history QUERY)" },
-	/* Help lists a key once: the history's n is told on the other n. */
-	{ 'n', V(VIEW_HISTORY), ACT_NOTE, NULL, NULL },
-	{ 'R', V(VIEW_HISTORY), ACT_RESOLVE, "R",
-	    "history: write what fixed it" },
 	{ 'f', V_ALL, ACT_FIRST, "f", "go to the first failure (the timeline: "
 	    "and zoom to the seconds around it)" },
-	{ 'n', V_ALL, ACT_NEXT_FAILED, "n", "next rank that did not end well "
-	    "(history: write what the selected incident was)" },
-	{ 'N', V_ALL, ACT_PREV_FAILED, "N", "previous such rank" },
-	{ '\n', V_ALL, ACT_ENTER, "Enter", "open the selected event (in the "
-	    "history, the incident)" },
+	{ ']', V_LINES, ACT_NEXT_FAILURE, "] [", "next (previous) failing "
+	    "line, on any rank, in time order" },
+	{ '[', V_LINES, ACT_PREV_FAILURE, NULL, NULL },
+
+	{ INPUT_GROUP, V_ALL, ACT_NONE, NULL, "Search, filter, marks" },
+	/* Help lists a key once: the history's / and n are told below. */
+	{ '/', V(VIEW_HISTORY), ACT_SEARCH, NULL, NULL },
+	{ 'n', V(VIEW_HISTORY), ACT_NOTE, NULL, NULL },
+	{ '/', V_LINES, ACT_FIND, "/", "search every rank's lines (pcre2, "
+	    "smart case; history: its incidents)" },
+	{ '?', V_LINES, ACT_FIND_BACK, "?", "search backwards in time (in the "
+	    "other views: help)" },
+	{ 'n', V_ALL, ACT_NEXT_FAILED, "n N", "next (previous) hit in time order, "
+	    "else failed rank (history: n notes)" },
+	{ 'N', V_ALL, ACT_PREV_FAILED, NULL, NULL },
+	{ ':', V_LINES, ACT_COMMAND, ":", "ranks 3,5-7, host H, sig S, failures, "
+	    "progress off, clear; rank N, goto F:N" },
+	{ 'm', V_LINES | V(VIEW_MARKS), ACT_MARK, "m", "mark the selected line, "
+	    "or take its mark away" },
+	{ '\'', V_LINES | V(VIEW_MARKS), ACT_MARKS, "'", "the marked lines; "
+	    "Enter goes to one" },
+	{ '|', V_LINES, ACT_PIPE, "|", "pipe the selected line to a shell "
+	    "command (on its stdin)" },
+	{ 'y', V_LINES, ACT_YANK, "y", "copy the selected line to the "
+	    "clipboard (OSC 52)" },
+	{ 'L', V_LINES, ACT_MERGED, "L", "the merged log: every rank's lines "
+	    "in time order" },
+	{ '<', V(VIEW_MERGED), ACT_SCROLL_LEFT, "< >", "merged log: scroll "
+	    "the lines sideways" },
+	{ '>', V(VIEW_MERGED), ACT_SCROLL_RIGHT, NULL, NULL },
+
+	{ INPUT_GROUP, V_ALL, ACT_NONE, NULL, "Views" },
+	{ '\n', V_ALL, ACT_ENTER, "Enter", "open the selected event (history: "
+	    "the incident; diagnosis: its file:line, merged)" },
 	{ '\r', V_ALL, ACT_ENTER, NULL, NULL },
 	{ TUI_KEYFN | KEY_ENTER, V_ALL, ACT_ENTER, NULL, NULL },
 	{ 'q', V_SUB, ACT_BACK, "Esc q", "close this view" },
@@ -75,19 +102,18 @@ static const struct binding input_bindings[] = {
 	    "steps, checklist" },
 	{ 'H', V_ALL, ACT_HISTORY, "H", "history: past incidents and their "
 	    "notes" },
-	{ '?', V_ALL, ACT_HELP, "? F1", "help" },
-	{ TUI_KEYFN | KEY_F(1), V_ALL, ACT_HELP, NULL, NULL },
+	{ TUI_KEYFN | KEY_F(1), V_ALL, ACT_HELP, "F1", "help (? too, where "
+	    "? does not search)" },
+	{ '?', V_ALL, ACT_HELP, NULL, NULL },
 	{ 't', V_ALL, ACT_THEME, "t", "next colour theme" },
 	{ TUI_CTRL('l'), V_ALL, ACT_REDRAW, "^L", "redraw the screen" },
 	{ 'p', V_ALL, ACT_PAUSE, "p",
 	    "pause following (lines are still read), or resume" },
-	{ 'e', V_ALL, ACT_EXPORT, "e", "write the report (Markdown) to a "
-	    "file named in the status line" },
-	{ 'E', V_ALL, ACT_EXPORT_ASK, "E", "write the report to a path you "
-	    "type; .md, .html or .json says the format" },
 	/* Told in help only: input_key takes the mouse before the table. */
 	{ TUI_KEYFN | KEY_MOUSE, V_ALL, ACT_NONE, "mouse",
 	    "click selects a rank or event, the wheel scrolls (--no-mouse)" },
+
+	{ INPUT_GROUP, V_ALL, ACT_NONE, NULL, "Time and ranks" },
 	{ '+', V(VIEW_TIMELINE), ACT_ZOOM_IN, "+ =", "zoom in on the time "
 	    "axis, around the selected event" },
 	{ '=', V(VIEW_TIMELINE), ACT_ZOOM_IN, NULL, NULL },
@@ -107,6 +133,14 @@ static const struct binding input_bindings[] = {
 	{ '\t', V(VIEW_TIMELINE), ACT_GROUP, NULL, NULL },
 	{ 'Z', V(VIEW_TIMELINE), ACT_GROUP_ALL, "Z", "collapse every group of "
 	    "alike ranks, or expand them all" },
+
+	{ INPUT_GROUP, V_ALL, ACT_NONE, NULL, "Report, history, quit" },
+	{ 'e', V_ALL, ACT_EXPORT, "e", "write the report (Markdown) to a "
+	    "file named in the status line" },
+	{ 'E', V_ALL, ACT_EXPORT_ASK, "E", "write the report to a path you "
+	    "type; .md, .html or .json says the format" },
+	{ 'R', V(VIEW_HISTORY), ACT_RESOLVE, "R",
+	    "history: write what fixed it" },
 	{ 'q', V(VIEW_TIMELINE), ACT_QUIT, "q", "quit (from the timeline)" },
 	{ 'Q', V_ALL, ACT_QUIT, "Q", "quit from anywhere" },
 };
@@ -167,7 +201,8 @@ input_nbindings(void)
 
 /*
  * Binding i as help shows it, if it applies to the view (VIEW_NVIEWS: to
- * any) and is not an alias: returns 1 and sets its keys and what it does.
+ * any) and is not an alias: returns 1 and sets its keys and what it does,
+ * or 2 for a group's heading (*name NULL, *help the heading).
  */
 int
 input_binding(size_t i, enum view_id view, const char **name,
@@ -175,6 +210,11 @@ input_binding(size_t i, enum view_id view, const char **name,
 {
 	const struct binding	*b = &input_bindings[i];
 
+	if (b->key == INPUT_GROUP) {
+		*name = NULL;
+		*help = b->help;
+		return (2);
+	}
 	if (b->name == NULL || (view != VIEW_NVIEWS && b->views != V_ALL &&
 	    (b->views & V(view)) == 0))
 		return (0);
@@ -211,7 +251,7 @@ input_common(struct tui *t, int react, enum tui_action act)
 	case ACT_QUIT:
 		return (REACT_QUIT);
 	default:
-		return (REACT_NONE);
+		return (lines_key(t, t->views[t->nviews - 1]->id, act));
 	}
 }
 
@@ -270,6 +310,11 @@ input_key(struct tui *t, int key)
 		tui_react(t, zoom_ask_key(t, key));
 		return;
 	}
+	/* So is the command line's (:, /, ?, |). */
+	if (t->prompt != NULL) {
+		tui_react(t, prompt_key(t, key));
+		return;
+	}
 	if (t->message != NULL) {
 		free(t->message);
 		t->message = NULL;
@@ -279,7 +324,7 @@ input_key(struct tui *t, int key)
 		input_mouse(t);
 		return;
 	}
-	act = input_action(v->id, key);
+	act = lines_action(t, v->id, input_action(v->id, key));
 	if (act == ACT_REDRAW) {
 		clearok(curscr, TRUE);
 		t->dirty = true;

@@ -623,6 +623,7 @@ model_build(struct tui *t)
 		model_dedup(ix, inc, &ix->rows[i]);
 	model_copies(ix);
 	model_source_names(ix, inc);
+	filter_apply(t);
 	ix->first_row = -1;
 	if (first >= 0 && (size_t)first < inc->nevents)
 		ix->first_row = ix->row_of_event[first];
@@ -632,6 +633,10 @@ model_build(struct tui *t)
 	for (i = 0; i < inc->nevents; i++)
 		ix->glyph[i] = (unsigned char)model_glyph(inc, i);
 	model_reselect(t);
+	/* The filter may hide what was selected: its row's best instead. */
+	if (t->sel_event == RL_NONE || (size_t)t->sel_row >= ix->nrows)
+		tui_select_row(t, t->sel_row);
+	search_update(t);
 }
 
 /* A row's name as headers say it: "rank 4 (node1)". */
@@ -651,6 +656,23 @@ model_row_label(const struct tui_row *row, char *buf, size_t len)
 	else
 		snprintf(buf, len, "no rank");
 	return (buf);
+}
+
+/*
+ * An event's rank as headers say it, from its row, or from the model when
+ * a filter hides the row: the header never loses the first failure.
+ */
+const char *
+model_event_label(const struct tui *t, unsigned ev, char *buf, size_t len)
+{
+	const struct rl_event	*e = t->inc->events[ev];
+	struct tui_row		 row = { 0 };
+	int			 r = t->index.row_of_event[ev];
+
+	if (r >= 0)
+		return (model_row_label(&t->index.rows[r], buf, len));
+	row.rank = e->rank != RL_NONE ? incident_rank(t->inc, e->rank) : NULL;
+	return (model_row_label(&row, buf, len));
 }
 
 /* How a row ended. */

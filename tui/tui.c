@@ -56,6 +56,8 @@ static const struct view_type *const view_types[VIEW_NVIEWS] = {
 	[VIEW_HELP] = &view_help_type,
 	[VIEW_DIAGNOSIS] = &view_diagnosis_type,
 	[VIEW_HISTORY] = &view_history_type,
+	[VIEW_MERGED] = &view_merged_type,
+	[VIEW_MARKS] = &view_marks_type,
 };
 
 static const int tui_signums[] = { SIGWINCH, SIGINT, SIGTERM, SIGHUP };
@@ -464,6 +466,7 @@ tui_free(struct tui *t)
 	theme_free();
 	tui_export_clear(t);
 	zoom_clear(t);
+	lines_free(t);
 	free(t->message);
 	free(t->theme);
 	if (tui_current == t)
@@ -589,6 +592,11 @@ tui_select_event(struct tui *t, int ev)
 	/* A tee'd copy is listed as the line it copies. */
 	if (t->index.copy_of != NULL && t->index.copy_of[ev] >= 0)
 		ev = t->index.copy_of[ev];
+	/* A line the filter hides cannot be selected. */
+	if (t->index.row_of_event[ev] < 0) {
+		t->sel_event = RL_NONE;
+		return;
+	}
 	t->sel_event = ev;
 	t->sel_seq = t->inc->events[ev]->seq;
 	if ((row = t->index.row_of_event[ev]) >= 0)

@@ -10,6 +10,7 @@
 #include <uv.h>
 
 #include "model.h"
+#include "cmdline.h"
 
 /* A stored incident as the history view lists it: the caller's copy. */
 struct tui_past {
@@ -143,6 +144,8 @@ enum view_id {
 	VIEW_HELP,
 	VIEW_DIAGNOSIS,
 	VIEW_HISTORY,
+	VIEW_MERGED,		/* every rank's lines in time order (L) */
+	VIEW_MARKS,		/* the marked lines (') */
 	VIEW_NVIEWS
 };
 
@@ -183,6 +186,20 @@ enum tui_action {
 	ACT_GOTO_TIME,		/* ask a time, and go there */
 	ACT_GROUP,		/* expand or collapse the selected group */
 	ACT_GROUP_ALL,		/* collapse every group of alike ranks, or none */
+	ACT_FIND,		/* / : search every rank's lines */
+	ACT_FIND_BACK,		/* ? : the same, n going backwards */
+	ACT_NEXT_HIT,		/* n with a search */
+	ACT_PREV_HIT,
+	ACT_COMMAND,		/* : the command line */
+	ACT_NEXT_FAILURE,	/* ] the next failing line, any rank */
+	ACT_PREV_FAILURE,	/* [ */
+	ACT_MARK,		/* m mark the selected line, or unmark it */
+	ACT_MARKS,		/* ' the marks */
+	ACT_PIPE,		/* | the selected line to a shell command */
+	ACT_YANK,		/* y copy it (OSC 52) */
+	ACT_MERGED,		/* L the merged log */
+	ACT_SCROLL_LEFT,	/* < */
+	ACT_SCROLL_RIGHT,	/* > */
 	ACT_NACTIONS
 };
 
@@ -216,6 +233,8 @@ extern const struct view_type view_detail_type;
 extern const struct view_type view_help_type;
 extern const struct view_type view_diagnosis_type;
 extern const struct view_type view_history_type;
+extern const struct view_type view_merged_type;
+extern const struct view_type view_marks_type;
 
 /* One display row of the timeline: a rank, or the events no rank claims. */
 struct tui_row {
@@ -378,6 +397,13 @@ struct tui {
 	bool		 message_error;	/* drawn as an error */
 	struct tui_zoom	 zoom;		/* the timeline's window (zoom.c) */
 	char		*theme;		/* current theme name, owned */
+
+	struct tui_filter filter;	/* what the rows show (cmdline.h) */
+	struct tui_search *search;	/* the last / or ?, or NULL (search.c) */
+	struct tui_prompt *prompt;	/* the command line typed, or NULL */
+	uint64_t	*marks;		/* seqs of the marked events, sorted */
+	size_t		 nmarks;
+	size_t		 cmarks;	/* room in marks */
 };
 
 /* tui.c */
@@ -420,6 +446,8 @@ void		 model_keep(struct tui *);
 void		 model_build(struct tui *);
 void		 model_clear(struct tui_index *);
 const char	*model_row_label(const struct tui_row *, char *, size_t);
+const char	*model_event_label(const struct tui *, unsigned, char *,
+		     size_t);
 enum tui_glyph	 model_glyph(const struct rl_incident *, size_t);
 enum rank_state	 model_row_state(const struct tui_row *);
 bool		 model_row_failing(const struct tui *, const struct tui_row *);
@@ -428,6 +456,40 @@ int		 model_event_pos(const struct tui *, unsigned);
 int		 model_row_default(const struct tui *, int);
 const char	*model_source_name(const struct tui *, unsigned);
 void		 model_time_short(const struct rl_time *, char *, size_t, bool);
+
+/* filter.c */
+void		 filter_apply(struct tui *);
+
+/* search.c */
+int		 search_start(struct tui *, const char *, bool);
+void		 search_update(struct tui *);
+int		 search_next(struct tui *, int);
+bool		 search_active(const struct tui *);
+bool		 search_is_hit(const struct tui *, unsigned);
+bool		 search_row_hit(const struct tui *, int);
+void		 search_free(struct tui *);
+
+/* prompt.c */
+int		 prompt_open(struct tui *, int);
+int		 prompt_key(struct tui *, int);
+void		 prompt_free(struct tui *);
+
+/* lines.c */
+int		 lines_key(struct tui *, enum view_id, enum tui_action);
+enum tui_action	 lines_action(const struct tui *, enum view_id,
+		     enum tui_action);
+int		 lines_command(struct tui *, const char *);
+int		 lines_event_at(const struct tui *, unsigned, uint64_t);
+int		 lines_source(const struct tui *, const char *, char **);
+bool		 lines_listed(const struct tui *, unsigned);
+bool		 lines_marked(const struct tui *, uint64_t);
+void		 lines_free(struct tui *);
+void		 lines_banner(struct tui *, int, int);
+
+/* pipe.c */
+int		 pipe_run(struct tui *, const char *);
+int		 pipe_yank(struct tui *);
+int		 pipe_osc52(const char *, const char *, size_t, struct buf *);
 
 /* screen.c */
 void		 screen_init(struct tui *);

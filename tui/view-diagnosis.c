@@ -27,6 +27,8 @@ struct diag_line {
 	char		 mark[8];	/* a stance or checklist mark, or "" */
 	enum tui_role	 mark_role;
 	bool		 rule;		/* a section heading, drawn full width */
+	int		 source;	/* the file:line it names, or RL_NONE */
+	uint64_t	 line;
 };
 
 struct diag {
@@ -62,6 +64,7 @@ diag_add(struct diag *d, int indent, enum tui_role role, const char *s,
 	l->text = xstrndup(s, len);
 	l->role = role;
 	l->indent = indent;
+	l->source = RL_NONE;
 	return (l);
 }
 
@@ -179,6 +182,10 @@ diag_item(struct diag *d, const struct tui *t, const struct wd_item *it)
 	buf_adds(&b, it->text);
 	at = diag_text(d, it->indent, diag_role(it->role), b.p);
 	buf_clear(&b);
+	if (at != DIAG_NONE && it->source != RL_NONE && it->line > 0) {
+		d->lines[at].source = it->source;
+		d->lines[at].line = it->line;
+	}
 	switch (it->role) {
 	case WD_FOR:
 		diag_mark(d, at, "+", TR_SAFE);
@@ -260,10 +267,32 @@ view_diagnosis_update(struct view *v)
 	diag_build(v->data, v->tui);
 }
 
-/* Draw one line at y. */
-static void
-diag_draw_line(const struct diag_line *l, int y, int sx)
+/*
+ * The evidence line Enter goes to: the first on screen that names a
+ * file:line, or -1.  It moves with the scroll, so j/k choose it.
+ */
+static int
+diag_target(const struct diag *d, int h)
 {
+	int	 i;
+
+	for (i = d->top; i < d->top + h && (size_t)i < d->nlines; i++) {
+		if (d->lines[i].source != RL_NONE)
+			return (i);
+	}
+	return (-1);
+}
+
+/* Draw one line at y; the target of Enter is pointed at. */
+static void
+diag_draw_line(const struct diag_line *l, int y, int sx, bool target)
+{
+	if (target) {
+		screen_puts(y, 0, 1, TR_KEY, screen_sym("\xe2\x96\xb8", ">"));
+		screen_cut(y, l->indent, sx - l->indent - 1, TR_SELECTED,
+		    l->text);
+		return;
+	}
 	if (l->rule) {
 		screen_fill(y, 0, sx, TR_PANE);
 		screen_cut(y, 1, sx - 2, TR_PANE, l->text);
@@ -281,7 +310,7 @@ view_diagnosis_draw(struct view *v, int sx, int sy)
 	struct diag	*d = v->data;
 	struct tui	*t = v->tui;
 	char		 right[48];
-	int		 h = sy - 2, y;
+	int		 h = sy - 2, y, target;
 	bool		 failed = t->inc->answer.first != RL_NONE;
 
 	if (d->width != sx)
@@ -293,11 +322,44 @@ view_diagnosis_draw(struct view *v, int sx, int sy)
 	screen_fill(0, 0, sx, failed ? TR_FAILURE : TR_TITLE);
 	screen_puts(0, 1, sx - 2, failed ? TR_FAILURE : TR_TITLE, failed ?
 	    "DIAGNOSIS  why, evidence, next steps" : "DIAGNOSIS  no failure");
+	target = diag_target(d, h);
 	for (y = 0; y < h && (size_t)(d->top + y) < d->nlines; y++)
-		diag_draw_line(&d->lines[d->top + y], 1 + y, sx);
+		diag_draw_line(&d->lines[d->top + y], 1 + y, sx,
+		    d->top + y == target);
 	snprintf(right, sizeof right, "%d-%d/%zu", d->top + 1, d->top + y,
 	    d->nlines);
-	screen_status(t, sy - 1, "j/k scroll|d back|Esc back|? help", right);
+	screen_status(t, sy - 1, target >= 0 ? "j/k scroll|Enter go to "
+	    "the line|d back|Esc back|? help" :
+	    "j/k scroll|d back|Esc back|? help", right);
+}
+
+/* Enter: the evidence line on screen, in the merged log. */
+static int
+diag_enter(struct diag *d, struct tui *t)
+{
+	const struct diag_line	*l;
+	int			 at = diag_target(d, t->sy - 2), ev;
+
+	if (at < 0) {
+		tui_set_message(t, false, "no file:line on screen to go to");
+		return (REACT_REDRAW);
+	}
+	l = &d->lines[at];
+	if ((ev = lines_event_at(t, (unsigned)l->source, l->line)) < 0) {
+		tui_set_message(t, true, "%s:%llu: no line of that file is "
+		    "listed%s", model_source_name(t, (unsigned)l->source),
+		    (unsigned long long)l->line, filter_active(&t->filter) ?
+		    " (a filter is on)" : "");
+		return (REACT_REDRAW);
+	}
+	t->sel_auto = false;
+	tui_select_event(t, ev);
+	if (t->inc->events[ev]->line != l->line)
+		tui_set_message(t, false, "%s:%llu is not a line a rule named; "
+		    "the nearest is line %llu", model_source_name(t,
+		    (unsigned)l->source), (unsigned long long)l->line,
+		    (unsigned long long)t->inc->events[ev]->line);
+	return (REACT_VIEW(VIEW_MERGED));
 }
 
 /* Keys: scroll, back; never draw. */
@@ -312,6 +374,8 @@ view_diagnosis_key(struct view *v, int key, enum tui_action act)
 	if (input_scroll(&d->top, act, page, (int)d->nlines))
 		return (REACT_REDRAW);
 	switch (act) {
+	case ACT_ENTER:
+		return (diag_enter(d, t));
 	case ACT_BACK:
 	case ACT_DIAGNOSIS:
 		return (REACT_CLOSE);

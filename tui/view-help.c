@@ -28,6 +28,15 @@ static const struct {
 	{ GLYPH_EVIDENCE, "evidence, or a line made harmless by context" },
 };
 
+/* What the lines keys (#25) add to the timeline. */
+static const char *help_lines[] = {
+	"a search's hits are marked on the rows (the mark above, or a",
+	"failure's own mark highlighted), n and N go between them in time",
+	"order across ranks, and the status line says \"hit 3 of 41\" and",
+	"what was searched: the lines the rules named, which is what the",
+	"console holds.  A filter (:) says so at the top right.",
+};
+
 /* What the diagnosis view (d) shows, in the order it shows it. */
 static const char *help_diagnosis[] = {
 	"why this rank failed first, with the lines for and against",
@@ -75,8 +84,16 @@ help_keys(int y, int top, int h, int x, int w)
 
 	y = help_heading(y, top, h, x, w, "Keys");
 	for (i = 0; i < input_nbindings(); i++) {
-		if (!input_binding(i, VIEW_NVIEWS, &name, &what))
+		switch (input_binding(i, VIEW_NVIEWS, &name, &what)) {
+		case 0:
 			continue;
+		case 2:
+			if (y - top >= 0 && y - top < h)
+				screen_puts(1 + y - top, x + 1, w - 1,
+				    TR_LABEL, what);
+			y++;
+			continue;
+		}
 		if (y - top >= 0 && y - top < h) {
 			screen_puts(1 + y - top, x + 2, 16, TR_KEY, name);
 			screen_cut(1 + y - top, x + 20, w - 20, TR_NORMAL,
@@ -116,6 +133,18 @@ help_legend_draw(int y, int top, int h, int x, int w)
 		    screen_sym("\xe2\x94\x80", "-"));
 		screen_cut(1 + y - top, x + 6, w - 6, TR_NORMAL,
 		    "the rank was logging; blank after its last line");
+	}
+	if (y + 1 - top >= 0 && y + 1 - top < h) {
+		screen_puts(1 + y + 1 - top, x + 3, 1, TR_HIGHLIGHT,
+		    screen_sym("\xe2\x97\x8f", "*"));
+		screen_cut(1 + y + 1 - top, x + 6, w - 6, TR_NORMAL,
+		    "a search hit (/ and ?)");
+	}
+	y++;
+	for (i = 0; i < nitems(help_lines); i++, y++) {
+		if (y + 1 - top >= 0 && y + 1 - top < h)
+			screen_cut(1 + y + 1 - top, x + 3, w - 3, TR_DIM,
+			    help_lines[i]);
 	}
 	y = help_heading(y + 2, top, h, x, w, "Rank states");
 	for (i = 0; i < nitems(states); i++, y++) {

@@ -180,6 +180,8 @@ timeline_spans(struct timeline *tl, const struct tui_index *ix)
 		tl->span[2 * i + 1] = INT64_MIN;
 	}
 	for (i = 0; i < ix->nevents; i++) {
+		if (ix->row_of_event[i] < 0)	/* hidden by the filter */
+			continue;
 		k = (size_t)ix->row_of_event[i] * 2;
 		if (ix->pos[i] < tl->span[k])
 			tl->span[k] = ix->pos[i];
@@ -221,6 +223,8 @@ timeline_cells(struct timeline *tl, struct tui *t)
 	zoom_window(t, &a, &z);
 	scale = zoom_scale_factor(a, z, w);
 	for (i = 0; i < ix->nevents; i++) {
+		if (ix->row_of_event[i] < 0)	/* hidden by the filter */
+			continue;
 		if (pos[i] < a || pos[i] > z)
 			continue;
 		b = (size_t)ZOOM_COL(pos[i], a, scale, w);
@@ -356,6 +360,32 @@ timeline_draw_label(struct tui *t, const struct timeline_layout *l, int r,
 	screen_puts(y, l->left_w, 1, TR_AXIS, screen_sym("\xe2\x94\x82", "|"));
 }
 
+/*
+ * The search's hits on a row (search.c keeps them): a hit on a quiet
+ * cell is drawn as the hit mark, one on a failure's keeps its glyph,
+ * highlighted, so that a search never hides a failure.
+ */
+static void
+timeline_draw_hits(struct tui *t, const struct tui_row *row,
+    const struct timeline_layout *l, const unsigned char *c, int y)
+{
+	unsigned	 ev;
+	size_t		 i;
+	int		 b;
+
+	for (i = 0; i < row->n; i++) {
+		ev = t->index.ev[row->first + i];
+		if (!search_is_hit(t, ev))
+			continue;
+		/* -1: outside the zoomed window. */
+		if ((b = timeline_bucket(t, ev, l->axis_w)) < 0)
+			continue;
+		screen_puts(y, l->axis_x + b, 1, TR_HIGHLIGHT,
+		    c[b] >= GLYPH_WRAPPER ? screen_glyph_text(c[b]) :
+		    screen_sym("\xe2\x97\x8f", "*"));
+	}
+}
+
 /* A folded group's left column: "+ 0-36,38-63 x63  collat". */
 static void
 timeline_draw_group_label(struct tui *t, const struct timeline_layout *l,
@@ -411,8 +441,11 @@ timeline_draw_row(struct timeline *tl, struct tui *t, int d, int y)
 		else if (b >= lo && b <= hi)
 			screen_puts(y, l->axis_x + b, 1, TR_LIFE, life);
 	}
-	if (t->sel_event != RL_NONE && tl->groups.disp_of_row[
-	    t->index.row_of_event[t->sel_event]] == d &&
+	if (search_row_hit(t, r))
+		timeline_draw_hits(t, &t->index.rows[r], l, c, y);
+	if (t->sel_event != RL_NONE &&
+	    t->index.row_of_event[t->sel_event] >= 0 &&
+	    tl->groups.disp_of_row[t->index.row_of_event[t->sel_event]] == d &&
 	    (b = timeline_bucket(t, t->sel_event, l->axis_w)) >= 0)
 		screen_glyph(y, l->axis_x + b, c[b], TR_SELECTED);
 }
@@ -439,7 +472,7 @@ timeline_draw_header(struct tui *t, int sx)
 	const struct rl_event	*e;
 	char			 label[128], when[32], *line;
 	const char		*rule, *dash;
-	int			 x, row;
+	int			 x;
 
 	dash = screen_sym("\xe2\x80\x94", "-");
 	/* Nothing read because a path was wrong is not "no failure". */
@@ -459,8 +492,7 @@ timeline_draw_header(struct tui *t, int sx)
 		return;
 	}
 	e = t->inc->events[a->first];
-	row = t->index.row_of_event[a->first];
-	model_row_label(&t->index.rows[row], label, sizeof label);
+	model_event_label(t, (unsigned)a->first, label, sizeof label);
 	model_time_short(&e->time, when, sizeof when, false);
 	rule = e->rule != NULL ? e->rule->id : role_name(e->role);
 	if (a->first_role == ROLE_HANG)
@@ -822,6 +854,7 @@ view_timeline_draw(struct view *v, int sx, int sy)
 	timeline_scroll(tl, t);
 	timeline_draw_header(t, sx);
 	timeline_draw_verdict(t, sx);
+	lines_banner(t, 1, sx);
 	if (tl->lay.hist_y > 0)
 		timeline_draw_history(t, tl->lay.hist_y, sx);
 	timeline_draw_axis(tl, t);
@@ -838,7 +871,8 @@ view_timeline_draw(struct view *v, int sx, int sy)
 		timeline_draw_errors(tl, t, sx);
 	else if (t->index.nrows == 0)
 		screen_puts(tl->lay.rows_y, 2, sx - 2, TR_DIM,
-		    "no ranks yet: waiting for log lines");
+		    filter_active(&t->filter) ? "no row passes the filter "
+		    "(:clear shows all)" : "no ranks yet: waiting for log lines");
 	if (tl->lay.wide) {
 		for (y = tl->lay.axis_y; y < sy - 1; y++)
 			screen_puts(y, tl->lay.tl_w, 1, TR_AXIS,
@@ -849,7 +883,8 @@ view_timeline_draw(struct view *v, int sx, int sy)
 	    t->index.nrows ? timeline_entry(tl, t) + 1 : 0, tl->groups.ndisp,
 	    screen_sym("\xc2\xb7", "-"), t->index.nevents);
 	screen_status(t, sy - 1, "j/k rank|h/l event|Enter detail|d diagnosis|"
-	    "? help|q quit|f first|+/- zoom|n next failed|t theme", right);
+	    "/ search|: filter|F1 help|q quit|f first|+/- zoom|n next|"
+	    "L merged|t theme", right);
 }
 
 /* Move the event cursor along the selected row. */

@@ -25,12 +25,12 @@ bad=$(grep -lE '#include *"(model|store|tui|engine|diag)\.h"' core/rules*.c \
     core/rules*.h core/prefilter.c 2>/dev/null)
 ok "$([ -z "$bad" ]; echo $?)" "the rule engine sees rules.h, never the model ${bad}"
 # The readers of the model see model.h (and base.h, rules.h, wording.h,
-# report.h, their own headers), never ingestion's bookkeeping (engine.h, ingest-int.h)
+# report.h, find.h, their own headers), never ingestion's bookkeeping (engine.h, ingest-int.h)
 # nor the diagnosis's parts (diag.h); the console's live loop may follow
 # (follow.h).  core.h is gone: a file still including it would not build.
 hdrs() { grep -hoE '#include *"[^"]+"' "$@" | sed 's/.*"\(.*\)"/\1/' | sort -u; }
 bad=$(hdrs tui/*.c tui/*.h store/*.c store/*.h |
-    grep -vxE 'model\.h|base\.h|rules\.h|wording\.h|report\.h|follow\.h|tui\.h|store\.h|store-int\.h|config\.h' |
+    grep -vxE 'model\.h|base\.h|rules\.h|wording\.h|report\.h|follow\.h|find\.h|tui\.h|cmdline\.h|store\.h|store-int\.h|config\.h' |
     tr '\n' ' ')
 ok "$([ -z "$bad" ]; echo $?)" "tui/ and store/ include the model's header, not the engine's ${bad}"
 bad=$(grep -lE '#include *"follow\.h"' tui/*.c store/*.c 2>/dev/null |

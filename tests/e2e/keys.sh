@@ -1,6 +1,6 @@
 #!/bin/sh
 # keys.sh: j/k move the selection, Enter opens the event and Esc closes
-# it, ? opens the help.
+# it, F1 opens the help (? searches backwards on the timeline).
 . "$(dirname "$0")/lib.sh"
 
 start 80 24
@@ -36,9 +36,9 @@ send Escape
 wait_for '^ rank 1( |$)'
 ok $? "Esc goes back to the timeline"
 
-send '?'
+send F1
 wait_for 'Keys'
-ok $? "? opens the help"
+ok $? "F1 opens the help"
 send Escape
 wait_for '^ *FIRST FAILURE.*rank 1'
 ok $? "Esc closes the help"

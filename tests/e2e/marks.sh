@@ -46,7 +46,7 @@ for size in "80 24" "200 50"; do
 	ok $? "${w}: hang-1 names rank 3, which went quiet"
 	echo "$last_capture" | grep -E '^ *▶ +3 .*HUNG' | grep -q "$UTF8"
 	ok $? "${w}: the quiet rank's row carries the legend's hung mark"
-	send '?'
+	send F1
 	wait_for '^ *Keys'
 	[ "$(echo "$last_capture" | grep -Ec '^ +n +')" -eq 1 ]
 	ok $? "${w}: help lists n once"

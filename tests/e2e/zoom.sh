@@ -130,7 +130,7 @@ for size in "80 24" "200 50"; do
 	wait_for 'no time given'
 	ok $? "${w}: Esc leaves the prompt"
 
-	send '?'
+	send F1
 	wait_for '^ *Keys'
 	last_capture=$(help_text)
 	for k in '\+ =' '-' '\{ S-Left' '\} S-Right' '0' 'T' 'z Tab' 'Z'; do

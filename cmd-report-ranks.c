@@ -216,6 +216,76 @@ report_history_lines(struct buf *b, struct report_opts *o,
 	}
 }
 
+/* A stored time (ISO 8601, as clock_format wrote it) as UTC ms. */
+int64_t
+report_stored_ms(const char *s, struct rl_time *t)
+{
+	struct clock_ctx	 ck;
+	struct rl_time		 x;
+
+	memset(&x, 0, sizeof x);
+	clock_init(&ck, 0);
+	if (s == NULL || !clock_parse(&ck, s, strlen(s), &x) ||
+	    (x.flags & RL_TIME_BOOT))
+		return INT64_MIN;
+	if (t != NULL)
+		*t = x;
+	return clock_utc_ms(&x);
+}
+
+/*
+ * The drawing the logs' report has, from the ranks' stored rows, and the
+ * checkpoints from the stored progress lines (their steps are not kept:
+ * one line per save, a second apart at least).
+ */
+static void
+report_ranks_svg(struct buf *b, struct report_opts *o, const struct stored *s)
+{
+	struct report_svg	 g;
+	struct report_svg_rank	*x;
+	const struct stored_rank *r;
+	struct rl_time		 t;
+	int64_t			 ms;
+	size_t			 i, k;
+
+	memset(&g, 0, sizeof g);
+	g.t0 = g.t1 = INT64_MIN;
+	g.ranks = xreallocarray(NULL, s->nr + 1, sizeof *g.ranks);
+	g.n = s->nr;
+	for (i = 0; i < s->nr; i++) {
+		r = &s->r[i];
+		x = &g.ranks[i];
+		x->rank = r->rank;
+		x->state = r->state != NULL ? r->state : "";
+		x->signature = r->sig;
+		x->first = report_stored_ms(r->first, NULL);
+		x->last = report_stored_ms(r->last, NULL);
+		x->progress = report_stored_ms(r->progress, NULL);
+		x->error = report_stored_ms(r->at, NULL);
+		x->root = r->root;
+		/* The window: every time the rows hold, from the earliest. */
+		for (k = 0; k < 4; k++) {
+			ms = report_stored_ms(k == 0 ? r->first : k == 1 ?
+			    r->at : k == 2 ? r->progress : r->last, &t);
+			if (ms == INT64_MIN)
+				continue;
+			if (g.t0 == INT64_MIN || ms < g.t0) {
+				g.t0 = ms;
+				g.start = t;
+			}
+			if (ms > g.t1)
+				g.t1 = ms;
+		}
+	}
+	for (i = 0; i < s->nckpt; i++) {
+		g.ckpt_step[i] = RL_CAP_UNSET;
+		g.ckpt[i] = s->ckpt[i];
+	}
+	g.nckpt = s->nckpt;
+	report_html_svg(b, o, &g);
+	free(g.ranks);
+}
+
 /* The ranks as an HTML table (up to REPORT_TABLE_RANKS) and as groups. */
 void
 report_ranks_html(struct buf *b, struct report_opts *o,
@@ -229,6 +299,7 @@ report_ranks_html(struct buf *b, struct report_opts *o,
 	if (s->nr == 0)
 		return;
 	buf_adds(b, "<h2>Timeline</h2>\n");
+	report_ranks_svg(b, o, s);
 	if (s->nr <= REPORT_TABLE_RANKS) {
 		buf_adds(b, "<table><tr><th>rank</th><th>host</th><th>state"
 		    "</th><th>first error</th><th>at</th><th>last step</th>"

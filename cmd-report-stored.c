@@ -50,6 +50,7 @@ stored_rank_cb(void *arg, const struct store_rank *r)
 	x->host = stored_dup(r->host);
 	x->state = stored_dup(r->state);
 	x->last = stored_dup(r->last);
+	x->first = stored_dup(r->first);
 	x->last_step = r->last_step;
 	x->group = -1;
 	/* Schema 3: the rank's row of the timeline, as the logs' report had it. */
@@ -152,8 +153,15 @@ stored_event_cb(void *arg, const struct store_event *e)
 {
 	struct stored		*s = arg;
 	struct stored_event	*x, tmp;
+	int64_t			 ms;
 
 	stored_event_rank(s, e);
+	/* The saves completed, for the drawing: their steps are not kept. */
+	if (e->signature != NULL && strstr(e->signature, "ckpt.end") != NULL &&
+	    s->nckpt < REPORT_SVG_CKPTS && (ms = report_stored_ms(e->time,
+	    NULL)) != INT64_MIN && (s->nckpt == 0 ||
+	    ms - s->ckpt[s->nckpt - 1] >= 1000 || ms < s->ckpt[s->nckpt - 1]))
+		s->ckpt[s->nckpt++] = ms;
 	if (!stored_failing(e->role))
 		return;
 	if (s->n == STORED_EVENTS) {
@@ -227,6 +235,7 @@ stored_clear(struct stored *s)
 		free(s->r[i].host);
 		free(s->r[i].state);
 		free(s->r[i].last);
+		free(s->r[i].first);
 		free(s->r[i].sig);
 		free(s->r[i].at);
 		free(s->r[i].progress);

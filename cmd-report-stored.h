@@ -29,6 +29,7 @@ struct stored_event {
 struct stored_rank {
 	int		 rank;		/* or RL_NONE */
 	char		*host, *state, *last;	/* or NULL */
+	char		*first;		/* its first line's time, or NULL */
 	char		*sig, *at;	/* its first failure's rule and time */
 	char		*progress;	/* its last progress line's time */
 	int		 last_step;	/* or RL_NONE */
@@ -58,12 +59,18 @@ struct stored {
 	struct stored_event *v;
 	size_t		 n, cap;
 	size_t		 more;		/* events past STORED_EVENTS */
+	int64_t		 ckpt[REPORT_SVG_CKPTS];	/* saves completed (UTC
+					   ms), a second apart at least */
+	size_t		 nckpt;
 	struct report_notes_l {
 		struct report_note *v;
 		size_t		 n, cap;
 	}		 notes;
 };
 
+
+/* cmd-report-ranks.c */
+int64_t		 report_stored_ms(const char *, struct rl_time *);
 
 /* cmd-report-stored.c */
 void		 report_stored_put(struct buf *, struct report_opts *,

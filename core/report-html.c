@@ -17,7 +17,6 @@
 #define SVG_RIGHT	20
 #define SVG_TOP		28	/* room for the checkpoints' labels */
 #define SVG_AXIS	30	/* room for the time axis */
-#define SVG_CKPTS	24	/* checkpoint lines drawn at most */
 
 static const char html_style[] =
 	":root{color-scheme:light dark;--fg:#1b1f24;--bg:#fff;--dim:#6a737d;"
@@ -184,43 +183,30 @@ svg_ms(const struct rl_time *t)
 
 /* Checkpoints saved: one dashed line per step, at its first save's time. */
 static void
-svg_checkpoints(struct buf *b, const struct rl_incident *inc, int64_t t0,
+svg_checkpoints(struct buf *b, const struct report_svg *g, int64_t t0,
     int64_t t1, double bottom)
 {
-	int64_t			 steps[SVG_CKPTS], step, ms;
-	const struct rl_event	*e;
-	size_t			 i, k, n = 0;
-	double			 x;
+	size_t	i;
+	double	x;
 
-	for (i = 0; i < inc->nevents && n < SVG_CKPTS; i++) {
-		e = inc->events[i];
-		if (e->role != ROLE_PROGRESS || e->rule == NULL ||
-		    strstr(e->rule->id, "ckpt.end") == NULL ||
-		    (ms = svg_ms(&e->time)) == INT64_MIN)
-			continue;
-		step = event_cap(e, CAP_STEP);
-		for (k = 0; k < n && steps[k] != step; k++)
-			;
-		if (k < n)
-			continue;
-		steps[n++] = step;
-		x = svg_x(ms, t0, t1);
+	for (i = 0; i < g->nckpt; i++) {
+		x = svg_x(g->ckpt[i], t0, t1);
 		buf_printf(b, "<line class=\"ckpt\" x1=\"%.1f\" y1=\"%d\" "
 		    "x2=\"%.1f\" y2=\"%.1f\"/>", x, SVG_TOP - 4, x, bottom);
-		if (step != RL_CAP_UNSET)
+		if (g->ckpt_step[i] != RL_CAP_UNSET)
 			buf_printf(b, "<text x=\"%.1f\" y=\"%d\" "
 			    "text-anchor=\"middle\">ckpt %lld</text>", x,
-			    SVG_TOP - 8, (long long)step);
+			    SVG_TOP - 8, (long long)g->ckpt_step[i]);
 		buf_addc(b, '\n');
 	}
 }
 
 /* The time axis: five ticks with their true times. */
 static void
-svg_axis(struct buf *b, const struct rl_incident *inc, int64_t t0, int64_t t1,
+svg_axis(struct buf *b, const struct report_svg *g, int64_t t0, int64_t t1,
     double y)
 {
-	struct rl_time	t = inc->start;
+	struct rl_time	t = g->start;
 	char		s[32];
 	double		x;
 	int		k;
@@ -229,7 +215,7 @@ svg_axis(struct buf *b, const struct rl_incident *inc, int64_t t0, int64_t t1,
 	    "y2=\"%.1f\"/>\n", SVG_LEFT, y, SVG_W - SVG_RIGHT, y);
 	for (k = 0; k <= 4; k++) {
 		/* The start's own clock, moved on: its zone is kept. */
-		t.ms = inc->start.ms + (t1 - t0) * k / 4;
+		t.ms = g->start.ms + (t1 - t0) * k / 4;
 		report_time_hms(&t, s, sizeof s);
 		x = svg_x(t0 + (t1 - t0) * k / 4, t0, t1);
 		buf_printf(b, "<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\" "
@@ -239,19 +225,21 @@ svg_axis(struct buf *b, const struct rl_incident *inc, int64_t t0, int64_t t1,
 	}
 }
 
-/* The per-rank timeline as inline SVG. */
-static void
-html_svg(struct buf *b, struct report_opts *o, const struct rl_incident *inc,
-    const struct report_timeline *t)
+/*
+ * The per-rank timeline as inline SVG, from what it draws alone: the
+ * logs' report and the store's both fill a report_svg.
+ */
+void
+report_html_svg(struct buf *b, struct report_opts *o,
+    const struct report_svg *g)
 {
-	const struct report_rank *r;
-	int64_t			 t0 = svg_ms(&inc->start), t1 = svg_ms(&inc->end);
-	int64_t			 a, z, ms;
-	double			 row, h, y, bottom, x0, x1;
+	const struct report_svg_rank *r;
+	int64_t			 t0 = g->t0, t1 = g->t1, a, z;
+	double			 row, h, y, bottom, x0, x1, x;
 	size_t			 i;
-	bool			 big = t->n > REPORT_TABLE_RANKS;
+	bool			 big = g->n > REPORT_TABLE_RANKS;
 
-	if (t->n == 0 || t0 == INT64_MIN || t1 == INT64_MIN)
+	if (g->n == 0 || t0 == INT64_MIN || t1 == INT64_MIN)
 		return;
 	if (t1 - t0 < 2000) {
 		/* All in one second (whole-second logs): a second each side. */
@@ -260,18 +248,16 @@ html_svg(struct buf *b, struct report_opts *o, const struct rl_incident *inc,
 	}
 	row = big ? 3 : 16;
 	h = big ? 2.5 : 11;
-	bottom = SVG_TOP + row * (double)t->n;
+	bottom = SVG_TOP + row * (double)g->n;
 	buf_printf(b, "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 "
 	    "%d %.0f\" role=\"img\" aria-label=\"per-rank timeline\">\n",
 	    SVG_W, bottom + SVG_AXIS);
-	svg_checkpoints(b, inc, t0, t1, bottom);
-	for (i = 0; i < t->n; i++) {
-		r = &t->ranks[i];
+	svg_checkpoints(b, g, t0, t1, bottom);
+	for (i = 0; i < g->n; i++) {
+		r = &g->ranks[i];
 		y = SVG_TOP + row * (double)i;
-		a = svg_ms(&inc->ranks[i].first);
-		z = svg_ms(&r->last);
-		if (a == INT64_MIN)
-			a = t0;
+		a = r->first != INT64_MIN ? r->first : t0;
+		z = r->last;
 		if (z == INT64_MIN || z < a)
 			z = a;
 		x0 = svg_x(a, t0, t1);
@@ -285,12 +271,13 @@ html_svg(struct buf *b, struct report_opts *o, const struct rl_incident *inc,
 				buf_printf(b, "rank %d", r->rank);
 			buf_adds(b, "</text>");
 		}
-		buf_printf(b, "<rect class=\"%s\" x=\"%.1f\" y=\"%.1f\" "
-		    "width=\"%.1f\" height=\"%.1f\">", rank_state_name(r->state),
-		    x0, y, x1 - x0 < 1 ? 1 : x1 - x0, h);
+		buf_adds(b, "<rect class=\"");
+		html_text(b, o, r->state);
+		buf_printf(b, "\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+		    "height=\"%.1f\">", x0, y, x1 - x0 < 1 ? 1 : x1 - x0, h);
 		if (!big) {
-			buf_printf(b, "<title>rank %d: %s", r->rank,
-			    rank_state_name(r->state));
+			buf_printf(b, "<title>rank %d: ", r->rank);
+			html_text(b, o, r->state);
 			if (r->signature != NULL) {
 				buf_adds(b, ", ");
 				html_text(b, o, r->signature);
@@ -298,34 +285,82 @@ html_svg(struct buf *b, struct report_opts *o, const struct rl_incident *inc,
 			buf_adds(b, "</title>");
 		}
 		buf_adds(b, "</rect>");
-		if ((ms = svg_ms(&r->progress)) != INT64_MIN && !big)
+		if (r->progress != INT64_MIN && !big) {
+			x = svg_x(r->progress, t0, t1);
 			buf_printf(b, "<line class=\"prog\" x1=\"%.1f\" "
-			    "y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>",
-			    svg_x(ms, t0, t1), y - 1, svg_x(ms, t0, t1),
-			    y + h + 1);
-		if (r->first != NULL && (ms = svg_ms(&r->first->time)) !=
-		    INT64_MIN) {
-			if (inc->answer.first != RL_NONE && r->first ==
-			    inc->events[inc->answer.first])
+			    "y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>", x, y - 1,
+			    x, y + h + 1);
+		}
+		if (r->error != INT64_MIN) {
+			x = svg_x(r->error, t0, t1);
+			if (r->root)
 				buf_printf(b, "<circle class=\"firstmark\" "
 				    "cx=\"%.1f\" cy=\"%.1f\" r=\"%d\"/>"
 				    "<text x=\"%.1f\" y=\"%.1f\">first "
-				    "failure</text>", svg_x(ms, t0, t1),
-				    y + h / 2, big ? 5 : 6,
-				    svg_x(ms, t0, t1) + 9, y + h);
+				    "failure</text>", x, y + h / 2, big ? 5 : 6,
+				    x + 9, y + h);
 			else if (!big)
 				buf_printf(b, "<line class=\"mark\" x1=\"%.1f\" "
 				    "y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>",
-				    svg_x(ms, t0, t1), y, svg_x(ms, t0, t1),
-				    y + h);
+				    x, y, x, y + h);
 		}
 		buf_addc(b, '\n');
 	}
-	svg_axis(b, inc, t0, t1, bottom + 6);
+	svg_axis(b, g, t0, t1, bottom + 6);
 	buf_adds(b, "</svg>\n<p class=\"dim\">Bars: each rank from its first "
 	    "line to its last; the red dot is the first failure, dimmed bars "
 	    "are collateral, ticks are a rank's last progress line and its "
 	    "first error, dashed lines the checkpoints saved.</p>\n");
+}
+
+/* The logs' timeline as the drawing takes it. */
+static void
+html_svg(struct buf *b, struct report_opts *o, const struct rl_incident *inc,
+    const struct report_timeline *t)
+{
+	struct report_svg	 g;
+	struct report_svg_rank	*x;
+	const struct report_rank *r;
+	const struct rl_event	*e;
+	int64_t			 step, ms;
+	size_t			 i, k;
+
+	memset(&g, 0, sizeof g);
+	g.t0 = svg_ms(&inc->start);
+	g.t1 = svg_ms(&inc->end);
+	g.start = inc->start;
+	for (i = 0; i < inc->nevents && g.nckpt < REPORT_SVG_CKPTS; i++) {
+		e = inc->events[i];
+		if (e->role != ROLE_PROGRESS || e->rule == NULL ||
+		    strstr(e->rule->id, "ckpt.end") == NULL ||
+		    (ms = svg_ms(&e->time)) == INT64_MIN)
+			continue;
+		step = event_cap(e, CAP_STEP);
+		for (k = 0; k < g.nckpt && g.ckpt_step[k] != step; k++)
+			;
+		if (k < g.nckpt)
+			continue;
+		g.ckpt_step[g.nckpt] = step;
+		g.ckpt[g.nckpt++] = ms;
+	}
+	g.ranks = xreallocarray(NULL, t->n + 1, sizeof *g.ranks);
+	g.n = t->n;
+	for (i = 0; i < t->n; i++) {
+		r = &t->ranks[i];
+		x = &g.ranks[i];
+		x->rank = r->rank;
+		x->state = rank_state_name(r->state);
+		x->signature = r->signature;
+		x->first = svg_ms(&inc->ranks[i].first);
+		x->last = svg_ms(&r->last);
+		x->progress = svg_ms(&r->progress);
+		x->error = r->first != NULL ? svg_ms(&r->first->time) :
+		    INT64_MIN;
+		x->root = r->first != NULL && inc->answer.first != RL_NONE &&
+		    r->first == inc->events[inc->answer.first];
+	}
+	report_html_svg(b, o, &g);
+	free(g.ranks);
 }
 
 /* The timeline: the drawing, the table (up to 64 ranks), the groups. */

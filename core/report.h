@@ -125,6 +125,32 @@ void		 report_html_begin(struct buf *, struct report_opts *,
 void		 report_html_end(struct buf *, struct report_opts *,
 		     const struct buf *, const struct buf *);
 void		 report_html_notes(struct buf *, struct report_opts *);
+/*
+ * The report's per-rank drawing, from what it draws alone, so that the
+ * logs' report and the store's draw it one way.  Times are UTC ms,
+ * INT64_MIN when unknown; labels are in start's clock.
+ */
+#define REPORT_SVG_CKPTS 24	/* checkpoint lines drawn at most */
+struct report_svg_rank {
+	int		 rank;		/* or RL_NONE */
+	const char	*state;		/* rank_state_name's */
+	const char	*signature;	/* its first error's rule, or NULL */
+	int64_t		 first, last;	/* its first and last lines */
+	int64_t		 progress;	/* its last progress line */
+	int64_t		 error;		/* its first error */
+	bool		 root;		/* that error is the first failure */
+};
+struct report_svg {
+	struct report_svg_rank *ranks;
+	size_t		 n;
+	int64_t		 ckpt[REPORT_SVG_CKPTS];	/* saves completed */
+	int64_t		 ckpt_step[REPORT_SVG_CKPTS];	/* or RL_CAP_UNSET */
+	size_t		 nckpt;
+	int64_t		 t0, t1;	/* the window */
+	struct rl_time	 start;		/* its start, as written */
+};
+void		 report_html_svg(struct buf *, struct report_opts *,
+		     const struct report_svg *);
 void		 report_html_pre(struct buf *, struct report_opts *,
 		     const char *);
 void		 report_html_body(struct buf *, struct report_opts *,

@@ -6,7 +6,8 @@
 # verdict with its confidence and its lines for and against, the
 # checkpoint with its unsafe steps and what its folder said, the timeline
 # with each rank's first error, last progress and state (table and
-# groups), the first lines of each failure, meanings, next steps and
+# groups, and the drawing: a bar per rank, the first failure's dot, the
+# saves), the first lines of each failure, meanings, next steps and
 # checklist, each section compared with the live report's, not only
 # looked for.  On a single failure, a hang, an interrupted checkpoint, a
 # common-mode failure and a healthy run (picked by their labels), and on
@@ -88,6 +89,18 @@ if fmt == "json":
             fail("report." + k, json.dumps(l["report"][k]),
                  json.dumps(s["report"].get(k)))
     sys.exit(0)
+if fmt == "html":
+    # The drawing: a bar per rank, the first failure's dot and the saves
+    # (the store keeps no step numbers: their lines, not their labels).
+    def svg(t):
+        m = re.search(r"<svg.*?</svg>", t, re.S)
+        return m.group(0) if m else ""
+    ls, ss = svg(live), svg(stored)
+    for what in ("<rect", "firstmark"):
+        if ls.count(what) != ss.count(what):
+            fail("the drawing's " + what, ls, ss)
+    if (ls.count('class="ckpt"') > 0) != (ss.count('class="ckpt"') > 0):
+        fail("the drawing's checkpoints", ls, ss)
 sec, rows = (md_sections, md_rows) if fmt == "md" else (html_sections, html_rows)
 a, b = sec(live), sec(stored)
 n = 0

@@ -209,8 +209,9 @@ model_tail_name(const char *path, size_t k)
 	if (strlen(start) <= MODEL_SOURCE_MAX || k <= 2 || two == NULL)
 		return (xstrdup(start));
 	first_end = strchr(start, '/');
-	xasprintf(&s, "%.*s/\xe2\x80\xa6/%s", (int)(first_end - start), start,
-	    two);
+	/* Under LANG=C an ellipsis would be drawn as three '?'. */
+	xasprintf(&s, "%.*s/%s/%s", (int)(first_end - start), start,
+	    screen_sym("\xe2\x80\xa6", "..."), two);
 	return (s);
 }
 

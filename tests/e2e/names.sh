@@ -36,4 +36,18 @@ for size in "80 24" "200 50"; do
 	ok $? "${w}: q quits"
 done
 
+# LANG=C: the elided middle of a name is "...", not an ellipsis drawn as
+# three question marks.
+start 80 24 LANG=C
+run_rankline --no-store --no-follow "$CORPUS/multinode-2"
+wait_for '^ *FIRST FAILURE.*rank 3'
+send g j
+wait_for 'stdout\.log:[0-9]'
+echo "$last_capture" | grep -q '/\.\.\./.*stdout\.log:[0-9]' &&
+    ! echo "$last_capture" | grep -q '???'
+ok $? "LANG=C: an elided name reads '...'"
+send q
+wait_for 'RL_DONE rc=0'
+ok $? "LANG=C: q quits"
+
 done_testing

@@ -15,6 +15,7 @@
 #include <uv.h>
 
 #include "follow.h"
+#include "report.h"
 #include "rankline.h"
 #include "store/store.h"
 #include "tui/tui.h"
@@ -618,6 +619,21 @@ console_history_open(void *arg, int64_t id, struct rl_incident **out,
 	return *out != NULL ? 0 : -1;
 }
 
+/* A stored incident's report from the store alone, for the console. */
+static int
+console_history_report(void *arg, int64_t id, char **text, char **cause)
+{
+	struct buf	 b = { 0 };
+
+	*text = NULL;
+	if (report_stored_text(arg, id, REPORT_MD, &b, cause) != 0) {
+		buf_clear(&b);
+		return -1;
+	}
+	*text = b.p != NULL ? b.p : xstrdup("");
+	return 0;
+}
+
 /* Whether a path is "-" with a terminal on it: a log to be pasted. */
 static bool
 console_pasted(int argc, char **argv)
@@ -646,7 +662,8 @@ cmd_console(const struct options *o, int argc, char **argv)
 	struct tui_config	 cfg = { 0 };
 	struct tui_history	 hist = { console_history_list,
 				     console_history_note, console_history_notes,
-				     console_history_open, NULL };
+				     console_history_open,
+				     console_history_report, NULL };
 	struct ruleset		*rs;
 	struct rl_incident	*inc;
 	struct rl_history	 h, last;

@@ -727,28 +727,73 @@ stored_json(struct buf *b, struct report_opts *o, const struct store_row *r,
 	buf_clear(&t);
 }
 
-/* The report of incident --incident N, or of the newest with --last. */
+/*
+ * The report of stored incident id, from the store alone, into b: the
+ * command's and the console's (its history shows it when the logs are
+ * gone).  Returns -1 with *cause set.
+ */
 int
-report_stored(const struct options *o, int format)
+report_stored_text(const struct options *o, int64_t id, int format,
+    struct buf *b, char **cause)
 {
 	struct report_opts	 ro = { 0 };
 	struct store		*st;
 	struct store_row	 r = { 0 };
-	struct store_list	 l = { 0 };
 	struct stored		 s = { 0 };
+
+	if (store_open_at(o->db, STORE_EXISTING | STORE_READ, &st,
+	    cause) != 0) {
+		if (*cause == NULL)
+			*cause = xstrdup("no incident database");
+		return -1;
+	}
+	/* The facts first: the ranks are read by what they say. */
+	if (store_get(st, id, &r, cause) != 0 ||
+	    report_facts_load(st, id, &s, cause) != 0 ||
+	    store_ranks(st, id, stored_rank_cb, &s, cause) != 0 ||
+	    store_events(st, id, stored_event_cb, &s, cause) != 0 ||
+	    store_recall_stored(st, id, &s.h, cause) != 0 ||
+	    store_notes(st, id, stored_note_cb, &s, cause) != 0) {
+		store_row_clear(&r);
+		stored_clear(&s);
+		store_close(st);
+		return -1;
+	}
+	store_close(st);
+	report_ranks_group(&s);
+	ro.redact = !o->no_redact;
+	ro.version = PACKAGE_VERSION;
+	ro.incident = r.id;
+	if (format == REPORT_HTML)
+		stored_html(b, &ro, &r, &s);
+	else if (format == REPORT_JSON)
+		stored_json(b, &ro, &r, &s);
+	else
+		stored_md(b, &ro, &r, &s);
+	store_row_clear(&r);
+	stored_clear(&s);
+	return 0;
+}
+
+/* The report of incident --incident N, or of the newest with --last. */
+int
+report_stored(const struct options *o, int format)
+{
+	struct store		*st;
+	struct store_list	 l = { 0 };
 	struct buf		 b = { 0 };
 	char			*cause = NULL;
 	int64_t			 id = o->report_incident;
 	int			 rv = 0;
 
-	if (store_open_at(o->db, STORE_EXISTING | STORE_READ, &st,
-	    &cause) != 0) {
-		fprintf(stderr, "rankline: %s\n", cause != NULL ? cause :
-		    "no incident database");
-		free(cause);
-		return 1;
-	}
 	if (o->report_last) {
+		if (store_open_at(o->db, STORE_EXISTING | STORE_READ, &st,
+		    &cause) != 0) {
+			fprintf(stderr, "rankline: %s\n", cause != NULL ?
+			    cause : "no incident database");
+			free(cause);
+			return 1;
+		}
 		if (store_list(st, NULL, 1, &l, &cause) != 0 || l.n == 0) {
 			fprintf(stderr, "rankline: %s\n", cause != NULL ?
 			    cause : "no incident stored yet");
@@ -759,36 +804,17 @@ report_stored(const struct options *o, int format)
 		}
 		id = l.rows[0].id;
 		store_list_clear(&l);
-	}
-	/* The facts first: the ranks are read by what they say. */
-	if (store_get(st, id, &r, &cause) != 0 ||
-	    report_facts_load(st, id, &s, &cause) != 0 ||
-	    store_ranks(st, id, stored_rank_cb, &s, &cause) != 0 ||
-	    store_events(st, id, stored_event_cb, &s, &cause) != 0 ||
-	    store_recall_stored(st, id, &s.h, &cause) != 0 ||
-	    store_notes(st, id, stored_note_cb, &s, &cause) != 0) {
-		fprintf(stderr, "rankline: %s\n", cause);
-		free(cause);
-		store_row_clear(&r);
-		stored_clear(&s);
 		store_close(st);
+	}
+	if (report_stored_text(o, id, format, &b, &cause) != 0) {
+		fprintf(stderr, "rankline: %s\n", cause != NULL ? cause :
+		    "the incident could not be read");
+		free(cause);
+		buf_clear(&b);
 		return 1;
 	}
-	store_close(st);
-	report_ranks_group(&s);
-	ro.redact = !o->no_redact;
-	ro.version = PACKAGE_VERSION;
-	ro.incident = r.id;
-	if (format == REPORT_HTML)
-		stored_html(&b, &ro, &r, &s);
-	else if (format == REPORT_JSON)
-		stored_json(&b, &ro, &r, &s);
-	else
-		stored_md(&b, &ro, &r, &s);
 	if (report_write(o->output, &b) != 0)
 		rv = 1;
 	buf_clear(&b);
-	store_row_clear(&r);
-	stored_clear(&s);
 	return rv;
 }

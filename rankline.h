@@ -75,6 +75,8 @@ int	report_notes_read(const struct options *, int64_t,
 
 /* cmd-report-stored.c */
 int	report_stored(const struct options *, int);
+int	report_stored_text(const struct options *, int64_t, int, struct buf *,
+	    char **);
 
 /* cmd-history.c */
 int	cmd_history(const struct options *, int, char **);

@@ -9,7 +9,7 @@
  * most of the walk; in 2 MB pages, 4,000 faults and 25 to 45% less user
  * time (1.8 to 2.0 s against 2.5 to 4.0 s a run, the same RSS).  glibc
  * does the same when GLIBC_TUNABLES holds glibc.malloc.hugetlb=1, which
- * no user sets: here the main heap is grown 8 MB at a time and the part
+ * no user sets: here the main heap is grown 32 MB at a time and the part
  * grown since the last call is advised (MADV_HUGEPAGE), once a source is
  * read.  The pages a source touched before the advice stay small; the
  * rest of its 8 MB come huge.  Where madvise or THP is missing (another

@@ -21,7 +21,8 @@
 #define V_ALL		0	/* a binding for every view */
 #define V(id)		(1u << (id))
 #define V_SUB		(V(VIEW_DETAIL) | V(VIEW_HELP) | V(VIEW_DIAGNOSIS) | \
-			    V(VIEW_HISTORY) | V(VIEW_MERGED) | V(VIEW_MARKS))
+			    V(VIEW_HISTORY) | V(VIEW_MERGED) | V(VIEW_MARKS) | \
+			    V(VIEW_TEXT))
 #define V_LINES		(V(VIEW_TIMELINE) | V(VIEW_MERGED))	/* the lines */
 
 /* One key binding; the first that matches the key and the view wins. */

@@ -58,6 +58,7 @@ static const struct view_type *const view_types[VIEW_NVIEWS] = {
 	[VIEW_HISTORY] = &view_history_type,
 	[VIEW_MERGED] = &view_merged_type,
 	[VIEW_MARKS] = &view_marks_type,
+	[VIEW_TEXT] = &view_text_type,
 };
 
 static const int tui_signums[] = { SIGWINCH, SIGINT, SIGTERM, SIGHUP };
@@ -467,6 +468,8 @@ tui_free(struct tui *t)
 	tui_export_clear(t);
 	zoom_clear(t);
 	lines_free(t);
+	free(t->text);
+	free(t->text_title);
 	free(t->message);
 	free(t->theme);
 	if (tui_current == t)

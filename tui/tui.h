@@ -43,6 +43,7 @@ struct tui_history {
 			     size_t *, char **);
 	int		 (*open)(void *, int64_t, struct rl_incident **,
 			     char **);
+	int		 (*report)(void *, int64_t, char **, char **);
 	void		*arg;
 };
 void		 tui_past_free(struct tui_past *, size_t);
@@ -146,6 +147,7 @@ enum view_id {
 	VIEW_HISTORY,
 	VIEW_MERGED,		/* every rank's lines in time order (L) */
 	VIEW_MARKS,		/* the marked lines (') */
+	VIEW_TEXT,		/* a stored incident's report (history) */
 	VIEW_NVIEWS
 };
 
@@ -235,6 +237,7 @@ extern const struct view_type view_diagnosis_type;
 extern const struct view_type view_history_type;
 extern const struct view_type view_merged_type;
 extern const struct view_type view_marks_type;
+extern const struct view_type view_text_type;
 
 /* One display row of the timeline: a rank, or the events no rank claims. */
 struct tui_row {
@@ -385,6 +388,8 @@ struct tui {
 	struct rl_incident *home;	/* borrowed: the console's own incident
 					   while a stored one (inc, owned)
 					   is open, else NULL */
+	char		*text;		/* for the text view it opens, owned */
+	char		*text_title;
 	int64_t		 open_id;	/* the stored incident open, or 0 */
 	int		 click_y;	/* where button 1 was pressed last */
 	int		 click_x;

@@ -389,7 +389,7 @@ hist_open(struct hist *h, struct tui *t)
 {
 	const struct tui_history *hs = t->cfg->history;
 	struct rl_incident	*inc;
-	char			*cause = NULL;
+	char			*cause = NULL, *text = NULL, *why = NULL;
 
 	if (h->n == 0 || h->sel < 0 || (size_t)h->sel >= h->n)
 		return (REACT_NONE);
@@ -398,9 +398,24 @@ hist_open(struct hist *h, struct tui *t)
 		return (REACT_REDRAW);
 	}
 	if (hs->open(hs->arg, h->rows[h->sel].id, &inc, &cause) != 0) {
+		/* Its logs are gone: what the store kept, as a report. */
+		if (hs->report != NULL && hs->report(hs->arg,
+		    h->rows[h->sel].id, &text, &why) == 0) {
+			free(t->text);
+			free(t->text_title);
+			t->text = text;
+			xasprintf(&t->text_title, "incident #%lld from the "
+			    "store: its logs cannot be read again",
+			    (long long)h->rows[h->sel].id);
+			tui_set_message(t, false, "%s", cause != NULL ? cause :
+			    "");
+			free(cause);
+			return (REACT_VIEW(VIEW_TEXT));
+		}
 		tui_set_message(t, true, "%s", cause != NULL ? cause :
 		    "the incident could not be opened");
 		free(cause);
+		free(why);
 		return (REACT_REDRAW);
 	}
 	tui_open(t, inc, h->rows[h->sel].id);

@@ -1,8 +1,8 @@
 #!/bin/sh
 # open.sh: Enter on an incident of the history opens it in the console's
 # views (#25), its logs read again; Esc goes back to the history, then to
-# the console's own incident, which kept following meanwhile.  Logs that
-# are gone are said, with where the stored answers are.
+# the console's own incident, which kept following meanwhile.  When the
+# logs are gone, the incident's report is read from the store alone.
 . "$(dirname "$0")/lib.sh"
 
 cp -r "$CORPUS/code-1" "$CORPUS/hang-1" "$TMPD/"
@@ -18,8 +18,25 @@ for size in "80 24" "200 50"; do
 	wait_for '^ *HISTORY +2 incidents'
 	ok $? "${w}: the history lists both incidents"
 	send Enter
-	wait_for 'logs of #2 cannot be read again: rankline report --incident 2'
-	ok $? "${w}: #2's logs are gone: said, with where its answers are"
+	wait_for 'incident #2 from the store: its logs cannot be read again'
+	ok $? "${w}: #2's logs are gone: its stored report opens instead"
+	echo "$last_capture" | grep -q 'logs of #2 cannot be read again'
+	ok $? "${w}: the status line says why"
+	# The report, read from the store: the hang's rank 3, in its words.
+	found=1
+	for i in 1 2 3 4 5 6; do
+		if echo "$last_capture" | grep -q 'rankline.hang.quiet'; then
+			found=0
+			break
+		fi
+		send NPage
+		sleep 0.2
+		last_capture=$(capture)
+	done
+	ok $found "${w}: it holds the stored diagnosis (rankline.hang.quiet)"
+	send Escape
+	wait_for '^ *HISTORY +2 incidents'
+	ok $? "${w}: Esc goes back to the history"
 	send j Enter
 	wait_for '^ *FIRST FAILURE +rank 1 +python\.exception'
 	ok $? "${w}: Enter on #1 opens it: rank 1 failed first"

@@ -248,7 +248,7 @@ static int
 tui_curses_start(struct tui *t, char **cause)
 {
 	const char	*term = getenv("TERM");
-	char		*cup;
+	char		*cup, *kmous;
 
 	t->screen = newterm(NULL, t->out_fp != NULL ? t->out_fp : stdout,
 	    t->in_fp);
@@ -279,9 +279,14 @@ tui_curses_start(struct tui *t, char **cause)
 	 * Clicks and the wheel, as htop and tmux take them; the terminal's own
 	 * selection is then Shift and drag.  Presses, not clicks: a click is a
 	 * press and a release within mouseinterval, which would delay each.
+	 * Only where the terminal reports the mouse itself (kmous, xterm's
+	 * protocol): on the Linux console ncurses would load libgpm instead,
+	 * which a console reached over SSH never has use for.
 	 */
-	if (!t->cfg->no_mouse && mousemask(BUTTON1_PRESSED | BUTTON4_PRESSED |
-	    BUTTON5_PRESSED, NULL) != 0) {
+	kmous = tigetstr("kmous");
+	if (!t->cfg->no_mouse && kmous != NULL && kmous != (char *)-1 &&
+	    mousemask(BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED,
+	    NULL) != 0) {
 		mouseinterval(0);
 		crash_mouse();
 	}

@@ -250,6 +250,12 @@ tui_curses_start(struct tui *t, char **cause)
 	const char	*term = getenv("TERM");
 	char		*cup, *kmous;
 
+	/*
+	 * On the Linux console ncurses loads libgpm for its mouse as keypad()
+	 * starts, and libgpm leaks: leave it out unless the user asked for it
+	 * (the mouse is taken only where the terminal reports it itself).
+	 */
+	setenv("NCURSES_GPM_TERMS", "", 0);
 	t->screen = newterm(NULL, t->out_fp != NULL ? t->out_fp : stdout,
 	    t->in_fp);
 	if (t->screen == NULL) {

@@ -181,20 +181,6 @@ zoom_focus_first(struct tui *t)
 	return (REACT_REDRAW);
 }
 
-/* Days from 1970-01-01 to a civil date (Howard Hinnant's days_from_civil). */
-static int64_t
-zoom_days(int64_t y, int m, int d)
-{
-	int64_t	 era, yoe, doy, doe;
-
-	y -= m <= 2;
-	era = (y >= 0 ? y : y - 399) / 400;
-	yoe = y - era * 400;
-	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-	return (era * 146097 + doe - 719468);
-}
-
 /* Read n digits at *p into *v; false if they are not there. */
 static bool
 zoom_digits(const char **p, int n, int *v)
@@ -269,7 +255,7 @@ zoom_parse(const struct tui *t, const char *s, int64_t *out)
 	if (*p != '\0')
 		return (-1);
 	if (date) {
-		v += zoom_days(y, mo, d) * ZOOM_DAY;
+		v += clock_days(y, mo, d) * ZOOM_DAY;
 		*out = zoned ? v : v - off;
 		return (0);
 	}

@@ -98,19 +98,6 @@ clock_run(const char *p, const char *end, size_t max, int64_t *v)
 	return (n);
 }
 
-/* Days from 1970-01-01 to a proleptic Gregorian date (H. Hinnant). */
-static inline int64_t
-clock_days(int y, int m, int d)
-{
-	int64_t	era, yoe, doy, doe;
-
-	y -= m <= 2;
-	era = (y >= 0 ? y : y - 399) / 400;
-	yoe = y - era * 400;
-	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-	return (era * 146097 + doe - 719468);
-}
 
 /* The date of a day count: the inverse of clock_days. */
 static inline void

@@ -95,6 +95,20 @@ const char	*clock_form_name(unsigned);
 unsigned	 clock_form_main(const struct clock_ctx *);
 int		 clock_cmp_any(const struct rl_time *, const struct rl_time *);
 
+/* Days from 1970-01-01 to a proleptic Gregorian date (H. Hinnant). */
+static inline int64_t
+clock_days(int y, int m, int d)
+{
+	int64_t	era, yoe, doy, doe;
+
+	y -= m <= 2;
+	era = (y >= 0 ? y : y - 399) / 400;
+	yoe = y - era * 400;
+	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return (era * 146097 + doe - 719468);
+}
+
 static inline int
 clock_cmp(const struct rl_time *a, const struct rl_time *b)
 {

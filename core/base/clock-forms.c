@@ -177,13 +177,16 @@ clock_md_ok(int mo, int d)
 /*
  * Give a yearless date the year that puts it closest to the reference but no
  * more than a day after it: a December line read in January is last year's,
- * and the day of slack absorbs a reference taken a little early.
+ * and the day of slack absorbs a reference taken a little early.  A dated
+ * line of the source's own is a reference from either side, so the slack
+ * is then half a year: the closest year.
  */
 static bool
 clock_infer(const struct clock_ctx *ctx, int mo, int d, int64_t tod,
     int64_t *ms)
 {
-	int64_t	rtod, v, lo, r = ctx->ref_ms + CLOCK_DAY_MS;
+	int64_t	rtod, v, lo, r = ctx->ref_ms +
+		    (ctx->ref_dated ? 183 * CLOCK_DAY_MS : CLOCK_DAY_MS);
 	int	ry, rm, rd, y;
 
 	/*
@@ -195,15 +198,17 @@ clock_infer(const struct clock_ctx *ctx, int mo, int d, int64_t tod,
 	static _Thread_local struct {
 		int64_t	ref_ms;
 		int	y;
-		bool	set;
+		bool	set, dated;
 		int	mo, d;		/* 0, 0: none */
 		int64_t	day_ms;		/* its year's day */
 		int64_t	lo, hi;		/* lo < tod <= hi */
 	} ref;
 
-	if (!ref.set || ref.ref_ms != ctx->ref_ms) {
+	if (!ref.set || ref.ref_ms != ctx->ref_ms ||
+	    ref.dated != ctx->ref_dated) {
 		clock_civil(clock_split(ctx->ref_ms, &rtod), &ry, &rm, &rd);
 		ref.ref_ms = ctx->ref_ms;
+		ref.dated = ctx->ref_dated;
 		ref.y = ry;
 		ref.set = true;
 		ref.mo = ref.d = 0;

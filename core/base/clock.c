@@ -213,6 +213,13 @@ clock_peel(const char *p, const char *end)
 	return (p);
 }
 
+/* The forms that always carry their year (glog's may or may not). */
+#define CLOCK_DATED	(1u << CLOCK_ISO | 1u << CLOCK_PYLOG |		\
+			 1u << CLOCK_BRACKET | 1u << CLOCK_US |		\
+			 1u << CLOCK_ELASTIC | 1u << CLOCK_DMESG_T |	\
+			 1u << CLOCK_EPOCH | 1u << CLOCK_CLOCK12)
+#define CLOCK_MONTH_MS	(30 * 86400 * INT64_C(1000))
+
 /* Start a source: no form seen yet, and the reference for missing years. */
 void
 clock_init(struct clock_ctx *ctx, int64_t ref_epoch_s)
@@ -273,6 +280,22 @@ clock_parse_at(struct clock_ctx *ctx, const char *p, const char *end,
 		ctx->form = t.form;
 	}
 	ctx->seen[t.form]++;
+	/*
+	 * A line with its year is the reference for the yearless ones after
+	 * it (vLLM's beside Ray's, glog's beside Python's): the file's mtime
+	 * is a copy's, not the log's.  Only when no yearless line came first,
+	 * for those were read against the mtime and one source's yearless
+	 * lines keep one reference.  Moved only when a month away, so the
+	 * year is not worked out again line after line.
+	 */
+	if (!(CLOCK_DATED >> t.form & 1))
+		ctx->yearless = ctx->yearless || t.form != CLOCK_DMESG;
+	else if (!(t.flags & RL_TIME_BOOT) &&
+	    (ctx->ref_dated ? t.ms - ctx->ref_ms > CLOCK_MONTH_MS ||
+	    ctx->ref_ms - t.ms > CLOCK_MONTH_MS : !ctx->yearless)) {
+		ctx->ref_ms = t.ms;
+		ctx->ref_dated = true;
+	}
 	*out = t;
 	return (true);
 }

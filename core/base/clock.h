@@ -48,9 +48,12 @@ struct rl_time {
 
 /* Per-source parsing state: the reference for missing years and the form seen. */
 struct clock_ctx {
-	int64_t		 ref_ms;	/* file mtime or now, as local wall clock ms */
+	int64_t		 ref_ms;	/* file mtime or now, as local wall clock ms;
+					   then the source's last dated line */
 	int64_t		 boot_ms;	/* boot, as ref_ms is, for raw dmesg; 0 unknown */
 	uint8_t		 form;		/* last form that matched: tried first */
+	bool		 ref_dated;	/* ref_ms is a line's own date */
+	bool		 yearless;	/* a yearless line was read */
 	uint8_t		 form2;		/* the one before it, tried next: two
 					   writers of a console alternate */
 	uint32_t	 seen[CLOCK_NFORMS];	/* how many lines matched each form */
@@ -61,7 +64,10 @@ struct clock_ctx {
  *
  * clock_init: zero the context; ref_epoch_s (mtime, or now for a stream)
  *   decides missing years: a yearless time gets the year that puts it
- *   closest to the reference but not more than a day after it.
+ *   closest to the reference but not more than a day after it.  When the
+ *   source wrote a line with its year before any yearless one, that line
+ *   is the reference and the closest year wins: a log copied in another
+ *   year keeps its own.
  * clock_parse: the time of one line of len bytes (not NUL-terminated, never
  *   read past len).  Line prefixes ([rankN]:, [defaultN]:, "(Name pid=N) ",
  *   Slurm "  3: ", "node07: ") are skipped if still there.  On false *out is

@@ -662,6 +662,53 @@ test_year_edge(void)
 }
 
 /*
+ * A log copied in another year: a dated line read before any yearless one
+ * is the yearless lines' reference, from either side, so they take its
+ * year and not the copy's mtime's.  Once a yearless line was read against
+ * the mtime, a later dated line leaves the reference alone, so that one
+ * source's yearless lines never straddle two references.
+ */
+static void
+test_year_dated(void)
+{
+	static const struct {
+		const char	*line;
+		const char	*want;
+	} first[] = {
+		{ "2024-05-01 22:04:11,000 INFO x", "2024-05-01T22:04:11.000" },
+		{ "W0501 22:04:48.360000 139 api.py:906] x",
+		    "2024-05-01T22:04:48.360" },
+		{ "INFO 04-30 23:59:00 [a.py:1] x", "2024-04-30T23:59:00.000" },
+		{ "INFO 11-02 10:00:00 [a.py:1] x", "2023-11-02T10:00:00.000" },
+		/* Three months on, the reference moves with the dates. */
+		{ "[2024-08-01 00:00:00,000] INFO x", "2024-08-01T00:00:00.000" },
+		{ "INFO 12-30 10:00:00 [a.py:1] x", "2024-12-30T10:00:00.000" },
+	}, later[] = {
+		{ "INFO 11-28 15:28:00 [a.py:1] x", "2026-11-28T15:28:00.000" },
+		{ "2025-11-28 15:28:09,929 - INFO - x", "2025-11-28T15:28:09.929" },
+		{ "INFO 11-28 15:28:13 [a.py:1] x", "2026-11-28T15:28:13.000" },
+	};
+	struct clock_ctx	 ctx;
+	struct rl_time		 t;
+	char			 got[64];
+	const char		*l;
+	size_t			 i;
+
+	clock_init(&ctx, ref_of("202612050000"));
+	for (i = 0; i < nitems(first); i++) {
+		l = first[i].line;
+		is_str(show(parse_exact(&ctx, l, strlen(l), &t), &t, got,
+		    sizeof got), first[i].want, "dated first: %s", l);
+	}
+	clock_init(&ctx, ref_of("202612050000"));
+	for (i = 0; i < nitems(later); i++) {
+		l = later[i].line;
+		is_str(show(parse_exact(&ctx, l, strlen(l), &t), &t, got,
+		    sizeof got), later[i].want, "yearless first: %s", l);
+	}
+}
+
+/*
  * clock_parse_msg is the message's time, else the whole line's, at every
  * place the message could start: the same answer and the same state as
  * the two calls it stands for, on every line of cases[] and nontimes[].
@@ -789,6 +836,7 @@ main(void)
 	test_ctx();
 	test_boot();
 	test_year_edge();
+	test_year_dated();
 	test_parse_msg();
 	test_order();
 	test_init();

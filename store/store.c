@@ -43,12 +43,18 @@
 	"(SELECT n.text FROM notes n WHERE n.incident_id = i.id" kind	\
 	" ORDER BY n.id DESC LIMIT 1)"
 
-/* What the history shows of an incident: store_row_read's column order. */
+/*
+ * What the history shows of an incident: store_row_read's column order.
+ * Its source is the first failure's log, else the first source that had
+ * lines: a folder's walk lists checkpoint files and skipped binaries first.
+ */
 #define STORE_ROW_SQL							\
 	"SELECT i.id, i.created, i.updated, i.started, i.signature,"	\
 	" i.fingerprint, i.rank, i.host, i.domain, i.summary, i.text,"	\
+	" COALESCE((SELECT e.source FROM events e"			\
+	"  WHERE e.incident_id = i.id AND e.root LIMIT 1),"		\
 	" (SELECT s.path FROM sources s WHERE s.incident_id = i.id"	\
-	"  ORDER BY s.id LIMIT 1), i.nsources, i.nranks, "		\
+	"  ORDER BY s.lines = 0, s.id LIMIT 1)), i.nsources, i.nranks, "	\
 	STORE_NOTE_SQL("") ", i.uid, i.occurred, "			\
 	STORE_NOTE_SQL(" AND n.kind = 'diagnosis'") ", "		\
 	STORE_NOTE_SQL(" AND n.kind = 'resolution'") ", i.template,"	\

@@ -43,7 +43,7 @@ struct store_row {
 	char		*domain;	/* verdict domain name */
 	char		*summary;	/* the verdict's one sentence */
 	char		*text;		/* the root line, sanitized */
-	char		*sources;	/* first source path, "(+N more)" */
+	char		*sources;	/* the root's source, "(+N more)" */
 	int		 nranks;	/* ranks seen */
 	char		*note;		/* the latest note, or NULL */
 	char		*diagnosis;	/* the latest diagnosis note, or NULL */

@@ -507,6 +507,7 @@ source_first_chunk(struct rl_incident *inc, struct ingest *in,
 		src->binary = true;
 		return 1;
 	}
+	clock_probe(&src->clock, chunk, n);
 	return 0;
 }
 

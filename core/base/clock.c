@@ -219,6 +219,8 @@ clock_peel(const char *p, const char *end)
 			 1u << CLOCK_ELASTIC | 1u << CLOCK_DMESG_T |	\
 			 1u << CLOCK_EPOCH | 1u << CLOCK_CLOCK12)
 #define CLOCK_MONTH_MS	(30 * 86400 * INT64_C(1000))
+#define CLOCK_PROBE_BYTES	(64 * 1024)	/* clock_probe looks this far */
+#define CLOCK_PROBE_LINES	1000
 
 /* Start a source: no form seen yet, and the reference for missing years. */
 void
@@ -333,6 +335,43 @@ clock_parse_msg(struct clock_ctx *ctx, const char *line, size_t len,
 }
 
 /*
+ * Before a source's first line: when its first timed line has no year and
+ * a dated one follows within the first bytes (torch.distributed's glog
+ * lines before NeMo's or the launcher's dated ones), that dated line is
+ * the reference from the start, so that the lines before it are not read
+ * in the year of a copy's mtime and the timeline spans seconds, not years.
+ * The look stops at the first timed line when that one is dated: it costs
+ * a parse or two for most files.
+ */
+void
+clock_probe(struct clock_ctx *ctx, const char *buf, size_t len)
+{
+	struct clock_ctx	 scratch = *ctx;
+	struct rl_time		 t;
+	const char		*p = buf, *end, *nl;
+	bool			 yearless = false;
+	int			 lines;
+
+	end = buf + (len < CLOCK_PROBE_BYTES ? len : CLOCK_PROBE_BYTES);
+	for (lines = 0; p < end && lines < CLOCK_PROBE_LINES; lines++) {
+		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			break;		/* a cut line: not read here */
+		if (clock_parse(&scratch, p, (size_t)(nl - p), &t) &&
+		    !(t.flags & RL_TIME_BOOT) && t.form != CLOCK_DMESG) {
+			if (CLOCK_DATED >> t.form & 1) {
+				if (!yearless)
+					return;
+				ctx->ref_ms = t.ms;
+				ctx->ref_dated = true;
+				return;
+			}
+			yearless = true;
+		}
+		p = nl + 1;
+	}
+}
+
+/*
  * The form most of a source's timed lines had: what the source is said to
  * be written in (the last form met may be a stray line's).
  */
@@ -413,18 +452,116 @@ clock_skip_level(const char *p, const char *end)
 	return (q);
 }
 
+/*
+ * Step over a source location in brackets, "[loggers.py:123]" (vLLM's
+ * after its time) or "[logging.py:96:log_dist]" (DeepSpeed's), and the
+ * blanks after it.
+ */
+static const char *
+clock_skip_where(const char *p, const char *end)
+{
+	const char	*q = p + 1, *name;
+
+	if (p == end || *p != '[')
+		return (p);
+	for (name = q; q < end && (clock_isword(*q) || clock_isdigit(*q) ||
+	    (*q != '\0' && strchr("_./-", *q) != NULL)); q++)
+		;
+	if (q == name || q == end || *q != ':' || ++q == end ||
+	    !clock_isdigit(*q))
+		return (p);
+	while (q < end && clock_isdigit(*q))
+		q++;
+	if (q < end && *q == ':')
+		while (++q < end && (clock_isword(*q) || clock_isdigit(*q) ||
+		    *q == '_'))
+			;
+	if (q == end || *q != ']')
+		return (p);
+	for (q++; q < end && *q == ' '; q++)
+		;
+	return (q);
+}
+
+/*
+ * Step over glog's and c10's header, a level letter glued to the date,
+ * the time, a thread id and where: "W0501 22:04:48.360000 1396 api.py:906] "
+ * (torch.distributed's), "[E1202 13:06:43.123456789 File.cpp:414] " and
+ * the older "[E ProcessGroupNCCL.cpp:414] ".
+ */
+static const char *
+clock_skip_glog(const char *p, const char *end)
+{
+	const char	*q = p;
+	size_t		 n;
+
+	if (q < end && *q == '[')
+		q++;
+	if (q == end || strchr("IWEF", *q) == NULL || ++q == end)
+		return (p);
+	if (*q != ' ') {
+		for (n = 0; q < end && clock_isdigit(*q); q++)
+			n++;
+		if ((n != 4 && n != 8) || q == end || *q != ' ')
+			return (p);
+		while (q < end && *q == ' ')
+			q++;
+		if (end - q < 8 || !clock_isdigit(q[0]) || q[2] != ':' ||
+		    q[5] != ':')
+			return (p);
+		q += 8;
+		if (q < end && *q == '.')
+			while (++q < end && clock_isdigit(*q))
+				;
+	}
+	while (q < end && *q == ' ')
+		q++;
+	/* The thread id glog writes, if one. */
+	if (q < end && clock_isdigit(*q)) {
+		while (q < end && clock_isdigit(*q))
+			q++;
+		if (q == end || *q != ' ')
+			return (p);
+		while (q < end && *q == ' ')
+			q++;
+	}
+	/* Where, up to the "] " that ends the header. */
+	while (q < end && *q != ' ' && *q != ']')
+		q++;
+	if (q == end || *q != ']' || q[-1] < '0' || q[-1] > '9')
+		return (p);
+	for (q++; q < end && *q == ' '; q++)
+		;
+	return (q);
+}
+
 size_t
 clock_message(const char *s, size_t len)
 {
-	const char	*end = s + len, *p, *q;
+	const char	*end = s + len, *p, *q, *l;
 
 	p = clock_peel(s, end);
+	if ((q = clock_skip_glog(p, end)) != p)
+		return (q < end ? (size_t)(q - s) : 0);
 	q = clock_skip_stamp(p, end);
 	/* A level word alone, without a time before it, is the message's. */
 	if (q != p) {
 		while (q < end && (*q == ' ' || *q == '-' || *q == '|'))
 			q++;
 		q = clock_skip_level(q, end);
+		while (q < end && *q == ' ')
+			q++;
+		q = clock_skip_where(q, end);
+	} else if ((l = clock_skip_level(p, end)) != p) {
+		/* vLLM's "INFO 10-14 13:42:14 [loggers.py:123] ". */
+		while (l < end && *l == ' ')
+			l++;
+		if ((q = clock_skip_stamp(l, end)) != l) {
+			while (q < end && *q == ' ')
+				q++;
+			q = clock_skip_where(q, end);
+		} else
+			q = p;
 	}
 	while (q < end && (*q == ' ' || *q == ':' || *q == '-' || *q == '|'))
 		q++;

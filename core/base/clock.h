@@ -68,6 +68,9 @@ struct clock_ctx {
  *   source wrote a line with its year before any yearless one, that line
  *   is the reference and the closest year wins: a log copied in another
  *   year keeps its own.
+ * clock_probe: before a source's first line, with its first bytes: when
+ *   a yearless line comes before the first dated one, that dated line is
+ *   the reference for missing years from the start.
  * clock_parse: the time of one line of len bytes (not NUL-terminated, never
  *   read past len).  Line prefixes ([rankN]:, [defaultN]:, "(Name pid=N) ",
  *   Slurm "  3: ", "node07: ") are skipped if still there.  On false *out is
@@ -90,6 +93,7 @@ struct clock_ctx {
  *   events meets nearly always, compare inline; clock_cmp_any does the rest.
  */
 void		 clock_init(struct clock_ctx *, int64_t ref_epoch_s);
+void		 clock_probe(struct clock_ctx *, const char *, size_t);
 bool		 clock_parse(struct clock_ctx *, const char *, size_t,
 		     struct rl_time *);
 bool		 clock_parse_msg(struct clock_ctx *, const char *, size_t,

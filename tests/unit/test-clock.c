@@ -709,6 +709,52 @@ test_year_dated(void)
 }
 
 /*
+ * clock_probe: a yearless line before the first dated one takes the dated
+ * one's year, from the first line on; a file whose first timed line is
+ * dated, or that has no dated line, keeps the mtime as its reference.
+ */
+static void
+test_year_probe(void)
+{
+	static const char glog_first[] =
+	    "+ echo start\n"
+	    "W0501 22:03:53.288000 1396 torch/distributed/run.py:757] x\n"
+	    "[NeMo W 2024-05-01 22:04:11 nemo_logging:349] y\n";
+	static const char dated_first[] =
+	    "2025-11-28 15:28:09,929 - INFO - x\n"
+	    "INFO 11-28 15:28:13 [a.py:1] y\n";
+	static const char no_dates[] =
+	    "INFO 11-28 15:28:13 [a.py:1] y\n"
+	    "INFO 11-28 15:28:14 [a.py:1] z\n";
+	struct clock_ctx	 ctx, before;
+	struct rl_time		 t;
+	char			 got[64];
+	const char		*l;
+
+	clock_init(&ctx, ref_of("202612050000"));
+	clock_probe(&ctx, glog_first, sizeof glog_first - 1);
+	l = "W0501 22:03:53.288000 1396 torch/distributed/run.py:757] x";
+	is_str(show(parse_exact(&ctx, l, strlen(l), &t), &t, got, sizeof got),
+	    "2024-05-01T22:03:53.288", "probe: glog before a 2024 date");
+	l = "[NeMo W 2024-05-01 22:04:11 nemo_logging:349] y";
+	is_str(show(parse_exact(&ctx, l, strlen(l), &t), &t, got, sizeof got),
+	    "2024-05-01T22:04:11.000", "probe: the dated line itself");
+
+	clock_init(&ctx, ref_of("202612050000"));
+	before = ctx;
+	clock_probe(&ctx, dated_first, sizeof dated_first - 1);
+	ok(memcmp(&ctx, &before, sizeof ctx) == 0,
+	    "probe: a dated first line leaves the reference to the reading");
+	clock_probe(&ctx, no_dates, sizeof no_dates - 1);
+	ok(memcmp(&ctx, &before, sizeof ctx) == 0,
+	    "probe: no dated line, the mtime stays");
+	/* A dated line past the look's bytes is not seen: bounded. */
+	clock_probe(&ctx, glog_first, 20);
+	ok(memcmp(&ctx, &before, sizeof ctx) == 0,
+	    "probe: only whole lines within its bytes");
+}
+
+/*
  * clock_parse_msg is the message's time, else the whole line's, at every
  * place the message could start: the same answer and the same state as
  * the two calls it stands for, on every line of cases[] and nontimes[].
@@ -837,6 +883,7 @@ main(void)
 	test_boot();
 	test_year_edge();
 	test_year_dated();
+	test_year_probe();
 	test_parse_msg();
 	test_order();
 	test_init();

@@ -45,6 +45,29 @@ main(void)
 		/* A launcher's record's indent goes: the column is narrow. */
 		{ "  traceback : Signal 9 (SIGKILL)",
 		  "traceback : Signal 9 (SIGKILL)" },
+		/* vLLM: the level, then a yearless time and where. */
+		{ "INFO 10-14 13:42:14 [loggers.py:123] Engine 000: Avg",
+		  "Engine 000: Avg" },
+		{ "(EngineCore_DP0 pid=420) ERROR 11-28 15:28:13 [core.py:250]"
+		  " EngineCore failed to start.", "EngineCore failed to start." },
+		/* glog (torch.distributed's launcher) and c10. */
+		{ "W0501 22:04:48.360000 139692391809664 torch/distributed/"
+		  "elastic/multiprocessing/api.py:906] Sending process 227 "
+		  "closing signal SIGTERM",
+		  "Sending process 227 closing signal SIGTERM" },
+		{ "[E1202 13:06:43.123456789 ProcessGroupNCCL.cpp:1484] [PG 0 "
+		  "Rank 1] Process group watchdog thread terminated",
+		  "[PG 0 Rank 1] Process group watchdog thread terminated" },
+		{ "[E ProcessGroupNCCL.cpp:414] Some NCCL operations have "
+		  "failed", "Some NCCL operations have failed" },
+		{ "I20261202 13:06:43.1 42 main.cc:7] ready", "ready" },
+		/* DeepSpeed's where after its time and level. */
+		{ "[2024-01-01 10:00:00,123] [INFO] [logging.py:96:log_dist] "
+		  "[Rank 0] step=10", "[Rank 0] step=10" },
+		/* Words that only look like a header stay. */
+		{ "I am here] now", "I am here] now" },
+		{ "E: disk full", "E: disk full" },
+		{ "INFO [x.py:1] no time", "INFO [x.py:1] no time" },
 		/* Nothing after the time: the whole line is kept. */
 		{ "2026-12-02 13:00:03,000", "2026-12-02 13:00:03,000" },
 		{ "", "" },

@@ -392,7 +392,9 @@ zoom_tick(int64_t span, int w, int lw)
 	static const int64_t steps[] = {
 		10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 15000,
 		30000, 60000, 120000, 300000, 600000, 900000, 1800000,
-		3600000, 7200000, 10800000, 21600000, 43200000, 86400000,
+		3600000, 7200000, 10800000, 21600000, 43200000, ZOOM_DAY,
+		2 * ZOOM_DAY, 7 * ZOOM_DAY, 14 * ZOOM_DAY, 28 * ZOOM_DAY,
+		91 * ZOOM_DAY, 182 * ZOOM_DAY, 364 * ZOOM_DAY,
 	};
 	size_t	 i;
 
@@ -401,6 +403,25 @@ zoom_tick(int64_t span, int w, int lw)
 			return (steps[i]);
 	}
 	return (steps[nitems(steps) - 1]);
+}
+
+/*
+ * A tick a day or more apart, or at midnight, is labelled by its date,
+ * "12-03" (its time of day would say 00:00:00 at every tick of a job that
+ * ran for days), and by its year and month, "2024-05", when ticks are
+ * half a year apart.
+ */
+static void
+zoom_date(int64_t ms, char *buf, size_t len, bool year)
+{
+	int64_t	days = ms / ZOOM_DAY - (ms % ZOOM_DAY < 0);
+	int	y, m, d;
+
+	clock_civil(days, &y, &m, &d);
+	if (year)
+		snprintf(buf, len, "%04d-%02d", y, m);
+	else
+		snprintf(buf, len, "%02d-%02d", m, d);
 }
 
 /*
@@ -441,7 +462,10 @@ zoom_draw_axis(struct tui *t, int y, int x, int w)
 		if (col <= end)
 			continue;
 		tm.ms = k;
-		model_time_short(&tm, buf, sizeof buf, step < 1000);
+		if (step >= ZOOM_DAY || (step >= 60000 && k % ZOOM_DAY == 0))
+			zoom_date(k, buf, sizeof buf, step >= 182 * ZOOM_DAY);
+		else
+			model_time_short(&tm, buf, sizeof buf, step < 1000);
 		screen_puts(y, x + col, lw, TR_AXIS, buf);
 		end = col + lw;
 	}

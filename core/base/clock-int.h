@@ -99,23 +99,6 @@ clock_run(const char *p, const char *end, size_t max, int64_t *v)
 }
 
 
-/* The date of a day count: the inverse of clock_days. */
-static inline void
-clock_civil(int64_t z, int *y, int *m, int *d)
-{
-	int64_t	era, doe, yoe, doy, mp;
-
-	z += 719468;
-	era = (z >= 0 ? z : z - 146096) / 146097;
-	doe = z - era * 146097;
-	yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-	doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-	mp = (5 * doy + 2) / 153;
-	*d = (int)(doy - (153 * mp + 2) / 5 + 1);
-	*m = (int)(mp < 10 ? mp + 3 : mp - 9);
-	*y = (int)(yoe + era * 400 + (*m <= 2));
-}
-
 /* Split ms into days and ms of day, rounding down before 1970 too. */
 static inline int64_t
 clock_split(int64_t ms, int64_t *tod)

@@ -119,6 +119,23 @@ clock_days(int y, int m, int d)
 	return (era * 146097 + doe - 719468);
 }
 
+/* The date of a day count: the inverse of clock_days. */
+static inline void
+clock_civil(int64_t z, int *y, int *m, int *d)
+{
+	int64_t	era, doe, yoe, doy, mp;
+
+	z += 719468;
+	era = (z >= 0 ? z : z - 146096) / 146097;
+	doe = z - era * 146097;
+	yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+	mp = (5 * doy + 2) / 153;
+	*d = (int)(doy - (153 * mp + 2) / 5 + 1);
+	*m = (int)(mp < 10 ? mp + 3 : mp - 9);
+	*y = (int)(yoe + era * 400 + (*m <= 2));
+}
+
 static inline int
 clock_cmp(const struct rl_time *a, const struct rl_time *b)
 {

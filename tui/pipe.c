@@ -140,14 +140,26 @@ pipe_spawn(struct tui *t, const char *cmd, const struct buf *text)
 int
 pipe_run(struct tui *t, const char *cmd)
 {
-	struct buf	 text = { 0 }, said = { 0 };
-	int		 status;
+	struct buf		 text = { 0 }, said = { 0 };
+	struct sigaction	 ign, oint, oquit;
+	int			 status;
 
 	if (t->sel_event == RL_NONE) {
 		tui_set_message(t, false, "no line selected to pipe");
 		return REACT_REDRAW;
 	}
 	pipe_text(t, &text);
+	/*
+	 * Ctrl-C or Ctrl-\ meant for the command (a "| less" left open, a
+	 * stuck one) reaches the console too, which would quit after it:
+	 * ignored here until the console is back, as system(3) does.  The
+	 * child takes the default back before it runs.
+	 */
+	memset(&ign, 0, sizeof ign);
+	ign.sa_handler = SIG_IGN;
+	sigemptyset(&ign.sa_mask);
+	sigaction(SIGINT, &ign, &oint);
+	sigaction(SIGQUIT, &ign, &oquit);
 	def_prog_mode();
 	endwin();
 	tui_log(t, "pipe: running a command of %zu bytes", strlen(cmd));
@@ -163,6 +175,8 @@ pipe_run(struct tui *t, const char *cmd)
 		    "goes back]", WIFSIGNALED(status) ? WTERMSIG(status) : 0);
 	pipe_write(t->out_fd, said.p, said.len);
 	pipe_wait_enter(t);
+	sigaction(SIGINT, &oint, NULL);
+	sigaction(SIGQUIT, &oquit, NULL);
 	reset_prog_mode();
 	clearok(curscr, TRUE);
 	refresh();

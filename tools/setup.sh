@@ -10,10 +10,11 @@ cd "$(dirname "$0")/.."
 # Build: compiler, autotools, and the libraries of the design card plus
 # zlib and jansson (every JSON written or read).  Test: tmux drives the
 # console, python3 runs the corpus scorers, strace shows each log is opened
-# once; valgrind checks analyze in CI.
+# once, pdsh's exec module stands in for a cluster's hosts for the command
+# sources; valgrind checks analyze in CI.
 PKGS="build-essential autoconf automake pkg-config libncurses-dev libuv1-dev
 libsqlite3-dev libpcre2-dev zlib1g-dev libzstd-dev libjansson-dev tmux python3
-gzip zstd strace"
+gzip zstd strace pdsh"
 
 missing=""
 for p in $PKGS; do

@@ -93,6 +93,17 @@ source_walk(struct rl_incident *inc, const char *path, int depth)
 		}
 		return source_walk_dir(inc, path, depth);
 	}
+	/*
+	 * A pipe or a device met in a folder is no log: opening a pipe waits
+	 * for a writer that may never come, and the whole reading with it.
+	 * Named on the command line it is read (a <(kubectl logs ...)).
+	 */
+	if (depth > 0 && !S_ISREG(sb.st_mode)) {
+		errlist_add(&inc->errors, "%s: %s in a folder, skipped (name it "
+		    "to read it)", path, S_ISFIFO(sb.st_mode) ? "a named pipe" :
+		    S_ISSOCK(sb.st_mode) ? "a socket" : "a device");
+		return 0;
+	}
 	if (!S_ISREG(sb.st_mode) && !S_ISFIFO(sb.st_mode) &&
 	    !S_ISCHR(sb.st_mode)) {
 		errlist_add(&inc->errors, "%s: not a file or folder", path);

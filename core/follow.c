@@ -65,6 +65,8 @@ struct follow_dir {
 	bool		 poll;		/* a network file system, or --poll */
 	bool		 watching;	/* a handle was started */
 	bool		 fell_back;	/* inotify refused: polled, event unused */
+	dev_t		 dev;		/* its identity, ino 0 if unknown: a */
+	ino_t		 ino;		/* folder met again by a link is not */
 	uv_fs_event_t	 event;		/* when !poll */
 	uv_fs_poll_t	 fspoll;	/* when poll (and scan) */
 	struct follow_dir *next;
@@ -224,6 +226,7 @@ static struct follow_dir *
 follow_dir_get(struct follow *f, const char *path, int depth)
 {
 	struct follow_dir	*d;
+	struct stat		 sb;
 	size_t			 len = strlen(path);
 
 	while (len > 1 && path[len - 1] == '/')
@@ -236,6 +239,10 @@ follow_dir_get(struct follow *f, const char *path, int depth)
 	d->f = f;
 	d->path = xstrndup(path, len);
 	d->depth = depth;
+	if (stat(d->path, &sb) == 0) {
+		d->dev = sb.st_dev;
+		d->ino = sb.st_ino;
+	}
 	d->poll = f->cfg.poll || follow_remote(d->path);
 	d->next = f->dirs;
 	f->dirs = d;
@@ -668,6 +675,23 @@ follow_name_cmp(const struct dirent **a, const struct dirent **b)
 	return strcmp((*a)->d_name, (*b)->d_name);
 }
 
+/*
+ * A folder followed already under another name: a symlink to a parent or
+ * beside its target.  Two links to ".." made every scan 2^32 folders, and
+ * the follow never came back to its loop, SIGTERM included.
+ */
+static bool
+follow_dir_known(const struct follow *f, const struct stat *sb)
+{
+	const struct follow_dir	*d;
+
+	for (d = f->dirs; d != NULL; d = d->next) {
+		if (d->ino != 0 && d->ino == sb->st_ino && d->dev == sb->st_dev)
+			return true;
+	}
+	return false;
+}
+
 /* One entry of a watched folder: a new file or folder is followed. */
 static void
 follow_dir_entry(struct follow_dir *d, const char *name)
@@ -689,7 +713,8 @@ follow_dir_entry(struct follow_dir *d, const char *name)
 		free(p);
 		return;
 	}
-	if (S_ISDIR(sb.st_mode) && d->depth + 1 < FOLLOW_DEPTH) {
+	if (S_ISDIR(sb.st_mode) && d->depth + 1 < FOLLOW_DEPTH &&
+	    !follow_dir_known(f, &sb)) {
 		sub = follow_dir_get(f, p, d->depth + 1);
 		if (!sub->scan) {
 			sub->scan = true;

@@ -496,6 +496,9 @@ cmd_show(const struct options *o, int argc, char **argv)
 		if (sh.progress > 0)
 			buf_printf(b, "  (and %zu progress lines: steps and "
 			    "checkpoints)\n", sh.progress);
+		/* The verdict's reasons, the ranks and the drawing are there. */
+		buf_printf(b, "The whole report, logs or not: rankline report "
+		    "--incident %lld [--format md|html|json]\n", (long long)id);
 	}
 	fwrite(b->p, 1, b->len, stdout);
 	buf_clear(b);

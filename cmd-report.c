@@ -81,6 +81,9 @@ report_write(const char *path, const struct buf *b)
 	if (path == NULL || strcmp(path, "-") == 0) {
 		if (fwrite(b->p, 1, b->len, stdout) != b->len ||
 		    fflush(stdout) != 0) {
+			/* A reader that stopped (| head) wanted no more. */
+			if (errno == EPIPE)
+				return 0;
 			fprintf(stderr, "rankline: stdout: %s\n",
 			    strerror(errno));
 			return -1;

@@ -20,6 +20,10 @@
  * that every comparison, the axis and the output read them rightly, and
  * the answer says so.  As host skew is found from the step lines every
  * rank prints, this is found from the lines a source prints.
+ *
+ * A host whose files hold local times only is matched with the zoned
+ * lines of the job's other hosts instead (diag-clocks.c); its sources
+ * are then read here as these are.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -133,8 +137,12 @@ zone_estimate(struct rl_incident *inc)
 	for (i = 0; i < inc->nsources; i++) {
 		s = inc->sources[i];
 		s->zone_fix_ms = zone_of(s);
-		any |= s->zone_fix_ms != 0;
+		s->zone_matched = 0;
 	}
+	/* Then a host all in local time, against the others' zoned lines. */
+	clocks_match(inc);
+	for (i = 0; i < inc->nsources; i++)
+		any |= inc->sources[i]->zone_fix_ms != 0;
 	if (!any)
 		return;
 	for (i = 0; i < inc->nevents; i++) {
@@ -160,6 +168,7 @@ zone_estimate(struct rl_incident *inc)
 		t = s->local_lo;
 		zone_apply(&t, s->zone_fix_ms);
 		a->zones[a->nzones].tz_min = t.tz_min;
+		a->zones[a->nzones].matched = s->zone_matched;
 		a->nzones++;
 	}
 	zone_window(inc);

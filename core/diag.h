@@ -48,6 +48,10 @@ int		 join_pci_rank(const struct rl_incident *, const char *,
 /* diag-skew.c: each host's clock offset, from the step lines of every rank. */
 void		 skew_estimate(struct rl_incident *);
 void		 zone_estimate(struct rl_incident *);
+
+/* diag-clocks.c: a host in local time matched with zoned hosts. */
+void		 clocks_match(struct rl_incident *);
+int64_t		 clocks_cluster(int64_t *, size_t, size_t *);
 int64_t		 skew_utc_ms(const struct rl_incident *, const struct rl_time *,
 		     const char *);
 int		 skew_cmp(const struct rl_incident *, const struct rl_time *,

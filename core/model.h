@@ -168,6 +168,8 @@ struct rl_source {
 	int64_t		 zone_hi;	/* of its zoned ones, by neighbours */
 	size_t		 zone_samples;	/* neighbours of the two kinds */
 	int64_t		 zone_fix_ms;	/* the zone found from those; 0 none */
+	size_t		 zone_matched;	/* or from this many lines matched with
+					   zoned sources' (diag-clocks.c) */
 	unsigned	 index;		/* position in the incident */
 	struct rl_job	 job;		/* what its head says of the job */
 	struct job_head	 head;		/* its head's unfinished line */
@@ -367,6 +369,9 @@ struct rl_evlist {
 struct rl_zone {
 	unsigned	 source;	/* index of the source */
 	int		 tz_min;	/* the zone its local times are in */
+	size_t		 matched;	/* lines matched with zoned sources'
+					   that showed it; 0: its own zoned
+					   lines around them did */
 };
 
 struct rl_skew {

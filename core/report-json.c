@@ -261,6 +261,11 @@ json_skew(const struct rl_incident *inc)
 		jset(x, "source", report_json_str(
 		    inc->sources[a->zones[i].source]->path));
 		jset(x, "tz_minutes", json_integer(a->zones[i].tz_min));
+		/* How: its own zoned lines around, or lines matched across. */
+		jset(x, "found", report_json_str(a->zones[i].matched != 0 ?
+		    "matched" : "neighbours"));
+		/* Not the neighbours: reading fewer lines counts fewer. */
+		jset(x, "matched", json_integer((json_int_t)a->zones[i].matched));
 		json_array_append_new(hosts, x);
 	}
 	jset(o, "zones", hosts);

@@ -418,12 +418,23 @@ wd_clocks(struct wd_section *s, const struct rl_incident *inc)
 		if (i == 0)
 			wording_add(s, WD_TITLE, 0, "Clocks (from lines with "
 			    "and without a zone)");
-		wd_addf(s, WD_BODY, 2, "%s: its times without a zone are "
-		    "local time at UTC%c%02d:%02d, as the zoned lines around "
-		    "them say; read as such",
-		    inc->sources[a->zones[i].source]->path,
-		    a->zones[i].tz_min < 0 ? '-' : '+',
-		    abs(a->zones[i].tz_min) / 60, abs(a->zones[i].tz_min) % 60);
+		if (a->zones[i].matched != 0)
+			wd_addf(s, WD_BODY, 2, "%s: its times without a zone "
+			    "are local time at UTC%c%02d:%02d, as %zu steps "
+			    "and events matched with the zoned sources' say; "
+			    "read as such",
+			    inc->sources[a->zones[i].source]->path,
+			    a->zones[i].tz_min < 0 ? '-' : '+',
+			    abs(a->zones[i].tz_min) / 60,
+			    abs(a->zones[i].tz_min) % 60, a->zones[i].matched);
+		else
+			wd_addf(s, WD_BODY, 2, "%s: its times without a zone "
+			    "are local time at UTC%c%02d:%02d, as the zoned "
+			    "lines around them say; read as such",
+			    inc->sources[a->zones[i].source]->path,
+			    a->zones[i].tz_min < 0 ? '-' : '+',
+			    abs(a->zones[i].tz_min) / 60,
+			    abs(a->zones[i].tz_min) % 60);
 	}
 	if (a->nskew == 0)
 		return;

@@ -7,8 +7,10 @@
  * costs once the model is indexed), then N frames after a zoom in or out
  * (every event is bucketed again into the window, and the groups of alike
  * ranks are merged again), each timed from the key to the end of
- * doupdate(), whose bytes go to the real terminal.  It then quits, and
- * tui_run prints the figures on stderr once curses has ended.
+ * doupdate(), whose bytes go to the real terminal; then g (the first
+ * entry, a folded group of thousands of ranks: its event list is built,
+ * timed once) and N frames after l or h along that list.  It then quits,
+ * and tui_run prints the figures on stderr once curses has ended.
  */
 
 #include <stdio.h>
@@ -20,7 +22,7 @@
 
 #define BENCH_MAX	100000	/* frames at most, per kind */
 
-static char	 bench_said[512];	/* the figures, for tui_bench_report */
+static char	 bench_said[768];	/* the figures, for tui_bench_report */
 
 /* Milliseconds on the monotonic clock. */
 static double
@@ -65,7 +67,7 @@ int
 tui_bench(struct tui *t)
 {
 	const char	*s = getenv("RANKLINE_BENCH_FRAMES");
-	double		*key, *zoom;
+	double		*key, *zoom, *list, t0, build;
 	int		 n;
 
 	if (s == NULL || (n = atoi(s)) <= 0)
@@ -74,18 +76,29 @@ tui_bench(struct tui *t)
 		n = BENCH_MAX;
 	key = xreallocarray(NULL, (size_t)n, sizeof *key);
 	zoom = xreallocarray(NULL, (size_t)n, sizeof *zoom);
+	list = xreallocarray(NULL, (size_t)n, sizeof *list);
 	tui_frame(t);
 	bench_run(t, ACT_DOWN, ACT_DOWN, 'j', 'j', key, n);
 	bench_run(t, ACT_ZOOM_IN, ACT_ZOOM_OUT, '+', '-', zoom, n);
+	t0 = bench_now();
+	tui_react(t, t->views[t->nviews - 1]->type->key(t->views[t->nviews - 1],
+	    'g', ACT_HOME));
+	tui_frame(t);
+	build = bench_now() - t0;
+	bench_run(t, ACT_RIGHT, ACT_LEFT, 'l', 'h', list, n);
 	snprintf(bench_said, sizeof bench_said, "frames: %d ranks, %zu rows "
 	    "on a %dx%d screen, %zu events\n"
 	    "frame after j:    median %.3f ms, p90 %.3f ms, max %.3f ms (%d)\n"
-	    "frame after +/-:  median %.3f ms, p90 %.3f ms, max %.3f ms (%d)\n",
+	    "frame after +/-:  median %.3f ms, p90 %.3f ms, max %.3f ms (%d)\n"
+	    "frame after g:    %.3f ms (the first entry's list built)\n"
+	    "frame after l/h:  median %.3f ms, p90 %.3f ms, max %.3f ms (%d)\n",
 	    (int)t->index.nranked, t->index.nrows, t->sx, t->sy,
 	    t->index.nevents, key[n / 2], key[n * 9 / 10], key[n - 1], n,
-	    zoom[n / 2], zoom[n * 9 / 10], zoom[n - 1], n);
+	    zoom[n / 2], zoom[n * 9 / 10], zoom[n - 1], n, build,
+	    list[n / 2], list[n * 9 / 10], list[n - 1], n);
 	free(key);
 	free(zoom);
+	free(list);
 	tui_quit(t, 0);
 	return (1);
 }

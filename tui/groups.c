@@ -118,6 +118,8 @@ groups_reset(struct tui_groups *g)
 	free(g->members);
 	free(g->disp);
 	free(g->disp_of_row);
+	group_list_free(g->list);
+	g->list = NULL;
 	g->v = NULL;
 	g->members = g->disp = g->disp_of_row = NULL;
 	g->n = g->ndisp = 0;

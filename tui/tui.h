@@ -309,6 +309,23 @@ struct tui_group {
 	char		*ranks;		/* "0-36,38-63", owned */
 };
 
+/* One line of a folded group's event list: alike lines of its members. */
+struct group_line {
+	unsigned	 ev;		/* the one shown: the earliest */
+	size_t		 count;		/* lines it stands for */
+	size_t		 nranks;	/* on how many ranks */
+	char		*ranks;		/* which: "0-8518,8520-9999", owned */
+};
+
+/* A folded group's event list (group-list.c), built when it is selected. */
+struct group_list {
+	size_t		 group;		/* the group's index in its groups */
+	size_t		 events;	/* its members' lines, all told */
+	struct group_line *v;		/* in time order */
+	size_t		 n;
+	int		*line_of;	/* each event's line, or -1 */
+};
+
 struct tui_groups {
 	int		*disp;		/* entries: a row, or -(group + 1) */
 	size_t		 ndisp;
@@ -326,6 +343,8 @@ struct tui_groups {
 	size_t		 nopened;
 	size_t		 copened;
 	size_t		 label_w;	/* the widest entry label */
+	struct group_list *list;	/* the selected folded group's lines,
+					   owned, or NULL (group-list.c) */
 };
 
 /* The console while its sources are followed (live.c). */
@@ -382,6 +401,9 @@ struct tui {
 	int		 nviews;
 
 	struct tui_index index;		/* rows and per-row events */
+	struct tui_groups *groups;	/* the timeline's, borrowed, or NULL:
+					   the detail names a folded group's
+					   ranks from it */
 	int		 sel_row;	/* selected timeline row */
 	int		 sel_event;	/* selected event index, or RL_NONE */
 	uint64_t	 sel_seq;	/* its seq, to find it again after a rebuild */
@@ -522,6 +544,16 @@ int		 groups_key(struct tui *, struct tui_groups *, enum tui_action);
 int		 groups_row(const struct tui_groups *, size_t);
 const struct tui_group *groups_of(const struct tui_groups *, int);
 int		 groups_kind(const struct tui *, int);
+
+/* group-list.c */
+const struct group_list *group_list_get(struct tui *, struct tui_groups *,
+		     const struct tui_group *);
+void		 group_list_free(struct group_list *);
+void		 group_list_draw(struct tui *, const struct group_list *, int,
+		     int, int, int, int *);
+int		 group_list_step(struct tui *, const struct group_list *, int);
+int		 group_list_click(struct tui *, const struct group_list *, int);
+const struct group_line *group_list_selected(const struct tui *, int);
 
 /* zoom.c */
 void		 zoom_window(const struct tui *, int64_t *, int64_t *);

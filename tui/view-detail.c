@@ -316,6 +316,7 @@ detail_build(struct detail *d, struct tui *t)
 	const struct rl_event	*e = t->inc->events[d->ev];
 	const struct rl_rule	*r = e->rule;
 	const struct rl_answer	*a = &t->inc->answer;
+	const struct group_line	*g;
 	char			 when[64];
 	bool			 first = d->ev == a->first;
 
@@ -331,6 +332,12 @@ detail_build(struct detail *d, struct tui *t)
 	    "?", (unsigned long long)e->line, (unsigned long long)e->offset);
 	detail_build_copies(d, t);
 	detail_build_who(d, t, e);
+	/* A folded group's line stands for its alike lines on other ranks. */
+	if ((g = group_list_selected(t, d->ev)) != NULL)
+		detail_fieldf(d, "alike", TR_SOURCE, "%s%zu line%s on %zu "
+		    "rank%s: %s (this one is the earliest)",
+		    screen_sym("\xc3\x97", "x"), g->count, g->count == 1 ?
+		    "" : "s", g->nranks, g->nranks == 1 ? "" : "s", g->ranks);
 	if (r != NULL)
 		detail_fieldf(d, "rule", TR_NORMAL, "%s%s%s", r->id,
 		    r->title != NULL ? "  " : "",

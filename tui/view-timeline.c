@@ -710,6 +710,7 @@ timeline_draw_pane(struct timeline *tl, struct tui *t)
 	const struct timeline_layout *l = &tl->lay;
 	const struct tui_row	*row;
 	const struct tui_group	*gr;
+	const struct group_list	*gl;
 	const char		*dot = screen_sym("\xc2\xb7", "-");
 	enum tui_role		 srole;
 	char			 label[128];
@@ -720,19 +721,22 @@ timeline_draw_pane(struct timeline *tl, struct tui *t)
 	row = &t->index.rows[t->sel_row];
 	gr = groups_of(&tl->groups, tl->groups.disp_of_row[t->sel_row]);
 	screen_fill(l->pane_y, l->pane_x, l->pane_w, TR_PANE);
-	/* A folded group's list is one member's: the title says which. */
-	if (gr != NULL)
+	/* A folded group's list is its members' lines, alike ones once. */
+	if (gr != NULL) {
+		gl = group_list_get(t, &tl->groups, gr);
 		screen_printf(l->pane_y, l->pane_x + 1, l->pane_w - 2, TR_PANE,
-		    "ranks %s %s %s%zu (z opens) %s %s %s %zu event%s",
+		    "ranks %s %s %s%zu (z opens) %s %zu line%s of %zu events",
 		    gr->ranks, timeline_state(t, t->sel_row, &srole),
-		    screen_sym("\xc3\x97", "x"), gr->n, dot,
-		    model_row_label(row, label, sizeof label), dot, row->n,
-		    row->n == 1 ? "" : "s");
-	else
-		screen_printf(l->pane_y, l->pane_x + 1, l->pane_w - 2, TR_PANE,
-		    "%s %s %s %s %zu event%s", model_row_label(row, label,
-		    sizeof label), dot, timeline_state(t, t->sel_row, &srole),
-		    dot, row->n, row->n == 1 ? "" : "s");
+		    screen_sym("\xc3\x97", "x"), gr->n, dot, gl->n,
+		    gl->n == 1 ? "" : "s", gl->events);
+		group_list_draw(t, gl, l->pane_y + 1, l->pane_x, l->pane_w, n,
+		    &tl->list_top);
+		return;
+	}
+	screen_printf(l->pane_y, l->pane_x + 1, l->pane_w - 2, TR_PANE,
+	    "%s %s %s %s %zu event%s", model_row_label(row, label,
+	    sizeof label), dot, timeline_state(t, t->sel_row, &srole),
+	    dot, row->n, row->n == 1 ? "" : "s");
 	if (row->n == 0) {
 		screen_puts(l->pane_y + 1, l->pane_x + 1, l->pane_w - 1, TR_DIM,
 		    "no matched lines on this row");
@@ -806,6 +810,7 @@ view_timeline_init(struct view *v)
 
 	tl = v->data = xcalloc(1, sizeof *tl);
 	tl->stale = tl->groups_stale = true;
+	v->tui->groups = &tl->groups;
 }
 
 /* Free. */
@@ -817,6 +822,8 @@ view_timeline_free(struct view *v)
 	free(tl->cells);
 	free(tl->hist);
 	free(tl->span);
+	if (v->tui->groups == &tl->groups)
+		v->tui->groups = NULL;
 	groups_clear(&tl->groups);
 	free(tl);
 }
@@ -953,6 +960,7 @@ timeline_click(struct timeline *tl, struct tui *t, int y, int x)
 {
 	const struct timeline_layout *l = &tl->lay;
 	const struct tui_row	*row;
+	const struct tui_group	*gr;
 	size_t			 i;
 	int			 r, pos, d, best = -1, bestd = INT_MAX;
 
@@ -985,6 +993,9 @@ timeline_click(struct timeline *tl, struct tui *t, int y, int x)
 		return (REACT_NONE);
 	row = &t->index.rows[t->sel_row];
 	pos = tl->list_top + y - l->pane_y - 1;
+	if ((gr = groups_of(&tl->groups, timeline_entry(tl, t))) != NULL)
+		return (group_list_click(t, group_list_get(t, &tl->groups, gr),
+		    pos));
 	if (pos < 0 || (size_t)pos >= row->n)
 		return (REACT_NONE);
 	tui_select_event(t, (int)t->index.ev[row->first + pos]);
@@ -997,6 +1008,7 @@ view_timeline_key(struct view *v, int key, enum tui_action act)
 {
 	struct timeline	*tl = v->data;
 	struct tui	*t = v->tui;
+	const struct tui_group *gr;
 	int		 page = tl->lay.rows_h > 1 ? tl->lay.rows_h - 1 : 1;
 
 	timeline_groups(tl, t);
@@ -1016,6 +1028,9 @@ view_timeline_key(struct view *v, int key, enum tui_action act)
 		return (REACT_REDRAW);
 	case ACT_LEFT:
 	case ACT_RIGHT:
+		if ((gr = groups_of(&tl->groups, timeline_entry(tl, t))) != NULL)
+			return (group_list_step(t, group_list_get(t, &tl->groups,
+			    gr), act == ACT_LEFT ? -1 : 1));
 		return (timeline_step(t, act == ACT_LEFT ? -1 : 1));
 	case ACT_FIRST:
 		if (t->inc->answer.first == RL_NONE)

@@ -472,6 +472,8 @@ struct rl_answer {
 	struct rl_evlist ckpt_evidence;
 	struct rl_skew	*skew;		/* per host; empty on one host */
 	size_t		 nskew;
+	struct idhash	 skew_of;	/* a host's hash_bytes -> its index in
+					   skew + 1 (diag-skew.c) */
 	struct rl_zone	*zones;		/* sources whose local times were
 					   read in their zone (diag-zone.c) */
 	size_t		 nzones;

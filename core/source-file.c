@@ -473,10 +473,11 @@ source_file_open(struct rl_incident *inc, struct rl_source *src,
 	if (size == NULL && src->ingest != NULL)
 		return fd;
 	/*
-	 * A regular file the walk saw moments ago is taken as it was then:
-	 * a second stat of each of 10,000 rank logs says nothing new.
+	 * A regular file the walk saw moments ago is taken as it was then,
+	 * for a reading to its end (a follow stats what it opens): a second
+	 * stat of each of 10,000 rank logs says nothing new.
 	 */
-	if (src->kind == SOURCE_FILE && src->walk_size != 0) {
+	if (size != NULL && src->kind == SOURCE_FILE && src->walk_size != 0) {
 		reg = true;
 		sb.st_size = (off_t)src->walk_size;
 		sb.st_mtime = (time_t)src->walk_mtime;

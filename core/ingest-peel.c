@@ -302,13 +302,19 @@ peel_raw_find(struct ruleset *rs, const struct peel_memo *me, const char *s,
     size_t len)
 {
 	struct peel_raw	*r;
-	uint64_t	 h;
+	uint64_t	 w[PEEL_MEMO_KEY / 8], h;
+	size_t		 i;
 
 	if (len == 0 || len > PEEL_MEMO_KEY)
 		return NULL;
 	if (rs->peel_raw == NULL)
 		rs->peel_raw = xcalloc(PEEL_RAW_SLOTS, sizeof *rs->peel_raw);
-	h = hash_bytes(HASH_FNV_OFFSET ^ me->nstep, s, len);
+	/* A word at a time, as peel_key: FNV's byte loop was 2% of a console. */
+	memset(w, 0, sizeof w);
+	memcpy(w, s, len);
+	h = len ^ ((uint64_t)me->nstep << 8);
+	for (i = 0; i < (len + 7) / 8; i++)
+		h = (h ^ w[i]) * 0x9e3779b97f4a7c15ULL;
 	r = &rs->peel_raw[(h ^ (h >> 32)) & (PEEL_RAW_SLOTS - 1)];
 	if (r->nstep == me->nstep && r->rawlen == len &&
 	    memcmp(r->raw, s, len) == 0 &&

@@ -62,19 +62,37 @@ median(int64_t *v, size_t n)
 	return n % 2 ? v[n / 2] : v[n / 2 - 1] + (v[n / 2] - v[n / 2 - 1]) / 2;
 }
 
+/*
+ * The hosts seen, each once, in the order first seen: a 16,384-rank job's
+ * 2,048 hosts were sought one by one for each of its step lines.
+ */
+struct hosts {
+	const char	**v;
+	size_t		  n;
+	size_t		  cap;		/* room in v */
+	struct idhash	  of;		/* a name's hash -> its index + 1 */
+};
+
 /* The index of a host in the list, added if new. */
 static size_t
-host_index(const char ***hosts, size_t *n, const char *h)
+host_index(struct hosts *hs, const char *h)
 {
-	size_t	i;
+	uint64_t	*at;
+	size_t		 i;
 
-	for (i = 0; i < *n; i++) {
-		if (strcmp((*hosts)[i], h) == 0)
+	at = idhash_put(&hs->of, hash_bytes(HASH_FNV_OFFSET, h, strlen(h)));
+	if (*at != 0 && strcmp(hs->v[*at - 1], h) == 0)
+		return *at - 1;
+	/* Two names of one hash: the list decides. */
+	for (i = 0; *at != 0 && i < hs->n; i++) {
+		if (strcmp(hs->v[i], h) == 0)
 			return i;
 	}
-	*hosts = xreallocarray(*hosts, *n + 1, sizeof **hosts);
-	(*hosts)[*n] = h;
-	return (*n)++;
+	hs->v = array_grow(hs->v, hs->n, &hs->cap, sizeof *hs->v);
+	hs->v[hs->n] = h;
+	if (*at == 0)
+		*at = hs->n + 1;
+	return hs->n++;
 }
 
 /* Is this a step line whose own time can be compared across hosts? */
@@ -131,40 +149,64 @@ skew_reference(const struct sample *s, size_t n, const char **hosts,
 }
 
 /*
- * Measure host h against the reference from the collapsed samples, where
- * each host has at most one time per step.
+ * Measure every host against the reference from the collapsed samples,
+ * where each host has at most one time per step: each step's differences
+ * go to their hosts in one pass (a pass over every step for each host was
+ * quadratic in the hosts), in step order.  out[h].samples, offset_ms and
+ * spread_ms are set for each host but the reference.
  */
 static void
-skew_measure(const struct sample *s, size_t n, size_t ref, size_t h,
+skew_measure(const struct sample *s, size_t n, size_t ref, size_t nhosts,
     struct rl_skew *out)
 {
-	int64_t	*d, rt = 0, ht = 0;
-	size_t	 i, j, k, nd = 0;
-	bool	 hr, hh;
+	int64_t	*d, rt = 0;
+	size_t	*at, *fill, i, j, k, h, total = 0;
+	bool	 hr;
+	int	 pass;
 
-	d = xreallocarray(NULL, n + 1, sizeof *d);
-	for (i = 0; i < n; i = j) {
-		hr = hh = false;
-		for (j = i; j < n && s[j].step == s[i].step; j++) {
-			if (s[j].host == ref) {
-				rt = s[j].ms;
-				hr = true;
-			} else if (s[j].host == h) {
-				ht = s[j].ms;
-				hh = true;
+	at = xcalloc(nhosts + 1, sizeof *at);
+	fill = xcalloc(nhosts + 1, sizeof *fill);
+	d = NULL;
+	/* The first pass counts, the second places: d holds each host's run. */
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 0; i < n; i = j) {
+			hr = false;
+			for (j = i; j < n && s[j].step == s[i].step; j++) {
+				if (s[j].host == ref) {
+					rt = s[j].ms;
+					hr = true;
+				}
+			}
+			for (k = i; hr && k < j; k++) {
+				if ((h = s[k].host) == ref)
+					continue;
+				if (pass == 0)
+					at[h + 1]++;
+				else
+					d[at[h] + fill[h]++] = s[k].ms - rt;
 			}
 		}
-		if (hr && hh)
-			d[nd++] = ht - rt;
+		if (pass == 0) {
+			for (h = 0; h < nhosts; h++)
+				at[h + 1] += at[h];
+			total = at[nhosts];
+			d = xreallocarray(NULL, total + 1, sizeof *d);
+		}
 	}
-	out->samples = nd;
-	if (nd > 0) {
-		out->offset_ms = median(d, nd);
-		for (k = 0; k < nd; k++)
-			d[k] = llabs(d[k] - out->offset_ms);
-		out->spread_ms = median(d, nd);
+	for (h = 0; h < nhosts; h++) {
+		if (h == ref)
+			continue;
+		out[h].samples = fill[h];
+		if (fill[h] == 0)
+			continue;
+		out[h].offset_ms = median(d + at[h], fill[h]);
+		for (k = 0; k < fill[h]; k++)
+			d[at[h] + k] = llabs(d[at[h] + k] - out[h].offset_ms);
+		out[h].spread_ms = median(d + at[h], fill[h]);
 	}
 	free(d);
+	free(fill);
+	free(at);
 }
 
 /*
@@ -176,39 +218,47 @@ skew_estimate(struct rl_incident *inc)
 {
 	struct rl_answer	*a = &inc->answer;
 	struct sample		*s = NULL;
-	const char		**hosts = NULL;
+	struct hosts		 hs;
+	struct rl_skew		*m;
 	const struct rl_event	*e;
-	size_t			 n = 0, nhosts = 0, i, ref;
+	size_t			 n = 0, cap = 0, i, ref;
 	struct rl_skew		*k;
 
+	memset(&hs, 0, sizeof hs);
 	for (i = 0; i < inc->nevents; i++) {
 		e = event_ahead(inc->events, inc->nevents, i);
 		if (!skew_usable(inc, e))
 			continue;
-		s = xreallocarray(s, n + 1, sizeof *s);
+		s = array_grow(s, n, &cap, sizeof *s);
 		s[n].step = event_cap(e, CAP_STEP);
-		s[n].host = host_index(&hosts, &nhosts, event_host(inc, e));
+		s[n].host = host_index(&hs, event_host(inc, e));
 		s[n].ms = clock_utc_ms(&e->time);
 		n++;
 	}
-	if (nhosts >= 2) {
+	if (hs.n >= 2) {
 		qsort(s, n, sizeof *s, sample_cmp);
 		n = skew_collapse(s, n);
-		ref = skew_reference(s, n, hosts, nhosts);
-		for (i = 0; i < nhosts; i++) {
-			a->skew = xreallocarray(a->skew, a->nskew + 1,
-			    sizeof *a->skew);
+		ref = skew_reference(s, n, hs.v, hs.n);
+		m = xcalloc(hs.n, sizeof *m);
+		skew_measure(s, n, ref, hs.n, m);
+		a->skew = xreallocarray(a->skew, a->nskew + hs.n,
+		    sizeof *a->skew);
+		for (i = 0; i < hs.n; i++) {
 			k = &a->skew[a->nskew++];
 			memset(k, 0, sizeof *k);
-			k->host = xstrdup(hosts[i]);
+			k->host = xstrdup(hs.v[i]);
 			k->reference = i == ref;
-			if (i != ref)
-				skew_measure(s, n, ref, i, k);
+			if (i != ref) {
+				k->samples = m[i].samples;
+				k->offset_ms = m[i].offset_ms;
+				k->spread_ms = m[i].spread_ms;
+			}
 			if (!k->reference && k->samples == 0) {
 				free(k->host);
 				a->nskew--;
 			}
 		}
+		free(m);
 		if (a->nskew < 2) {
 			for (i = 0; i < a->nskew; i++)
 				free(a->skew[i].host);
@@ -223,17 +273,33 @@ skew_estimate(struct rl_incident *inc)
 			    SKEW_FLOOR_MS;
 	}
 	free(s);
-	free(hosts);
+	free(hs.v);
+	idhash_clear(&hs.of);
+	/* skew_find's map, for the diagnosis's look-ups of every rank. */
+	idhash_clear(&a->skew_of);
+	for (i = 0; i < a->nskew; i++) {
+		ref = a->nskew - 1 - i;	/* the first of a hash wins */
+		*idhash_put(&a->skew_of, hash_bytes(HASH_FNV_OFFSET,
+		    a->skew[ref].host, strlen(a->skew[ref].host))) = ref + 1;
+	}
 }
 
 /* The estimate for a host, or NULL when it has none. */
 static const struct rl_skew *
 skew_find(const struct rl_incident *inc, const char *host)
 {
-	size_t	i;
+	const struct rl_answer	*a = &inc->answer;
+	const uint64_t		*at;
+	size_t			 i;
 
-	if (host == NULL)
+	if (host == NULL || a->nskew == 0)
 		return NULL;
+	at = idhash_get(&a->skew_of, hash_bytes(HASH_FNV_OFFSET, host,
+	    strlen(host)));
+	if (at != NULL && *at != 0 && *at <= a->nskew &&
+	    strcmp(a->skew[*at - 1].host, host) == 0)
+		return &a->skew[*at - 1];
+	/* A host of no estimate, or two of one hash: the list decides. */
 	for (i = 0; i < inc->answer.nskew; i++) {
 		if (strcmp(inc->answer.skew[i].host, host) == 0)
 			return &inc->answer.skew[i];

@@ -933,6 +933,7 @@ answer_clear(struct rl_answer *a)
 	for (i = 0; i < a->nskew; i++)
 		free(a->skew[i].host);
 	free(a->skew);
+	idhash_clear(&a->skew_of);
 	strv_free(a->capacity.lines, a->capacity.nlines);
 	strv_free(a->capacity.whatif, a->capacity.nwhatif);
 	evlist_clear(&a->capacity.evidence);

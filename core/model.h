@@ -128,6 +128,7 @@ struct rl_source {
 	uint64_t	 lines;		/* lines read */
 	uint64_t	 bytes;		/* bytes read */
 	uint64_t	 walk_size;	/* its size when its path was walked */
+	int64_t		 walk_mtime;	/* and its time then, if walk_size */
 	int64_t		 file_size;	/* a regular file's size when the
 					   reading opened it, or -1 */
 	uint64_t	 long_lines;	/* lines cut at the length limit */
@@ -476,6 +477,8 @@ struct rl_answer {
 	struct rl_evlist ckpt_evidence;
 	struct rl_skew	*skew;		/* per host; empty on one host */
 	size_t		 nskew;
+	struct idhash	 skew_of;	/* a host's hash_bytes -> its index in
+					   skew + 1 (diag-skew.c) */
 	struct rl_zone	*zones;		/* sources whose local times were
 					   read in their zone (diag-zone.c) */
 	size_t		 nzones;

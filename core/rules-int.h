@@ -94,6 +94,8 @@ struct peel_step {
 	uint8_t		 cap[PEEL_CAPS][2];/* where each capture was in what
 					   it peeled, or UINT8_MAX */
 };
+struct peel_raw;
+
 struct peel_memo {
 	bool		 used;
 	uint32_t	 stamp;		/* when last used, for replacing */
@@ -144,6 +146,8 @@ struct ruleset {
 	struct pf_hits	 block_hits;	/* scratch of a block scan: one per
 					   ruleset, not per source */
 	struct peel_memo *memo;		/* PEEL_MEMO_SLOTS, or NULL: no memo */
+	struct peel_raw	*peel_raw;	/* what exact prefixes named, made on
+					   first use (ingest-peel.c), or NULL */
 	uint32_t	 memo_clock;	/* stamps memo entries */
 	struct shape_memo *shapes;	/* lines named by their shape
 					   (rules-shape.c), or NULL */

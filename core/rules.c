@@ -386,6 +386,7 @@ scratch:
 	pf_hits_clear(&rs->line_hits);
 	pf_hits_clear(&rs->block_hits);
 	free(rs->memo);
+	free(rs->peel_raw);
 	pcre2_match_data_free(rs->md);
 	pcre2_match_context_free(rs->mctx);
 	pcre2_jit_stack_free(rs->jit);
@@ -636,6 +637,8 @@ ruleset_memo(struct ruleset *rs)
 
 	free(rs->memo);
 	rs->memo = NULL;
+	free(rs->peel_raw);
+	rs->peel_raw = NULL;
 	if (rs->nattribs > UINT16_MAX)
 		return;
 	for (i = 0; i < rs->nattribs; i++) {

@@ -62,6 +62,7 @@ struct idhash {
 };
 bool		 idhash_add(struct idhash *, uint64_t);
 uint64_t	*idhash_put(struct idhash *, uint64_t);
+const uint64_t	*idhash_get(const struct idhash *, uint64_t);
 void		 idhash_clear(struct idhash *);
 
 /* A growable byte buffer; text is kept NUL-terminated for convenience. */

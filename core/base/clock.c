@@ -85,6 +85,32 @@ clock_has_tod(const char *p, const char *end)
 	return (false);
 }
 
+/*
+ * The first digit in [p, end), or end.  Every line whose time is not of
+ * the source's form is searched for one, and a line without a time often
+ * has none for most of its length: sixteen bytes at a time.
+ */
+static const char *
+clock_first_digit(const char *p, const char *end)
+{
+#if defined(__SSE2__)
+	const __m128i	 lo = _mm_set1_epi8('0' - 1), hi = _mm_set1_epi8('9' + 1);
+	__m128i		 v;
+	unsigned	 m;
+
+	for (; end - p >= 16; p += 16) {
+		v = _mm_loadu_si128((const __m128i *)(const void *)p);
+		m = (unsigned)_mm_movemask_epi8(_mm_and_si128(
+		    _mm_cmpgt_epi8(v, lo), _mm_cmplt_epi8(v, hi)));
+		if (m != 0)
+			return (p + __builtin_ctz(m));
+	}
+#endif
+	for (; p < end && !clock_isdigit(*p); p++)
+		;
+	return (p);
+}
+
 /* Step over an ANSI SGR sequence such as ESC[1;36m. */
 static const char *
 clock_peel_sgr(const char *p, const char *end)
@@ -262,9 +288,7 @@ clock_parse_at(struct clock_ctx *ctx, const char *p, const char *end,
 	if ((first == NULL || !first(ctx, p, end, &t)) &&
 	    (second == NULL || !second(ctx, p, end, &t))) {
 		/* Every form has a digit: a line without one has no time. */
-		for (q = p; q < end && !clock_isdigit(*q); q++)
-			;
-		if (q == end)
+		if ((q = clock_first_digit(p, end)) == end)
 			return (false);
 		tod = clock_has_tod(q, end);
 		for (i = 0; i < nitems(clock_parsers); i++) {

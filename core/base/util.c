@@ -371,6 +371,22 @@ idhash_put(struct idhash *h, uint64_t key)
 	return &h->val[k];
 }
 
+/* A key's value in a map, or NULL if the key is not there. */
+const uint64_t *
+idhash_get(const struct idhash *h, uint64_t key)
+{
+	size_t	k;
+
+	if (h->cap == 0 || h->val == NULL)
+		return NULL;
+	for (k = idhash_slot(key, h->cap); h->v[k] != 0;
+	    k = (k + 1) & (h->cap - 1)) {
+		if (h->v[k] == key + 1)
+			return &h->val[k];
+	}
+	return NULL;
+}
+
 /* Free the slots; the table stays, empty. */
 void
 idhash_clear(struct idhash *h)

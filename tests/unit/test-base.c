@@ -98,11 +98,37 @@ test_clear(void)
 	idhash_clear(&h);
 }
 
+/* idhash_get reads a map without adding the keys it is asked for. */
+static void
+test_idhash_get(void)
+{
+	struct idhash	 h = { 0 };
+	const uint64_t	*v;
+	uint64_t	 i;
+	bool		 all = true;
+
+	ok(idhash_get(&h, 5) == NULL, "an empty map has no key");
+	for (i = 0; i < 1000; i++)
+		*idhash_put(&h, i * 7919) = i + 1;
+	for (i = 0; i < 1000; i++) {
+		v = idhash_get(&h, i * 7919);
+		all = all && v != NULL && *v == i + 1;
+	}
+	ok(all, "each of 1,000 keys has its value, past the table's growth");
+	ok(idhash_get(&h, 7) == NULL && h.n == 1000,
+	    "a key not there is not found, nor added");
+	idhash_clear(&h);
+	idhash_add(&h, 3);
+	ok(idhash_get(&h, 3) == NULL, "a set has no values to get");
+	idhash_clear(&h);
+}
+
 int
 main(void)
 {
 	test_hash();
 	test_grow();
 	test_clear();
+	test_idhash_get();
 	return tap_done();
 }

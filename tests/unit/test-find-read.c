@@ -104,10 +104,13 @@ source_named(const struct rl_incident *inc, const char *name)
 	return UINT32_MAX;
 }
 
-/* Search inc for pattern, steps of budget bytes; how many steps it took. */
+/*
+ * Search inc for pattern, steps of budget bytes; how many steps it took.
+ * With out, the reading and its pattern (*fp) are the caller's to free.
+ */
 static int
 search(struct rl_incident *inc, const char *pattern, size_t budget,
-    struct got *g, struct find_read **out)
+    struct got *g, struct find_read **out, struct find **fp)
 {
 	struct find	*f;
 	struct find_read *fr;
@@ -122,6 +125,7 @@ search(struct rl_incident *inc, const char *pattern, size_t budget,
 		steps++;
 	if (out != NULL) {
 		*out = fr;
+		*fp = f;
 		return steps;
 	}
 	find_read_free(fr);
@@ -171,7 +175,7 @@ test_all_lines(struct ruleset *rs)
 	ok(s0 != UINT32_MAX && con != UINT32_MAX, "the sources are there");
 
 	/* A healthy line no rule names: found, with its place. */
-	whole = search(inc, "heartbeat", 1 << 20, &g, NULL);
+	whole = search(inc, "heartbeat", 1 << 20, &g, NULL, NULL);
 	is_int(whole, 0, "one step reads the whole folder at a large budget");
 	is_int(g.n, 1, "the heartbeat line is one hit");
 	is_int(g.v[0].source, s0, "in rank 0's stdout.log");
@@ -189,7 +193,7 @@ test_all_lines(struct ruleset *rs)
 	    "heartbeat ok", "the very line, without its newline");
 
 	/* Smart case, every copy, each on its rank; a step is bounded. */
-	steps = search(inc, "initialized process", 64, &g, &fr);
+	steps = search(inc, "initialized process", 64, &g, &fr, &f);
 	ok(steps > 3, "64-byte steps take several calls (%d)", steps);
 	is_int(g.n, 4, "four start-up lines: two ranks' and their tee'd copies");
 	for (i = 0; i < g.n; i++) {
@@ -208,11 +212,12 @@ test_all_lines(struct ruleset *rs)
 	is_int(total, inc->nsources, "of all");
 	is_int(find_read_lines(fr, &limited), 11, "its 11 lines were matched");
 	find_read_free(fr);
-	search(inc, "Initialized", 1 << 20, &g, NULL);
+	find_free(f);
+	search(inc, "Initialized", 1 << 20, &g, NULL, NULL);
 	is_int(g.n, 0, "a capital asks for case");
 
 	/* Events are lines too: the caller tells them from the rest. */
-	search(inc, "shard 7", 1 << 20, &g, NULL);
+	search(inc, "shard 7", 1 << 20, &g, NULL, NULL);
 	is_int(g.n, 2, "the error's line and its copy");
 
 	/* A source gone since the analysis: its events only. */

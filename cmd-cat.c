@@ -458,7 +458,7 @@ static void
 cat_again(struct cat_state *cs, struct ruleset *rs)
 {
 	struct rl_incident	*inc = cs->inc;
-	struct rl_source	*s, *a;
+	struct rl_source	*s;
 	struct cat_src		*q;
 	size_t			 i;
 
@@ -471,17 +471,17 @@ cat_again(struct cat_state *cs, struct ruleset *rs)
 		q->src = s;
 		q->fd = -1;
 		q->eof = true;
-		a = incident_add_source(cs->re, s->path, SOURCE_FILE);
-		if (s->binary || s->error != NULL || s->lines == 0)
+		if (s->binary || s->error != NULL || s->lines == 0) {
+			/* Its place in the second reading's sources. */
+			incident_add_source(cs->re, s->path, SOURCE_FILE);
 			continue;
+		}
 		q->eof = false;
-		if (cat_open(cs, q) == -1)
+		if (cat_open(cs, q) == -1) {
+			incident_add_source(cs->re, s->path, SOURCE_FILE);
 			continue;
-		a->clock = s->clock;
-		a->clock.form = 0;
-		memset(a->clock.seen, 0, sizeof a->clock.seen);
-		source_ingest(cs->re, a, cat_line_cb, cs);
-		q->again = a;
+		}
+		q->again = source_again(cs->re, s, cat_line_cb, cs);
 	}
 }
 

@@ -177,6 +177,7 @@ void		 ingest_flush(struct ingest *);
 void		 ingest_drop_zeros(struct ingest *, size_t);
 void		 ingest_set_line_cb(struct ingest *, ingest_line_cb, void *);
 bool		 ingest_pending(const struct ingest *);
+uint64_t	 ingest_offset(const struct ingest *);
 void		 ingest_context(struct ingest *);
 uint64_t	 ingest_warmup(void);
 
@@ -201,6 +202,9 @@ bool		 source_spilled(const struct rl_source *, uint64_t);
 void		 source_feed(struct rl_incident *, struct rl_source *,
 		     struct ingest *, const char *, size_t);
 int		 source_reopen(const struct rl_source *);
+/* find-read.c: a source read again in an incident of its own (cat, /). */
+struct rl_source *source_again(struct rl_incident *, const struct rl_source *,
+		     ingest_line_cb, void *);
 void		 source_readbuf_free(void);
 
 /* batch.c: every source read to its end, on every core. */

@@ -62,6 +62,13 @@ ingest_skip_update(struct ingest *in)
 	    in->rs != NULL && in->rs->nalways == 0;
 }
 
+/* The offset of the line being read: a line callback's own. */
+uint64_t
+ingest_offset(const struct ingest *in)
+{
+	return in->offset;
+}
+
 /*
  * How many bytes of a source are read line by line before skipping may
  * start; RANKLINE_WARMUP sets it, and RANKLINE_READ_ALL reads every line,

@@ -326,6 +326,10 @@ input_key(struct tui *t, int key)
 		return;
 	}
 	act = lines_action(t, v->id, input_action(v->id, key));
+	/* Esc stops a search that is still reading, before it closes. */
+	if (act == ACT_BACK && key == 27 && (v->id == VIEW_TIMELINE ||
+	    v->id == VIEW_MERGED) && search_cancel(t))
+		return;
 	if (act == ACT_REDRAW) {
 		clearok(curscr, TRUE);
 		t->dirty = true;

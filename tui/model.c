@@ -73,7 +73,7 @@ model_rank_row(const struct rl_incident *inc, size_t nranked, int rank)
  * Map each source to the one row that owns it: -1 for none, -2 for a source
  * several rows share (a multiplexed console), which cannot place a line.
  */
-static int *
+int *
 model_source_rows(const struct rl_incident *inc)
 {
 	const struct rl_rank	*r;

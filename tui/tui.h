@@ -373,6 +373,7 @@ struct tui {
 	uv_poll_t	 poll;		/* the keyboard */
 	uv_prepare_t	 prepare;	/* draws once per loop turn */
 	uv_timer_t	 timer;		/* wakes the loop for a capped redraw */
+	uv_idle_t	 search_idle;	/* reads a search's lines (search.c) */
 	struct tui_live	 live;		/* following: diagnosis cadence, pause */
 	int		 nhandles;	/* still open; freed when it reaches 0 */
 
@@ -472,6 +473,7 @@ const char	*live_status(struct tui *, char *, size_t);
 void		 model_keep(struct tui *);
 void		 model_build(struct tui *);
 void		 model_clear(struct tui_index *);
+int		*model_source_rows(const struct rl_incident *);
 const char	*model_row_label(const struct tui_row *, char *, size_t);
 const char	*model_event_label(const struct tui *, unsigned, char *,
 		     size_t);
@@ -493,8 +495,28 @@ void		 search_update(struct tui *);
 int		 search_next(struct tui *, int);
 bool		 search_active(const struct tui *);
 bool		 search_is_hit(const struct tui *, unsigned);
-bool		 search_row_hit(const struct tui *, int);
+bool		 search_row_hit(struct tui *, int);
 void		 search_free(struct tui *);
+bool		 search_cancel(struct tui *);
+const int64_t	*search_row_lines(struct tui *, int, size_t *);
+/* A line hit that is no event, as the merged log draws it. */
+struct search_line {
+	int64_t		 key;		/* its place in time (search_key) */
+	int64_t		 pos;		/* on the axis, as index.pos */
+	int		 row;		/* the row it is on */
+	unsigned	 source;
+	uint64_t	 line;
+	struct rl_time	 time;
+	const struct rl_process *proc;	/* borrowed, or NULL */
+	bool		 selected;	/* the selection is this line */
+};
+size_t		 search_lines(struct tui *);
+int64_t		 search_key(const struct rl_time *);
+void		 search_line(const struct tui *, size_t, struct search_line *);
+int		 search_line_text(const struct tui *, size_t, struct buf *);
+void		 search_line_select(struct tui *, size_t);
+void		 search_line_unselect(struct tui *);
+long		 search_line_selected(const struct tui *);
 
 /* prompt.c */
 int		 prompt_open(struct tui *, int);

@@ -369,8 +369,9 @@ static void
 timeline_draw_hits(struct tui *t, const struct tui_row *row,
     const struct timeline_layout *l, const unsigned char *c, int y)
 {
+	const int64_t	*p;
 	unsigned	 ev;
-	size_t		 i;
+	size_t		 i, np;
 	int		 b;
 
 	for (i = 0; i < row->n; i++) {
@@ -379,6 +380,15 @@ timeline_draw_hits(struct tui *t, const struct tui_row *row,
 			continue;
 		/* -1: outside the zoomed window. */
 		if ((b = timeline_bucket(t, ev, l->axis_w)) < 0)
+			continue;
+		screen_puts(y, l->axis_x + b, 1, TR_HIGHLIGHT,
+		    c[b] >= GLYPH_WRAPPER ? screen_glyph_text(c[b]) :
+		    screen_sym("\xe2\x97\x8f", "*"));
+	}
+	/* The lines no rule named, by their time. */
+	p = search_row_lines(t, (int)(row - t->index.rows), &np);
+	for (i = 0; i < np; i++) {
+		if ((b = zoom_col(t, p[i], l->axis_w)) < 0)
 			continue;
 		screen_puts(y, l->axis_x + b, 1, TR_HIGHLIGHT,
 		    c[b] >= GLYPH_WRAPPER ? screen_glyph_text(c[b]) :

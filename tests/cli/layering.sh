@@ -30,7 +30,7 @@ ok "$([ -z "$bad" ]; echo $?)" "the rule engine sees rules.h, never the model ${
 # (follow.h).  core.h is gone: a file still including it would not build.
 hdrs() { grep -hoE '#include *"[^"]+"' "$@" | sed 's/.*"\(.*\)"/\1/' | sort -u; }
 bad=$(hdrs tui/*.c tui/*.h store/*.c store/*.h |
-    grep -vxE 'model\.h|base\.h|rules\.h|wording\.h|report\.h|follow\.h|find\.h|tui\.h|cmdline\.h|store\.h|store-int\.h|config\.h' |
+    grep -vxE 'model\.h|base\.h|rules\.h|wording\.h|report\.h|follow\.h|find\.h|tui\.h|cmdline\.h|search-int\.h|store\.h|store-int\.h|config\.h' |
     tr '\n' ' ')
 ok "$([ -z "$bad" ]; echo $?)" "tui/ and store/ include the model's header, not the engine's ${bad}"
 bad=$(grep -lE '#include *"follow\.h"' tui/*.c store/*.c 2>/dev/null |

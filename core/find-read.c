@@ -139,6 +139,7 @@ find_read_create(struct rl_incident *inc, struct find *f, bool follow,
 	fr = xcalloc(1, sizeof *fr);
 	fr->inc = inc;
 	fr->re = incident_create(inc->rules);
+	fr->re->lines_only = true;
 	fr->find = f;
 	fr->cb = cb;
 	fr->arg = arg;

@@ -281,6 +281,18 @@ ingest_line(struct ingest *in, const char *line, size_t len, enum line_how how,
 			st->last = in->recent;	/* a new writer: the source's */
 	}
 
+	/*
+	 * A search's second reading wants the line, its writer and its time:
+	 * the rules' events are the first reading's already, and would hold
+	 * a second copy of them for as long as the search lasts.
+	 */
+	if (in->inc->lines_only) {
+		if (in->line_cb != NULL)
+			in->line_cb(in->line_arg, src, lineno, &st->last,
+			    st->proc, line, len);
+		return;
+	}
+
 	/* A record ends at its end pattern, before this line is named. */
 	if (st->rec != NULL && st->rec->end.code != NULL &&
 	    ruleset_match_pattern(in->rs, &st->rec->end, msg, mlen, NULL))

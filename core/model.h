@@ -511,6 +511,8 @@ struct rl_incident {
 	struct rl_event	**made;		/* the diagnosis's own events, owned */
 	size_t		 nmade;
 	bool		 settled;	/* no more lines will be read */
+	bool		 lines_only;	/* a second reading for its line
+					   callback: no rules, no events */
 	uint32_t	 samples;	/* per sampling keep: incident_samples
 					   of all the sources, or 0: of those
 					   known when the keep is made */

@@ -577,6 +577,12 @@ int		 group_list_step(struct tui *, const struct group_list *, int);
 int		 group_list_click(struct tui *, const struct group_list *, int);
 const struct group_line *group_list_selected(const struct tui *, int);
 
+/* view-header.c: the top lines, above the ranks. */
+bool		 header_history_news(const struct tui *);
+void		 header_draw_failure(struct tui *, int);
+void		 header_draw_verdict(struct tui *, int);
+void		 header_draw_history(struct tui *, int, int);
+
 /* zoom.c */
 void		 zoom_window(const struct tui *, int64_t *, int64_t *);
 int		 zoom_col(const struct tui *, int64_t, int);

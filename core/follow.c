@@ -65,8 +65,8 @@ struct follow_dir {
 	bool		 poll;		/* a network file system, or --poll */
 	bool		 watching;	/* a handle was started */
 	bool		 fell_back;	/* inotify refused: polled, event unused */
-	dev_t		 dev;		/* its identity, ino 0 if unknown: a */
-	ino_t		 ino;		/* folder met again by a link is not */
+	dev_t		 dev;		/* its identity (ino 0: not known), */
+	ino_t		 ino;		/* so that a link to it is not taken */
 	uv_fs_event_t	 event;		/* when !poll */
 	uv_fs_poll_t	 fspoll;	/* when poll (and scan) */
 	struct follow_dir *next;
@@ -675,23 +675,6 @@ follow_name_cmp(const struct dirent **a, const struct dirent **b)
 	return strcmp((*a)->d_name, (*b)->d_name);
 }
 
-/*
- * A folder followed already under another name: a symlink to a parent or
- * beside its target.  Two links to ".." made every scan 2^32 folders, and
- * the follow never came back to its loop, SIGTERM included.
- */
-static bool
-follow_dir_known(const struct follow *f, const struct stat *sb)
-{
-	const struct follow_dir	*d;
-
-	for (d = f->dirs; d != NULL; d = d->next) {
-		if (d->ino != 0 && d->ino == sb->st_ino && d->dev == sb->st_dev)
-			return true;
-	}
-	return false;
-}
-
 /* One entry of a watched folder: a new file or folder is followed. */
 static void
 follow_dir_entry(struct follow_dir *d, const char *name)
@@ -713,8 +696,12 @@ follow_dir_entry(struct follow_dir *d, const char *name)
 		free(p);
 		return;
 	}
-	if (S_ISDIR(sb.st_mode) && d->depth + 1 < FOLLOW_DEPTH &&
-	    !follow_dir_known(f, &sb)) {
+	/* A folder scanned already, under this name or another (a link to
+	 * a parent), is not again: two links to ".." made 2^32 folders. */
+	for (sub = f->dirs; S_ISDIR(sb.st_mode) && sub != NULL; sub = sub->next)
+		if (sub->scan && sub->ino == sb.st_ino && sub->dev == sb.st_dev)
+			break;
+	if (S_ISDIR(sb.st_mode) && d->depth + 1 < FOLLOW_DEPTH && sub == NULL) {
 		sub = follow_dir_get(f, p, d->depth + 1);
 		if (!sub->scan) {
 			sub->scan = true;

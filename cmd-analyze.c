@@ -166,6 +166,12 @@ analyze_paths(const struct options *o, struct ruleset *rs, int argc,
 	struct rl_incident	*inc;
 
 	inc = incident_create(rs);
+	/*
+	 * Its readers (the reports, the store) ask event_text; the console
+	 * (--no-follow, the history's incidents) reads texts itself, and
+	 * commands and line callbacks read on past the files.
+	 */
+	inc->lean = !o->no_follow && o->ncmds == 0 && cb == NULL;
 	*bad = 0;
 	if (o->follow) {
 		analyze_follow(o, inc, argc, argv, cb, arg, bad);

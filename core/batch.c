@@ -248,6 +248,7 @@ batch_read(struct rl_incident *inc, ingest_line_cb cb, void *arg, int jobs)
 	/* Every line is read here: the diagnosis may use the keeps' events. */
 	inc->settled = true;
 	inc->samples = incident_samples(inc->nsources);
+	incident_lean(inc);
 	if (cb != NULL || jobs == 1 || inc->nsources < 2 ||
 	    total < batch_min()) {
 		free(size);

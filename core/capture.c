@@ -122,18 +122,20 @@ capture_boundary(const char *s, size_t i)
  * again at the places a prefix can end.
  */
 char *
-event_capture(const struct rl_event *e, const char *name)
+event_capture(const struct rl_incident *inc, const struct rl_event *e,
+    const char *name)
 {
 	const struct rl_pattern	*p;
 	pcre2_match_data	*md;
+	const char		*text;
 	size_t			 i, k, n, tries;
 	char			*v = NULL;
 	int			 g;
 	bool			 none;
 
-	if (e->rule == NULL || e->text == NULL)
+	if (e->rule == NULL || (text = event_text(inc, e)) == NULL)
 		return NULL;
-	n = strlen(e->text);
+	n = strlen(text);
 	/* Where the rule matched when the line was read, first. */
 	if (e->pat < e->rule->npat && e->at < n && (g = pattern_group(
 	    p = &e->rule->pat[e->pat], name)) != 0) {
@@ -141,7 +143,7 @@ event_capture(const struct rl_event *e, const char *name)
 		    (const pcre2_code *)p->code, NULL);
 		if (md == NULL)
 			fatal("out of memory");
-		v = pattern_extract(p, md, g, e->text + e->at, n - e->at,
+		v = pattern_extract(p, md, g, text + e->at, n - e->at,
 		    &none);
 		pcre2_match_data_free(md);
 		if (v != NULL)
@@ -155,7 +157,7 @@ event_capture(const struct rl_event *e, const char *name)
 		    (const pcre2_code *)p->code, NULL);
 		if (md == NULL)
 			fatal("out of memory");
-		v = pattern_extract(p, md, g, e->text, n, &none);
+		v = pattern_extract(p, md, g, text, n, &none);
 		/*
 		 * A pattern that matches nowhere in the line, and whose match
 		 * cannot depend on where the subject starts, matches nowhere
@@ -163,10 +165,10 @@ event_capture(const struct rl_event *e, const char *name)
 		 */
 		for (k = none && p->anywhere ? n : 1, tries = 0; v == NULL &&
 		    k < n && k < CAPTURE_SCAN && tries < CAPTURE_RETRIES; k++) {
-			if (!capture_boundary(e->text, k))
+			if (!capture_boundary(text, k))
 				continue;
 			tries++;
-			v = pattern_extract(p, md, g, e->text + k, n - k,
+			v = pattern_extract(p, md, g, text + k, n - k,
 			    &none);
 		}
 		pcre2_match_data_free(md);
@@ -200,12 +202,13 @@ number_parse(const char *s, double *out)
 
 /* A named capture of the event's rule as a number. */
 bool
-event_capture_num(const struct rl_event *e, const char *name, double *out)
+event_capture_num(const struct rl_incident *inc, const struct rl_event *e,
+    const char *name, double *out)
 {
 	char	*v;
 	bool	 ok;
 
-	if ((v = event_capture(e, name)) == NULL)
+	if ((v = event_capture(inc, e, name)) == NULL)
 		return false;
 	ok = number_parse(v, out);
 	free(v);

@@ -145,8 +145,8 @@ cap_rule_mask(struct cap_rules *cr, const struct rl_rule *r)
 
 /* Read one event's numbers into the capacity; true if it gave any. */
 static bool
-cap_read_event(struct rl_capacity *c, const struct rl_event *e,
-    struct cap_rules *cr, bool *vllm)
+cap_read_event(const struct rl_incident *inc, struct rl_capacity *c,
+    const struct rl_event *e, struct cap_rules *cr, bool *vllm)
 {
 	size_t		i;
 	double		v;
@@ -155,7 +155,7 @@ cap_read_event(struct rl_capacity *c, const struct rl_event *e,
 
 	for (i = 0; i < sizeof cap_fields / sizeof *cap_fields; i++) {
 		if (!(mask >> i & 1) ||
-		    !event_capture_num(e, cap_fields[i].name, &v))
+		    !event_capture_num(inc, e, cap_fields[i].name, &v))
 			continue;
 		*cap_at(c, cap_fields[i].off) = v * cap_fields[i].scale;
 		any = true;
@@ -166,7 +166,7 @@ cap_read_event(struct rl_capacity *c, const struct rl_event *e,
 	}
 	if (e->rule->checklist & ((1u << CHECK_ARGS) | (1u << CHECK_MODEL))) {
 		for (i = 0; i < sizeof cap_args / sizeof *cap_args; i++) {
-			if (text_key_num(e->text, cap_args[i].name, &v) &&
+			if (text_key_num(event_text(inc, e), cap_args[i].name, &v) &&
 			    v > 0) {
 				*cap_at(c, cap_args[i].off) = v;
 				any = true;
@@ -176,31 +176,45 @@ cap_read_event(struct rl_capacity *c, const struct rl_event *e,
 	return any;
 }
 
-/* Gather the numbers, later lines overriding earlier ones. */
+/* Is an event one whose numbers the capacity reads? */
+static bool
+cap_wanted(const struct rl_incident *inc, const struct rl_event *e)
+{
+	return e->rule != NULL && e->rule->mark != MARK_STEP &&
+	    cap_in_time(inc, e) && ((e->rule->checklist &
+	    ((1u << CHECK_MEMORY) | (1u << CHECK_ARGS) |
+	    (1u << CHECK_MODEL))) || e->rule->group == GROUP_CAPACITY);
+}
+
+/*
+ * Gather the numbers, later lines overriding earlier ones.  Their texts
+ * are held first, in bulk: a lean reading read back one at a time, in
+ * time order, the launch line of each of 10,000 ranks.
+ */
 static bool
 cap_gather(struct rl_incident *inc, struct rl_capacity *c)
 {
 	const struct rl_event	*e;
 	struct cap_rules	 cr = { .n = 0 };
-	size_t			 i;
+	size_t			 i, n = 0, *v;
 	bool			 vllm = false;
 
+	v = xcalloc(inc->nevents + 1, sizeof *v);
 	for (i = 0; i < inc->nevents; i++) {
-		e = event_ahead(inc->events, inc->nevents, i);
-		if (e->rule == NULL || e->rule->mark == MARK_STEP ||
-		    !cap_in_time(inc, e))
-			continue;
-		if (!(e->rule->checklist & ((1u << CHECK_MEMORY) |
-		    (1u << CHECK_ARGS) | (1u << CHECK_MODEL))) &&
-		    e->rule->group != GROUP_CAPACITY)
-			continue;
-		if (cap_read_event(c, e, &cr, &vllm) &&
+		if (cap_wanted(inc, inc->events[i]))
+			v[n++] = i;
+	}
+	event_texts_hold(inc, v, n);
+	for (i = 0; i < n; i++) {
+		e = inc->events[v[i]];
+		if (cap_read_event(inc, c, e, &cr, &vllm) &&
 		    c->evidence.n < CAP_EVIDENCE)
-			evlist_add(&c->evidence, inc, (int)i, STANCE_SUPPORTS,
+			evlist_add(&c->evidence, inc, (int)v[i], STANCE_SUPPORTS,
 			    "a number of the memory budget (%s)",
 			    e->rule->title != NULL ? e->rule->title :
 			    e->rule->id);
 	}
+	free(v);
 	return vllm;
 }
 

@@ -41,13 +41,14 @@ struct progress {
 
 /* The global rank a desync line speaks for, or RL_NONE. */
 static int
-hang_line_rank(const struct rl_event *e, int64_t pg)
+hang_line_rank(const struct rl_incident *inc, const struct rl_event *e,
+    int64_t pg)
 {
 	double	r;
 
 	if (e->rank != RL_NONE)
 		return e->rank;
-	if (pg == 0 && event_capture_num(e, "pg_rank", &r) && r >= 0)
+	if (pg == 0 && event_capture_num(inc, e, "pg_rank", &r) && r >= 0)
 		return (int)r;
 	return RL_NONE;
 }
@@ -189,11 +190,11 @@ hang_seq(struct rl_incident *inc, struct rl_hang *h)
 		    (e->role != ROLE_COLLATERAL && e->role != ROLE_SYMPTOM) ||
 		    event_cap(e, CAP_TIMEOUT_MS) == RL_CAP_UNSET ||
 		    !rule_has_named(e->rule, "seq", bits) ||
-		    !event_capture_num(e, "seq", &seq))
+		    !event_capture_num(inc, e, "seq", &seq))
 			continue;
-		if (!event_capture_num(e, "pg_id", &pg))
+		if (!event_capture_num(inc, e, "pg_id", &pg))
 			pg = -1;
-		if ((rank = hang_line_rank(e, (int64_t)pg)) == RL_NONE)
+		if ((rank = hang_line_rank(inc, e, (int64_t)pg)) == RL_NONE)
 			continue;
 		progress_add(&v, &n, (int64_t)pg, rank, (int64_t)seq, (int)i);
 	}
@@ -216,7 +217,7 @@ hang_dump_origin(struct rl_incident *inc, struct rl_hang *h)
 		e = event_ahead(inc->events, inc->nevents, i);
 		if (e->rule == NULL || e->harmless ||
 		    !rule_has_named(e->rule, "origin", bits) ||
-		    !event_capture_num(e, "origin", &o) || o < 0)
+		    !event_capture_num(inc, e, "origin", &o) || o < 0)
 			continue;
 		/* Boyer-Moore majority: the answer if any rank has one. */
 		if (votes == 0) {
@@ -292,11 +293,11 @@ hang_analyze(struct rl_incident *inc)
 		if (e->rule == NULL || e->harmless ||
 		    e->rule->mark == MARK_STEP ||
 		    !rule_has_named(e->rule, "last_enqueued", bits) ||
-		    !event_capture_num(e, "last_enqueued", &enq))
+		    !event_capture_num(inc, e, "last_enqueued", &enq))
 			continue;
-		if (!event_capture_num(e, "pg_id", &pg))
+		if (!event_capture_num(inc, e, "pg_id", &pg))
 			pg = -1;
-		if ((rank = hang_line_rank(e, (int64_t)pg)) == RL_NONE)
+		if ((rank = hang_line_rank(inc, e, (int64_t)pg)) == RL_NONE)
 			continue;
 		progress_add(&v, &n, (int64_t)pg, rank, (int64_t)enq, (int)i);
 	}

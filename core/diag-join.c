@@ -147,10 +147,10 @@ join_candidate(const struct rl_event *e)
 
 /*
  * The ties, from one pass over the events: every ranked line that names
- * its GPU's bus id (into pci), and the launcher records and prefixes that
- * name a rank's pid (into pid, if asked for).  The same pass notes where
- * the join's candidates are (into *cand, if asked for, *ncand of them),
- * so that they alone are visited again.
+ * its GPU's bus id (into pci, if asked for), and the launcher records and
+ * prefixes that name a rank's pid (into pid, if asked for).  The same
+ * pass notes where the join's candidates are (into *cand, if asked for,
+ * *ncand of them), so that they alone are visited again.
  */
 static void
 join_collect(const struct rl_incident *inc, struct ties *pci,
@@ -173,9 +173,9 @@ join_collect(const struct rl_incident *inc, struct ties *pci,
 		}
 		if (e->rank == RL_NONE || e->rule == NULL)
 			continue;
-		if (e->rule->role == ROLE_EVIDENCE &&
+		if (pci != NULL && e->rule->role == ROLE_EVIDENCE &&
 		    rule_has_named(e->rule, "busid", bits)) {
-			busid = event_capture(e, "busid");
+			busid = event_capture(inc, e, "busid");
 			if (busid != NULL && pci_normalize(busid, key,
 			    sizeof key))
 				ties_add(pci, event_host(inc, e), key, e->rank);
@@ -226,12 +226,23 @@ join_resolve(struct rl_incident *inc)
 	size_t		*cand = NULL, ncand = 0, i;
 	int		 rank;
 
-	join_collect(inc, &pci, &pid, &cand, &ncand);
+	/*
+	 * The bus ids only where a candidate's rule names a GPU: each is a
+	 * capture read again from a line, some 80,000 lines at 10,000 ranks
+	 * (NCCL's init lines), each read from its file in a lean incident.
+	 */
+	join_collect(inc, NULL, &pid, &cand, &ncand);
+	for (i = 0; i < ncand; i++) {
+		if (rule_has_named(inc->events[cand[i]]->rule, "pci", bits)) {
+			join_collect(inc, &pci, NULL, NULL, NULL);
+			break;
+		}
+	}
 	for (i = 0; i < ncand && (pci.n > 0 || pid.n > 0); i++) {
 		e = inc->events[cand[i]];
 		rank = RL_NONE;
 		if (pci.n > 0 && rule_has_named(e->rule, "pci", bits) &&
-		    (v = event_capture(e, "pci")) != NULL) {
+		    (v = event_capture(inc, e, "pci")) != NULL) {
 			if (pci_normalize(v, key, sizeof key))
 				rank = ties_find(&pci, event_host(inc, e), key);
 			free(v);

@@ -364,25 +364,40 @@ event_failure(const struct rl_event *e)
 	    event_failing_role(e->role);
 }
 
-/* FNV-1a over an event's rule and text. */
-static uint64_t
-event_hash(const struct rl_event *e)
+/*
+ * The length of an event's text, without reading a text let go again
+ * (EVENT_TEXT_AWAY) from its file.
+ */
+static size_t
+event_text_len(const struct rl_event *e)
 {
-	return hash_bytes(STR_HASH_SEED ^ (uint64_t)(uintptr_t)e->rule,
-	    e->text, strlen(e->text));
+	if (e->text == NULL && (e->tform & EVENT_TEXT_AWAY))
+		return e->tlen + (e->tform & EVENT_TEXT_CUT ?
+		    sizeof TEXT_MARK - 1 : 0);
+	return e->text != NULL ? strlen(e->text) : 0;
+}
+
+/* The hash of an event's rule and its text's length. */
+static uint64_t
+event_hash(const struct rl_event *e, size_t len)
+{
+	return ((uint64_t)(uintptr_t)e->rule ^ len) * 0x9e3779b97f4a7c15ULL;
 }
 
 /*
  * A launcher that was not started with --tee copies its children's stderr
  * into its own log, unattributed.  An unranked event whose rule and text
  * equal a ranked one's is such a copy, and is left out of the judging.
+ * The unranked failures are few and the ranked ones many: the unranked
+ * are tabled by rule and length, and a ranked text is read (and compared)
+ * only where both are one of theirs, since a lean incident reads each
+ * text again from its file.
  */
 void
 diagnose_copies(struct rl_incident *inc, bool *copy)
 {
 	struct rl_event	*e, *f;
-	uint64_t	 h;
-	size_t		 i, k, cap, *slot;
+	size_t		 i, k, cap, n = 0, len, *slot;
 	bool		 any = false;
 
 	for (i = 0; i < inc->nevents && !any; i++)
@@ -390,30 +405,37 @@ diagnose_copies(struct rl_incident *inc, bool *copy)
 		    RL_NONE;
 	if (!any)
 		return;
-	/* Open addressing over the ranked failure events: rule and text. */
-	for (cap = 64; cap < 2 * inc->nevents; cap *= 2)
+	for (i = 0; i < inc->nevents; i++) {
+		e = event_ahead(inc->events, inc->nevents, i);
+		n += e->rank == RL_NONE && event_failure(e);
+	}
+	if (n == 0)
+		return;
+	/* Open addressing over the unranked failure events. */
+	for (cap = 64; cap < 2 * n; cap *= 2)
 		;
 	slot = xcalloc(cap, sizeof *slot);	/* event index + 1, 0 empty */
 	for (i = 0; i < inc->nevents; i++) {
-		e = event_ahead(inc->events, inc->nevents, i);
-		if (e->rank == RL_NONE || !event_failure(e))
+		e = inc->events[i];
+		if (e->rank != RL_NONE || !event_failure(e))
 			continue;
-		for (k = event_hash(e) & (cap - 1); slot[k] != 0;
-		    k = (k + 1) & (cap - 1))
+		for (k = event_hash(e, event_text_len(e)) & (cap - 1);
+		    slot[k] != 0; k = (k + 1) & (cap - 1))
 			;
 		slot[k] = i + 1;
 	}
 	for (i = 0; i < inc->nevents; i++) {
-		e = event_ahead(inc->events, inc->nevents, i);
-		if (e->rank != RL_NONE || !event_failure(e))
+		f = event_ahead(inc->events, inc->nevents, i);
+		if (f->rank == RL_NONE || !event_failure(f))
 			continue;
-		h = event_hash(e);
-		for (k = h & (cap - 1); slot[k] != 0; k = (k + 1) & (cap - 1)) {
-			f = inc->events[slot[k] - 1];
-			if (f->rule == e->rule && strcmp(f->text, e->text) == 0) {
-				copy[i] = true;
-				break;
-			}
+		len = event_text_len(f);
+		for (k = event_hash(f, len) & (cap - 1); slot[k] != 0;
+		    k = (k + 1) & (cap - 1)) {
+			e = inc->events[slot[k] - 1];
+			if (!copy[slot[k] - 1] && e->rule == f->rule &&
+			    event_text_len(e) == len &&
+			    strcmp(event_text(inc, e), event_text(inc, f)) == 0)
+				copy[slot[k] - 1] = true;
 		}
 	}
 	free(slot);

@@ -504,7 +504,7 @@ diagnose_hang(struct rl_incident *inc, struct judge *v, size_t n)
 		e->offset = lag->offset;
 		e->time = lag->time;
 		e->process = lag->process;
-		e->text = incident_own(inc, xstrdup(lag->text));
+		e->text = incident_own(inc, xstrdup(event_text(inc, lag)));
 	} else {
 		e->source = (unsigned)p->last_source;
 		e->line = p->last_line;

@@ -21,6 +21,7 @@
  */
 #define EVENT_TEXT_MAX		4096	/* bytes of a line an event keeps */
 #define EVENT_TEXT_PROGRESS	200	/* for step and periodic lines */
+#define TEXT_MARK	" [rankline: cut]"	/* ends a text cut at its max */
 enum keep_policy { KEEP_FIRST, KEEP_LAST, KEEP_SAMPLE };
 
 struct rl_keep {
@@ -72,7 +73,17 @@ struct rl_keep	*incident_keep(struct rl_incident *, const struct rl_rule *,
 		     int, unsigned);
 struct rl_event	*keep_add(struct rl_incident *, struct rl_keep *, uint64_t);
 struct rl_event	*keep_find(struct rl_keep *, uint64_t);
-void		 keep_shrink(struct rl_incident *, size_t, unsigned);
+void		 keep_shrink(struct rl_incident *, size_t,
+		     const struct rl_source *);
+void		 incident_keeps_done(struct rl_incident *);
+
+/* A source that can be read again at the offsets its lines were read from. */
+static inline bool
+source_rereadable(const struct rl_source *src)
+{
+	return src->kind == SOURCE_FILE && src->spill == -1 &&
+	    !src->compressed && !src->transient && !src->binary;
+}
 
 /* heap.c: the heap a wide read grows, on huge pages where they are had. */
 void		 heap_advise(void);
@@ -156,6 +167,14 @@ struct rl_process *incident_process(struct rl_incident *, const char *,
 struct rl_process *incident_process_find(struct rl_incident *, const char *);
 struct rl_event	*incident_add_event(struct rl_incident *);
 uint32_t	 incident_samples(size_t);
+
+/* event-text.c: a lean reading's texts, read back when asked. */
+#define LEAN_SOURCES	512	/* sources from which a reading is lean */
+void		 incident_lean(struct rl_incident *);
+void		 keep_texts_away(struct rl_keep *);
+void		 event_texts_each(const struct rl_incident *, const size_t *,
+		     size_t, void (*)(void *, size_t, const char *), void *);
+
 char		*incident_own(struct rl_incident *, char *);
 void		 incident_disown(struct rl_incident *);
 void		 incident_gather(struct rl_incident *);
@@ -227,9 +246,10 @@ void		 context_free(struct rl_context *);
 void		 context_list_clear(struct rl_source *);
 
 /* capture.c: named values of an event's line, read back on demand. */
-char		*event_capture(const struct rl_event *, const char *);
-bool		 event_capture_num(const struct rl_event *, const char *,
-		     double *);
+char		*event_capture(const struct rl_incident *,
+		     const struct rl_event *, const char *);
+bool		 event_capture_num(const struct rl_incident *,
+		     const struct rl_event *, const char *, double *);
 bool		 rule_has_capture(const struct rl_rule *, const char *);
 bool		 rule_has_named(const struct rl_rule *, const char *, uint64_t);
 bool		 text_key_num(const char *, const char *, double *);

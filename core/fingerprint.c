@@ -750,13 +750,13 @@ fingerprint_signature(const struct rl_incident *inc, struct rl_signature *sig)
 		return;
 	e = inc->events[inc->answer.first];
 	hosts = fp_hosts(inc, &nhosts);
-	fingerprint_template(e->text, hosts, nhosts, &b);
+	fingerprint_template(event_text(inc, e), hosts, nhosts, &b);
 	free(hosts);
 	sig->rule = xstrdup(fp_rule(e));
 	sig->template = buf_steal(&b);
 	if ((host = fingerprint_event_host(inc, e)) != NULL)
 		sig->host = xstrdup(host);
-	if (fingerprint_find_pci(e->text, pci, sizeof pci) == 0)
+	if (fingerprint_find_pci(event_text(inc, e), pci, sizeof pci) == 0)
 		sig->pci = xstrdup(pci);
 	sig->rank = e->rank;
 	sig->hardware = inc->answer.domain == DOMAIN_HARDWARE;

@@ -287,6 +287,8 @@ event_init(struct rl_incident *inc, struct rl_event *e)
 	memset(e->capk, 0, sizeof e->capk);
 	e->ncap = e->guess = 0;
 	e->timed = e->weak = e->rank_resolved = e->harmless = false;
+	e->tform = 0;
+	e->tlen = 0;
 }
 
 /* Add an event to the gathered ones. */
@@ -443,6 +445,36 @@ keep_fit(struct rl_incident *inc, size_t n)
 	free(old);
 }
 
+/* The table made again from the keeps, if it was let go. */
+static void
+keep_reindex(struct rl_incident *inc)
+{
+	const struct rl_keep	*k;
+	size_t			 i;
+
+	if (inc->khsize != 0 || inc->nkeeps == 0)
+		return;
+	keep_fit(inc, inc->nkeeps);
+	for (i = 0; i < inc->nkeeps; i++) {
+		k = inc->keeps[i];
+		keep_put(inc, keep_hash(k->rule, k->process, k->source),
+		    inc->keeps[i]);
+	}
+}
+
+/*
+ * Every line is read: the table that finds a line's keep is let go (8 MB
+ * at 10,000 ranks, through the diagnosis); lines read later (a command
+ * after the files) make it again.
+ */
+void
+incident_keeps_done(struct rl_incident *inc)
+{
+	free(inc->khash);
+	inc->khash = NULL;
+	inc->khsize = 0;
+}
+
 /* Find or make the keep of a rule's events from one process in one source. */
 struct rl_keep *
 incident_keep(struct rl_incident *inc, const struct rl_rule *r, int proc,
@@ -453,6 +485,7 @@ incident_keep(struct rl_incident *inc, const struct rl_rule *r, int proc,
 	uint64_t		 h = keep_hash(r, proc, src);
 	size_t			 i, mask;
 
+	keep_reindex(inc);
 	if (inc->khsize != 0) {
 		mask = inc->khsize - 1;
 		for (i = (size_t)(h >> 32) & mask; (s = &inc->khash[i])->h != 0;
@@ -582,17 +615,24 @@ keep_add(struct rl_incident *inc, struct rl_keep *k, uint64_t ord)
 /*
  * A source was read to its end: its keeps (from the incident's from-th)
  * give back the slots they grew and did not fill.  Growing by doubling
- * left a quarter of the events' room empty, 16 MB at 10,000 ranks.
+ * left a quarter of the events' room empty, 16 MB at 10,000 ranks.  In a
+ * lean incident, the texts that are the bytes of a file that can be read
+ * again are let go (event_text reads them when asked).
  */
 void
-keep_shrink(struct rl_incident *inc, size_t from, unsigned src)
+keep_shrink(struct rl_incident *inc, size_t from, const struct rl_source *src)
 {
 	struct rl_keep	*k;
 	size_t		 i;
+	bool		 away = src->lean && source_rereadable(src);
 
 	for (i = from; i < inc->nkeeps; i++) {
 		k = inc->keeps[i];
-		if (k->source != src || k->cap == k->n || k->n == 0)
+		if (k->source != src->index)
+			continue;
+		if (away)
+			keep_texts_away(k);
+		if (k->cap == k->n || k->n == 0)
 			continue;
 		k->v = xreallocarray(k->v, k->n, sizeof *k->v);
 		k->cap = k->n;
@@ -858,6 +898,7 @@ incident_absorb(struct rl_incident *inc, struct rl_incident *part)
 	part->phsize = part->phashed = 0;
 
 	/* Keeps: the sources differ, so no two are the same keep. */
+	keep_reindex(inc);
 	from = inc->nkeeps;
 	inc->ckeeps = inc->nkeeps + part->nkeeps + 1;
 	inc->keeps = xreallocarray(inc->keeps, inc->ckeeps,

@@ -113,12 +113,21 @@ ingest_keep(struct ingest *in, const struct rl_rule *r, int proc)
 	return k;
 }
 
-/* Keep a line's text in an event: cut, NUL bytes as spaces. */
-char *
-ingest_event_text(const struct rl_rule *r, const char *line, size_t len)
+/*
+ * Keep a line's text in an event (its rule set): cut, NUL bytes as
+ * spaces.  Where the line is the source's bytes at the event's offset as
+ * they stand in the chunk being fed (no prefix peeled, no escape taken
+ * out, no NUL), the event says so (EVENT_TEXT_RAW): a lean incident lets
+ * such texts go and reads them again when asked.
+ */
+void
+ingest_event_text(const struct ingest *in, struct rl_event *e,
+    const char *line, size_t len)
 {
-	size_t	 max, n;
+	const struct rl_rule *r = e->rule;
+	size_t	 max, n, at;
 	char	*t, *z;
+	bool	 raw;
 
 	max = r->role == ROLE_PROGRESS && r->mark != MARK_CKPT_BEGIN &&
 	    r->mark != MARK_CKPT_END ? EVENT_TEXT_PROGRESS : EVENT_TEXT_MAX;
@@ -126,14 +135,22 @@ ingest_event_text(const struct rl_rule *r, const char *line, size_t len)
 	/* The mark's room only where it is written (75K texts, 1,024 ranks). */
 	t = xmalloc(n < len ? n + sizeof TEXT_MARK : n + 1);
 	memcpy(t, line, n);
+	raw = true;
 	for (z = memchr(t, '\0', n); z != NULL; z = memchr(z, '\0', n -
-	    (size_t)(z - t)))
+	    (size_t)(z - t))) {
 		*z = ' ';
+		raw = false;
+	}
+	raw = raw && in->chunk != NULL && e->offset >= in->chunk_abs &&
+	    (at = (size_t)(e->offset - in->chunk_abs)) + len <=
+	    in->fed - in->chunk_abs && line == in->chunk + at;
 	if (n < len)
 		memcpy(t + n, TEXT_MARK, sizeof TEXT_MARK);
 	else
 		t[n] = '\0';
-	return t;
+	e->text = t;
+	e->tform = raw ? EVENT_TEXT_RAW | (n < len ? EVENT_TEXT_CUT : 0) : 0;
+	e->tlen = raw ? (uint16_t)n : 0;
 }
 
 /*
@@ -428,7 +445,7 @@ ingest_event(struct ingest *in, struct stream *st, const struct rl_match *m,
 		}
 		return;
 	}
-	e->text = ingest_event_text(r, line, len);
+	ingest_event_text(in, e, line, len);
 	if (!(e->time.flags & RL_TIME_VALID)) {
 		st->pending = array_grow(st->pending, st->npending,
 		    &st->cpending, sizeof *st->pending);

@@ -13,7 +13,6 @@
 #define LINE_MAX_BYTES	(1024 * 1024)	/* longer lines are cut */
 #define PEEL_MAX	8		/* prefixes peeled from one line */
 #define LONG_MARK	" [rankline: line cut at 1 MiB]"
-#define TEXT_MARK	" [rankline: cut]"
 #define WARMUP_BYTES	(64 * 1024)	/* read line by line at first */
 #define SETTLE_TIMED	64		/* timed lines a block's end looks back on */
 #define SHAPE_PROBE	256		/* lines between looks at the shapes' use */
@@ -202,8 +201,8 @@ size_t		 ingest_writer_slot(const struct ingest *,
 		     const struct peeled *);
 
 /* ingest-event.c */
-char		*ingest_event_text(const struct rl_rule *, const char *,
-		     size_t);
+void		 ingest_event_text(const struct ingest *, struct rl_event *,
+		     const char *, size_t);
 void		 ingest_event(struct ingest *, struct stream *,
 		     const struct rl_match *, const char *, size_t, uint64_t,
 		     bool, bool, const struct link_ctx *);

@@ -205,7 +205,7 @@ ingest_tails(struct ingest *in)
 				e->time = in->streams[0]->last;
 			e->timed = own;
 			e->guess = own ? TIME_OWN : TIME_STREAM;
-			e->text = ingest_event_text(e->rule, ls, len);
+			ingest_event_text(in, e, ls, len);
 		}
 		if (k->last_due && k->last_off >= in->blk_abs) {
 			ls = in->blk + (k->last_off - in->blk_abs);

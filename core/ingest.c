@@ -143,7 +143,7 @@ ingest_free(struct ingest *in)
 	job_head_end(&in->src->head, &in->src->job, in->src->path);
 	context_settle(&in->ctx, in->src, true);
 	context_reader_clear(&in->ctx);
-	keep_shrink(in->inc, in->keeps_from, in->src->index);
+	keep_shrink(in->inc, in->keeps_from, in->src);
 	free(in);
 	heap_advise();
 }

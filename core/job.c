@@ -679,6 +679,7 @@ job_identity(const struct rl_incident *inc, struct rl_job *job)
 {
 	const struct rl_event	*e;
 	const struct rl_source	*src;
+	const char		*text;
 	struct rl_job		 part;
 	struct job_at		 at;
 	size_t			 i;
@@ -687,7 +688,7 @@ job_identity(const struct rl_incident *inc, struct rl_job *job)
 		job_path(job, inc->sources[i]->path);
 	for (i = 0; i < inc->nevents; i++) {
 		e = inc->events[i];
-		if (e->text == NULL || e->source >= inc->nsources)
+		if (e->source >= inc->nsources)
 			continue;
 		/*
 		 * A line of a head was scanned as it was read: 62,000 events
@@ -703,11 +704,12 @@ job_identity(const struct rl_incident *inc, struct rl_job *job)
 		 * OOM kill), never by progress or evidence: 25 M instructions
 		 * on a 512-rank console, all of them lines of steps and INFO.
 		 */
-		if (!event_failing_role(e->role))
+		if (!event_failing_role(e->role) ||
+		    (text = event_text(inc, e)) == NULL)
 			continue;
 		at.path = src->path;
 		at.line = e->line;
-		job_line(job, &at, e->text, strlen(e->text));
+		job_line(job, &at, text, strlen(text));
 	}
 	for (i = 0; i < inc->nsources; i++) {
 		src = inc->sources[i];

@@ -98,7 +98,10 @@ struct rl_context {
 	struct context_span *span;	/* holds the lines, shared with the
 					   source's other contexts near it (a
 					   reference); NULL: none (dropped, or
-					   nothing of the line was read) */
+					   nothing of the line was read), or
+					   held by reference */
+	uint64_t	 from;		/* by reference: the lines' offset in
+					   the source, read again when asked */
 	uint32_t	 at;		/* where in span the lines begin */
 	uint32_t	 len;		/* their bytes, the last newline trimmed */
 	char		*text;		/* the lines as a string, made when
@@ -106,6 +109,10 @@ struct rl_context {
 					   NULL */
 	uint8_t		 nhead;		/* bytes of head */
 	bool		 dropped;	/* no event is this line any more */
+	bool		 byref;		/* the lines are the source's len
+					   bytes at from, no span's: a file
+					   read to its end in a batch, which
+					   can be read at an offset again */
 	char		 head[64];	/* the line's first bytes as read, to
 					   tell that an event is this line */
 };
@@ -139,6 +146,10 @@ struct rl_source {
 	bool		 binary;	/* looked like a binary file: skipped */
 	bool		 compressed;	/* read whole through a decompressor */
 	bool		 transient;	/* cannot be re-read at an offset (followed) */
+	bool		 lean;		/* read to its end, it lets its events'
+					   texts and its contexts go where it
+					   can be read again at their offsets
+					   (incident_lean) */
 	unsigned	 generation;	/* files read at its path before this one
 					   (rotations and truncations while
 					   followed): 0 for the first */
@@ -248,16 +259,19 @@ struct rl_event {
 	const struct rl_rule *rule;	/* borrowed from the ruleset */
 	char		*text;		/* the line as written (NUL as space), cut at
 					   EVENT_TEXT_MAX: sanitize per destination;
-					   borrowed from the event's keep */
+					   borrowed from the event's keep; NULL
+					   with EVENT_TEXT_AWAY: read it with
+					   event_text */
 	uint64_t	 seq;		/* arrival order, for stable sorting */
 	uint64_t	 ord;		/* its keep's match number, from 0 */
 	int64_t		 capv[EVENT_CAPS];/* numeric captures; see event_cap */
 	unsigned	 source;	/* index of its source */
 	int		 process;	/* index of its process, or RL_NONE */
 	int		 rank;		/* resolved global rank, or RL_NONE */
-	enum rl_role	 role;		/* the rule's, or demoted by context */
-	uint16_t	 at;		/* where in text its pattern matched */
+	uint8_t		 role;		/* enum rl_role: the rule's, or demoted
+					   by context */
 	uint8_t		 pat;		/* which of the rule's patterns did */
+	uint16_t	 at;		/* where in text its pattern matched */
 	uint8_t		 capk[EVENT_CAPS];/* which capture each is (rl_cap) */
 	uint8_t		 ncap;		/* how many it holds */
 	uint8_t		 guess;		/* how its time was had: TIME_OWN, ... */
@@ -265,7 +279,22 @@ struct rl_event {
 	bool		 weak;		/* in a launcher's record: a copy, coarse time */
 	bool		 rank_resolved;	/* diagnose took rank from the process */
 	bool		 harmless;	/* context made it harmless */
+	uint8_t		 tform;		/* EVENT_TEXT_*: where text can be had */
+	uint16_t	 tlen;		/* with EVENT_TEXT_RAW: the line's bytes
+					   text holds */
 };
+
+/*
+ * Where an event's text can be had.  RAW: it is the tlen bytes of its
+ * source at its offset as they stand (no prefix peeled, no escape taken
+ * out, no NUL), then TEXT_MARK if CUT.  AWAY: it is not held (text is
+ * NULL) and is read again when asked (event_text): analyze's files, read
+ * to their end, can be read at an offset again, and their events' texts
+ * were 77 MB of the peak at 10,000 ranks, for the few a reader shows.
+ */
+#define EVENT_TEXT_RAW	0x01
+#define EVENT_TEXT_CUT	0x02
+#define EVENT_TEXT_AWAY	0x04
 
 /*
  * The i-th of an incident's gathered events, with the one EVENT_AHEAD
@@ -314,6 +343,22 @@ event_failing(const struct rl_event *e)
 {
 	return event_failing_role(e->role) && !e->harmless;
 }
+
+/*
+ * incident.c: an event's text, read again from its source if it is not
+ * held (EVENT_TEXT_AWAY), then held; NULL if it has none.  inc may be
+ * NULL for an event made by hand, which holds its text.
+ */
+struct rl_incident;
+const char	*event_text(const struct rl_incident *, const struct rl_event *);
+
+/*
+ * event-text.c: the texts of the n events idx[k] of the incident, held
+ * (read back in bulk where they were let go), for a reader about to show
+ * many: what event_text would hold one at a time.
+ */
+void		 event_texts_hold(const struct rl_incident *, const size_t *,
+		     size_t);
 
 /* An event's numeric capture c, or RL_CAP_UNSET. */
 static inline int64_t
@@ -513,6 +558,12 @@ struct rl_incident {
 	bool		 settled;	/* no more lines will be read */
 	bool		 lines_only;	/* a second reading for its line
 					   callback: no rules, no events */
+	bool		 lean;		/* a wide reading's files may let their
+					   texts and contexts go (see
+					   rl_source.lean): set by analyze and
+					   report, whose readers ask
+					   event_text; the console reads text
+					   itself */
 	uint32_t	 samples;	/* per sampling keep: incident_samples
 					   of all the sources, or 0: of those
 					   known when the keep is made */

@@ -147,7 +147,7 @@ json_first(const struct rl_incident *inc)
 	jset(o, "time", json_time(&e->time));
 	jset(o, "signature", report_json_str(report_event_signature(inc, e)));
 	jset(o, "role", report_json_str(role_name(e->role)));
-	jset(o, "text", report_json_str(e->text));
+	jset(o, "text", report_json_str(event_text(inc, e)));
 	if (e->rule != NULL) {
 		jset(o, "title", report_json_str(e->rule->title));
 		jset(o, "explain", report_json_str(e->rule->explain));
@@ -447,7 +447,7 @@ json_event(const struct rl_incident *inc, const struct rl_event *e)
 	    domain_name(e->rule->domain) : "unknown"));
 	if (e->harmless)
 		jset(x, "harmless", json_true());
-	jset(x, "text", report_json_str(e->text));
+	jset(x, "text", report_json_str(event_text(inc, e)));
 	return x;
 }
 
@@ -560,7 +560,7 @@ json_rows_next(void *arg, struct buf *b)
 	    "unknown");
 	buf_adds(b, e->harmless ? "\", \"harmless\": true, \"text\": " :
 	    "\", \"text\": ");
-	json_row_str(b, e->text);
+	json_row_str(b, event_text(inc, e));
 	buf_addc(b, '}');
 	return true;
 }
@@ -884,8 +884,16 @@ report_json(const struct rl_incident *inc, struct buf *b, FILE *out)
 		"events", json_rows_next, &rows
 	};
 	json_t				*o = report_json_make(inc, false);
-	size_t				 i;
+	size_t				 i, n = 0, *v;
 
+	/* The listed events' texts, read back in bulk where they were let go. */
+	v = xcalloc(JSON_EVENTS_MAX + 1, sizeof *v);
+	for (i = 0; i < inc->nevents && n < JSON_EVENTS_MAX; i++) {
+		if (event_listed(inc->events[i]))
+			v[n++] = i;
+	}
+	event_texts_hold(inc, v, n);
+	free(v);
 	rows.inc = inc;
 	rows.paths = xcalloc(inc->nsources + 1, sizeof *rows.paths);
 	report_json_print_stream(b, o, report_layout, nitems(report_layout),

@@ -179,7 +179,7 @@ wd_first(struct wd_section *s, const struct rl_incident *inc)
 	wd_addf(s, WD_BODY, 2, "%s (%s)", report_event_signature(inc, e),
 	    role_name(e->role));
 	buf_clear(&b);
-	wd_add_at(s, WD_LOG, 2, e->text, (int)e->source, e->line);
+	wd_add_at(s, WD_LOG, 2, event_text(inc, e), (int)e->source, e->line);
 	wd_para(s, WD_BODY, 2, "why: ", a->explanation);
 	wd_evidence(s, inc, &a->first_evidence);
 }

@@ -232,7 +232,7 @@ store_save_answer(struct store *st, struct store_save *s, char **cause)
 	store_q_text(&q, a->explanation);
 	store_q_text(&q, ckpt_status_name(a->ckpt));
 	store_q_maybe(&q, a->last_safe_step);
-	store_q_text(&q, root != NULL ? root->text : NULL);
+	store_q_text(&q, root != NULL ? event_text(s->inc, root) : NULL);
 	store_q_count(&q, inc->nsources);
 	store_q_count(&q, inc->nranks);
 	store_q_count(&q, inc->nevents);
@@ -348,7 +348,7 @@ store_save_event(struct store *st, struct store_save *s,
 	store_q_text(&q, ev->rule != NULL ? domain_name(ev->rule->domain) :
 	    NULL);
 	store_q_int(&q, ev == s->root);
-	store_q_text(&q, ev->text);
+	store_q_text(&q, event_text(s->inc, ev));
 	store_q_text(&q, context);
 	if (context != NULL)
 		store_q_int(&q, at);

@@ -679,7 +679,7 @@ capture_of(const struct ruleset *rs, const char *rule, unsigned pat,
 	ev.rule = ruleset_find(rs, rule);
 	ev.pat = (uint8_t)pat;
 	ev.text = (char *)text;
-	return event_capture(&ev, name);
+	return event_capture(NULL, &ev, name);
 }
 
 /*

@@ -1,0 +1,222 @@
+/*
+ * test-context-file.c: a lean reading's texts and contexts, held by
+ * reference.
+ *
+ * Plain files read to their end by a wide lean reading (analyze of
+ * LEAN_SOURCES files or more) can be read again at an offset, so their
+ * contexts keep where their lines are instead of a copy of them
+ * (context.c's context_unhold), and their events' texts are let go
+ * (EVENT_TEXT_AWAY); both are read back when a reader asks.  They must
+ * be what a reading that kept them holds; a file that changed since it
+ * was read must give no context rather than another line's; and a few
+ * files keep everything, so that nothing opens a log twice.
+ */
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "engine.h"
+#include "tap.h"
+
+static const char *PACK =
+	"[rule boom]\npattern = BOOM\nliteral = BOOM\nrole = root\n"
+	"domain = code\n";
+
+static char	dir[] = "/tmp/rankline-ctxfile-XXXXXX";
+static char	path[64];
+
+/* The cut of the whole text around the line at offset, number line. */
+static char *
+cut_whole(const char *text, size_t off, uint64_t line, int64_t *first)
+{
+	size_t	before = off < CONTEXT_BYTES ? off : CONTEXT_BYTES;
+	size_t	n = strlen(text) - (off - before);
+	char	*out;
+
+	if (n > 2 * CONTEXT_BYTES)
+		n = 2 * CONTEXT_BYTES;
+	if (context_cut(text + off - before, n, before, off - before > 0,
+	    line, &out, first) != 0)
+		return NULL;
+	return out;
+}
+
+/* Write the file afresh. */
+static void
+put(const char *text)
+{
+	int	fd;
+
+	if ((fd = open(path, O_WRONLY | O_TRUNC)) == -1 ||
+	    write(fd, text, strlen(text)) != (ssize_t)strlen(text))
+		fatal("cannot write %s", path);
+	close(fd);
+}
+
+/* Read the folder as analyze does, lean or not, or the one file. */
+static struct rl_incident *
+analyze(struct ruleset *rs, bool lean, bool one)
+{
+	struct rl_incident	*inc = incident_create(rs);
+	char			*argv[] = { one ? path : dir };
+
+	inc->lean = lean;
+	is_int(pipeline_read(inc, 1, argv, NULL, NULL, 1), 0,
+	    "the logs are read");
+	pipeline_diagnose(inc);
+	return inc;
+}
+
+/* The source of the file with the failures. */
+static const struct rl_source *
+boom_source(const struct rl_incident *inc)
+{
+	size_t	i;
+
+	for (i = 0; i < inc->nsources; i++) {
+		if (strcmp(inc->sources[i]->path, path) == 0)
+			return inc->sources[i];
+	}
+	return NULL;
+}
+
+/* Contexts of src held as copies, and its events' texts held. */
+static void
+held(const struct rl_incident *inc, const struct rl_source *src,
+    size_t *ctx, size_t *texts, size_t *away)
+{
+	size_t	i;
+
+	*ctx = *texts = *away = 0;
+	for (i = 0; i < src->ncontexts; i++)
+		*ctx += src->contexts[i].span != NULL ||
+		    !src->contexts[i].byref;
+	for (i = 0; i < inc->nevents; i++) {
+		if (inc->events[i]->source != src->index)
+			continue;
+		*texts += inc->events[i]->text != NULL;
+		*away += (inc->events[i]->tform & EVENT_TEXT_AWAY) != 0;
+	}
+}
+
+int
+main(void)
+{
+	static const size_t	 booms[] = { 3, 40, 41, 90, 200 };
+	struct ruleset		*rs = ruleset_create();
+	struct errlist		 e = { 0 };
+	struct rl_incident	*inc, *full;
+	const struct rl_source	*src;
+	const struct rl_event	*ev;
+	struct buf		 b = { 0 };
+	const char		*got;
+	char			*want, mark[16], *other, name[80];
+	int64_t			 first, wfirst;
+	size_t			 i, j, bad = 0, nctx, ntext, naway, n;
+	int			 fd;
+
+	is_int(ruleset_load(rs, "inline", PACK, strlen(PACK), &e), 0,
+	    "the inline pack loads");
+	ruleset_finish(rs);
+	if (mkdtemp(dir) == NULL)
+		fatal("mkdtemp");
+	snprintf(path, sizeof path, "%s/boom.log", dir);
+	if ((fd = open(path, O_WRONLY | O_CREAT, 0600)) == -1)
+		fatal("cannot make %s", path);
+	close(fd);
+	for (i = 1; i <= 220; i++) {
+		for (j = 0; j < nitems(booms) && booms[j] != i; j++)
+			;
+		buf_printf(&b, "%s %05zu ", j < nitems(booms) ? "BOOM" :
+		    "line", i);
+		for (j = 0; j < (i == 90 ? 5000 : i % 70); j++)
+			buf_addc(&b, (char)('a' + (i + j) % 26));
+		buf_addc(&b, '\n');
+	}
+	put(b.p);
+	/* As many more quiet logs as make a wide reading. */
+	for (i = 1; i < LEAN_SOURCES; i++) {
+		snprintf(name, sizeof name, "%s/quiet%zu.log", dir, i);
+		if ((fd = open(name, O_WRONLY | O_CREAT, 0600)) == -1 ||
+		    write(fd, "line\n", 5) != 5)
+			fatal("cannot make %s", name);
+		close(fd);
+	}
+
+	full = analyze(rs, false, true);
+	src = boom_source(full);
+	held(full, src, &nctx, &ntext, &naway);
+	ok(nctx == nitems(booms) && naway == 0 && ntext == full->nevents,
+	    "one file keeps its %zu contexts and %zu texts", nctx, ntext);
+	incident_free(full);
+	full = analyze(rs, false, false);
+	src = boom_source(full);
+	held(full, src, &nctx, &ntext, &naway);
+	ok(nctx == nitems(booms) && naway == 0,
+	    "so do %d files when the reading is not lean (the console)",
+	    LEAN_SOURCES);
+
+	inc = analyze(rs, true, false);
+	src = boom_source(inc);
+	held(inc, src, &nctx, &ntext, &naway);
+	n = naway;
+	/* The root's text alone was read again, by the fingerprint. */
+	ok(src->ncontexts == nitems(booms) && nctx == 0 && ntext == 1 &&
+	    naway == nitems(booms), "a lean reading of %d files holds the "
+	    "%zu contexts and %zu texts by reference (%zu copies, %zu texts "
+	    "read again)", LEAN_SOURCES, src->ncontexts, naway, nctx, ntext);
+	for (i = 0; i < nitems(booms); i++) {
+		snprintf(mark, sizeof mark, "BOOM %05zu", booms[i]);
+		want = cut_whole(b.p, (size_t)(strstr(b.p, mark) - b.p),
+		    booms[i], &wfirst);
+		for (j = 0; j < inc->nevents &&
+		    (inc->events[j]->source != src->index ||
+		    inc->events[j]->line != booms[i]); j++)
+			;
+		ev = j < inc->nevents ? inc->events[j] : NULL;
+		got = ev != NULL ? event_context(inc, ev, &first) : NULL;
+		if (got == NULL || want == NULL || strcmp(got, want) != 0 ||
+		    first != wfirst)
+			bad++;
+		if (ev == NULL || j >= full->nevents ||
+		    full->events[j]->line != ev->line ||
+		    strcmp(event_text(inc, ev), full->events[j]->text) != 0)
+			bad++;
+		free(want);
+	}
+	ok(bad == 0, "read back, each context is the whole file's cut and "
+	    "each text the one a full reading held (one cut at its limit)");
+	for (j = 0; j < full->nevents && full->events[j]->line != 90; j++)
+		;
+	ok(n > 0 && j < full->nevents &&
+	    strstr(full->events[j]->text, TEXT_MARK) != NULL,
+	    "(the cut one ends with the mark)");
+	incident_free(inc);
+	incident_free(full);
+
+	/* The same bytes but the failures' lines: no context, not theirs. */
+	inc = analyze(rs, true, false);
+	other = xstrdup(b.p);
+	for (i = 0; (want = strstr(other, "BOOM")) != NULL; i++)
+		memcpy(want, "bOOM", 4);
+	put(other);
+	for (i = 0; i < inc->nevents && inc->events[i]->line != 40; i++)
+		;
+	ev = i < inc->nevents ? inc->events[i] : NULL;
+	ok(ev != NULL && event_context(inc, ev, &first) == NULL,
+	    "a file changed since it was read gives no context");
+	incident_free(inc);
+	free(other);
+
+	for (i = 1; i < LEAN_SOURCES; i++) {
+		snprintf(name, sizeof name, "%s/quiet%zu.log", dir, i);
+		unlink(name);
+	}
+	unlink(path);
+	rmdir(dir);
+	buf_clear(&b);
+	errlist_clear(&e);
+	ruleset_free(rs);
+	return tap_done();
+}

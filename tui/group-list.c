@@ -15,9 +15,10 @@
  * Built when a folded group is selected, kept until the groups are built
  * again (groups_reset frees it); a frame only reads it.  The build reads
  * every member's line once, in two passes with no sort: at 10,000 ranks
- * (471,442 lines, bench/frame's) it takes 0.4 to 0.85 s on a loaded
- * 2-core machine, nearly all of it waiting on the lines' cold memory;
- * frames after it take 0.1 to 0.7 ms.
+ * (471,442 lines, bench/frame's) it takes 150 ms on a quiet 2-core
+ * machine, nearly all of it waiting on the lines' cold memory, so it runs
+ * in slices of 4 ms on the loop's idle hook while frames go on, the first
+ * member's lines shown meanwhile; frames after it take 0.1 to 0.7 ms.
  */
 
 #include <limits.h>
@@ -27,6 +28,8 @@
 #include "tui.h"
 
 #define GL_TEMPLATE_MAX	120	/* characters of a line's template compared */
+#define GL_SLICE_NS	4000000	/* a build's slice between frames: 4 ms */
+#define GL_BLOCK	4096	/* events templated between looks at the clock */
 
 /* A line's key in the table that finds it (group_list_line). */
 struct gl_slot {
@@ -107,23 +110,24 @@ struct gl_count {
  * step 16 though a rank logged a step more or less before it.
  */
 static void
-group_list_templates(const struct tui *t, const bool *member, uint64_t *tmpl)
+group_list_templates(const struct tui *t, const bool *member, uint64_t *tmpl,
+    size_t from, size_t to)
 {
 	const struct rl_event	*e;
 	size_t			 ev;
 	int			 r;
 	uint64_t		 h;
 
-	for (ev = 0; ev < t->index.nevents; ev++) {
+	for (ev = from; ev < to; ev++) {
 		/*
 		 * The texts are cold and scattered: half a million misses in
 		 * a row.  Asking for the lines a few events ahead lets the
 		 * memory fetch many at once (4 to 5 times faster at 10,000
 		 * ranks).
 		 */
-		if (ev + 2 * GL_AHEAD < t->index.nevents)
+		if (ev + 2 * GL_AHEAD < to)
 			__builtin_prefetch(t->inc->events[ev + 2 * GL_AHEAD]);
-		if (ev + GL_AHEAD < t->index.nevents)
+		if (ev + GL_AHEAD < to)
 			__builtin_prefetch(t->inc->events[ev + GL_AHEAD]->text);
 		if ((r = t->index.row_of_event[ev]) < 0 || !member[r])
 			continue;
@@ -236,21 +240,6 @@ group_list_ranks(int *r, size_t n, size_t *distinct)
 	return (b.p != NULL ? buf_steal(&b) : xstrdup(""));
 }
 
-/* Free a list and what it holds. */
-void
-group_list_free(struct group_list *gl)
-{
-	size_t	 i;
-
-	if (gl == NULL)
-		return;
-	for (i = 0; i < gl->n; i++)
-		free(gl->v[i].ranks);
-	free(gl->v);
-	free(gl->line_of);
-	free(gl);
-}
-
 /*
  * Each line's ranks, from every member's lines again (their line is
  * known now): a slice of one array per line, in the members' order.
@@ -311,31 +300,71 @@ group_list_order(struct group_list *gl, size_t nevents)
 }
 
 /*
- * The list of the folded group gr, built now if the groups were built
- * again or another group is selected: one pass keys every member's lines
- * and finds their lines, one more gathers each line's ranks.
+ * What a list being built holds between slices: the members, each event's
+ * template, the lines' table, and how far each pass went.
  */
-const struct group_list *
-group_list_get(struct tui *t, struct tui_groups *g,
+struct gl_build {
+	bool		*member;	/* per row */
+	uint64_t	*tmpl;		/* per event */
+	uint64_t	*key;		/* a row's keys, longest rows' room */
+	struct gl_count	*tab;		/* a row's templates counted */
+	struct gl_table	 tb;		/* the lines, by key */
+	size_t		 next_ev;	/* templates made below this */
+	size_t		 next_member;	/* members keyed below this */
+	size_t		 nevents;	/* the index's, when it began */
+	size_t		 nmembers;
+	uint64_t	 started;	/* uv_hrtime() when it began */
+	unsigned	 slices;
+};
+
+static void
+group_list_build_free(struct gl_build *b)
+{
+	if (b == NULL)
+		return;
+	free(b->member);
+	free(b->tmpl);
+	free(b->key);
+	free(b->tab);
+	free(b->tb.v);
+	free(b);
+}
+
+/* Free a list and what it holds. */
+void
+group_list_free(struct group_list *gl)
+{
+	size_t	 i;
+
+	if (gl == NULL)
+		return;
+	for (i = 0; i < gl->n; i++)
+		free(gl->v[i].ranks);
+	free(gl->v);
+	free(gl->line_of);
+	group_list_build_free(gl->build);
+	free(gl);
+}
+
+/* Start the list of group gr: its members, and room for the passes. */
+static struct group_list *
+group_list_start(struct tui *t, struct tui_groups *g,
     const struct tui_group *gr)
 {
-	struct group_list	*gl = g->list;
-	struct gl_table		 tb = { 0 };
-	struct gl_count		*tab;
-	uint64_t		*key, *tmpl;
+	struct group_list	*gl;
+	struct gl_build		*b;
 	const struct tui_row	*row;
-	size_t			 i, k, l, longest = 1;
-	unsigned		 ev;
-	bool			*member;
+	size_t			 i, k, longest = 1;
 
-	if (gl != NULL && gl->group == (size_t)(gr - g->v))
-		return (gl);
-	group_list_free(gl);
-	gl = g->list = xcalloc(1, sizeof *gl);
+	gl = xcalloc(1, sizeof *gl);
 	gl->group = (size_t)(gr - g->v);
-	member = xcalloc(t->index.nrows + 1, sizeof *member);
+	b = gl->build = xcalloc(1, sizeof *b);
+	b->started = uv_hrtime();
+	b->nevents = t->index.nevents;
+	b->nmembers = gr->n;
+	b->member = xcalloc(t->index.nrows + 1, sizeof *b->member);
 	for (k = 0; k < gr->n; k++) {
-		member[g->members[gr->first + k]] = true;
+		b->member[g->members[gr->first + k]] = true;
 		row = &t->index.rows[g->members[gr->first + k]];
 		gl->events += row->n;
 		if (row->n > longest)
@@ -345,32 +374,134 @@ group_list_get(struct tui *t, struct tui_groups *g,
 	    sizeof *gl->line_of);
 	for (i = 0; i < t->index.nevents; i++)
 		gl->line_of[i] = -1;
-	tmpl = xreallocarray(NULL, t->index.nevents + 1, sizeof *tmpl);
-	group_list_templates(t, member, tmpl);
-	key = xreallocarray(NULL, longest, sizeof *key);
-	tab = xreallocarray(NULL, 4 * longest, sizeof *tab);
-	tb.mask = 63;
-	tb.v = xcalloc(tb.mask + 1, sizeof *tb.v);
-	for (k = 0; k < gr->n; k++) {
-		row = &t->index.rows[g->members[gr->first + k]];
-		group_list_key_row(t, row, tmpl, key, tab);
+	b->tmpl = xreallocarray(NULL, t->index.nevents + 1, sizeof *b->tmpl);
+	b->key = xreallocarray(NULL, longest, sizeof *b->key);
+	b->tab = xreallocarray(NULL, 4 * longest, sizeof *b->tab);
+	b->tb.mask = 63;
+	b->tb.v = xcalloc(b->tb.mask + 1, sizeof *b->tb.v);
+	return (gl);
+}
+
+/*
+ * Build on for about ns (0: to the end): the templates a block of events
+ * at a time, then each member's lines keyed to their line, then the
+ * lines' ranks and order.  True when the list is done.
+ */
+static bool
+group_list_build(struct tui *t, struct tui_groups *g,
+    const struct tui_group *gr, struct group_list *gl, uint64_t ns)
+{
+	struct gl_build		*b = gl->build;
+	const struct tui_row	*row;
+	uint64_t		 a = uv_hrtime();
+	size_t			 i, l, to;
+	unsigned		 ev;
+
+	b->slices++;
+	while (b->next_ev < t->index.nevents) {
+		to = b->next_ev + GL_BLOCK;
+		if (to > t->index.nevents)
+			to = t->index.nevents;
+		group_list_templates(t, b->member, b->tmpl, b->next_ev, to);
+		b->next_ev = to;
+		if (ns != 0 && uv_hrtime() - a >= ns)
+			return (false);
+	}
+	while (b->next_member < gr->n) {
+		row = &t->index.rows[g->members[gr->first + b->next_member++]];
+		group_list_key_row(t, row, b->tmpl, b->key, b->tab);
 		for (i = 0; i < row->n; i++) {
 			ev = t->index.ev[row->first + i];
-			l = group_list_line(gl, &tb, key[i]);
+			l = group_list_line(gl, &b->tb, b->key[i]);
 			gl->line_of[ev] = (int)l;
 			gl->v[l].count++;
 			if (ev < gl->v[l].ev)
 				gl->v[l].ev = ev;	/* the earliest */
 		}
+		if (ns != 0 && b->next_member % 64 == 0 &&
+		    uv_hrtime() - a >= ns)
+			return (false);
 	}
-	free(tb.v);
-	free(tab);
-	free(key);
-	free(tmpl);
-	free(member);
 	group_list_fill(t, gl, g, gr);
 	group_list_order(gl, t->index.nevents);
+	tui_log(t, "group list: %zu lines of %zu events in %u slices, %.1f ms",
+	    gl->n, gl->events, b->slices,
+	    (double)(uv_hrtime() - b->started) / 1e6);
+	group_list_build_free(b);
+	gl->build = NULL;
+	return (true);
+}
+
+/* Can the loop's idle hook build a list (not in bench, not stopping)? */
+static bool
+group_list_can_idle(const struct tui *t)
+{
+	return t->group_idle.type == UV_IDLE && !t->quitting &&
+	    !uv_is_closing((const uv_handle_t *)&t->group_idle);
+}
+
+/* The loop is idle: build the selected group's list on, a slice. */
+static void
+group_list_idle_cb(uv_idle_t *h)
+{
+	struct tui		*t = h->data;
+	struct tui_groups	*g = t->groups;
+	struct group_list	*gl;
+
+	/* The index built again since (the timeline drops its list then). */
+	if (g == NULL || (gl = g->list) == NULL || gl->build == NULL ||
+	    gl->group >= g->n || gl->build->nevents != t->index.nevents ||
+	    gl->build->nmembers != g->v[gl->group].n) {
+		uv_idle_stop(h);
+		return;
+	}
+	if (group_list_build(t, g, &g->v[gl->group], gl, GL_SLICE_NS)) {
+		uv_idle_stop(h);
+		t->dirty = true;
+	}
+}
+
+/*
+ * The list of the folded group gr, started if the groups were built again
+ * or another group is selected.  At 10,000 ranks a list reads half a
+ * million lines' texts (150 ms, cold memory): it is built in slices of a
+ * few milliseconds on the loop's idle hook, so that no frame waits for
+ * it, and until it is done its build field says so and the caller shows
+ * the first member's lines.  Without a loop (bench) it is built at once.
+ */
+const struct group_list *
+group_list_get(struct tui *t, struct tui_groups *g,
+    const struct tui_group *gr)
+{
+	struct group_list	*gl = g->list;
+
+	if (gl != NULL && gl->group == (size_t)(gr - g->v))
+		return (gl);
+	group_list_free(gl);
+	gl = g->list = group_list_start(t, g, gr);
+	if (!group_list_can_idle(t)) {
+		group_list_build(t, g, gr, gl, 0);
+		return (gl);
+	}
+	if (!group_list_build(t, g, gr, gl, GL_SLICE_NS))
+		uv_idle_start(&t->group_idle, group_list_idle_cb);
 	return (gl);
+}
+
+/*
+ * Whether the list is done; if not, *pct is how far: the templates, which
+ * read the texts, are nine tenths of the time.
+ */
+int
+group_list_done(const struct group_list *gl, int *pct)
+{
+	const struct gl_build	*b = gl->build;
+
+	if (b == NULL)
+		return (1);
+	*pct = (int)(90 * b->next_ev / (b->nevents + 1) +
+	    10 * b->next_member / (b->nmembers + 1));
+	return (0);
 }
 
 /* One line: glyph, time, how many and on which ranks, the message. */

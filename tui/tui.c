@@ -330,6 +330,9 @@ tui_handles_start(struct tui *t)
 	uv_idle_init(t->loop, &t->search_idle);
 	t->search_idle.data = t;
 	t->nhandles++;
+	uv_idle_init(t->loop, &t->group_idle);
+	t->group_idle.data = t;
+	t->nhandles++;
 	live_start(t);
 }
 
@@ -413,7 +416,7 @@ tui_start(struct tui *t, char **cause)
 static void
 tui_stop(struct tui *t)
 {
-	uv_handle_t	*hs[nitems(t->sig) + 6];
+	uv_handle_t	*hs[nitems(t->sig) + 7];
 	sigset_t	 block, saved;
 	size_t		 i, n = 0;
 
@@ -434,6 +437,7 @@ tui_stop(struct tui *t)
 	hs[n++] = (uv_handle_t *)&t->prepare;
 	hs[n++] = (uv_handle_t *)&t->timer;
 	hs[n++] = (uv_handle_t *)&t->search_idle;
+	hs[n++] = (uv_handle_t *)&t->group_idle;
 	hs[n++] = (uv_handle_t *)&t->live.timer;
 	hs[n++] = (uv_handle_t *)&t->live.tick;
 	tui_log(t, "stopped%s", t->signal != 0 ? " by a signal" : "");

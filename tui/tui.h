@@ -317,13 +317,18 @@ struct group_line {
 	char		*ranks;		/* which: "0-8518,8520-9999", owned */
 };
 
-/* A folded group's event list (group-list.c), built when it is selected. */
+/*
+ * A folded group's event list (group-list.c), built when it is selected,
+ * a slice at a time between frames (build is the slices' state, NULL once
+ * it is done).
+ */
 struct group_list {
 	size_t		 group;		/* the group's index in its groups */
 	size_t		 events;	/* its members' lines, all told */
 	struct group_line *v;		/* in time order */
 	size_t		 n;
 	int		*line_of;	/* each event's line, or -1 */
+	struct gl_build	*build;		/* owned while it is being built */
 };
 
 struct tui_groups {
@@ -374,6 +379,7 @@ struct tui {
 	uv_prepare_t	 prepare;	/* draws once per loop turn */
 	uv_timer_t	 timer;		/* wakes the loop for a capped redraw */
 	uv_idle_t	 search_idle;	/* reads a search's lines (search.c) */
+	uv_idle_t	 group_idle;	/* builds a group's list (group-list.c) */
 	struct tui_live	 live;		/* following: diagnosis cadence, pause */
 	int		 nhandles;	/* still open; freed when it reaches 0 */
 
@@ -576,6 +582,7 @@ void		 group_list_draw(struct tui *, const struct group_list *, int,
 int		 group_list_step(struct tui *, const struct group_list *, int);
 int		 group_list_click(struct tui *, const struct group_list *, int);
 const struct group_line *group_list_selected(const struct tui *, int);
+int		 group_list_done(const struct group_list *, int *);
 
 /* view-header.c: the top lines, above the ranks. */
 bool		 header_history_news(const struct tui *);

@@ -544,8 +544,8 @@ timeline_draw_pane(struct timeline *tl, struct tui *t)
 	gr = groups_of(&tl->groups, tl->groups.disp_of_row[t->sel_row]);
 	screen_fill(l->pane_y, l->pane_x, l->pane_w, TR_PANE);
 	/* A folded group's list is its members' lines, alike ones once. */
-	if (gr != NULL) {
-		gl = group_list_get(t, &tl->groups, gr);
+	if (gr != NULL && group_list_done(gl = group_list_get(t, &tl->groups,
+	    gr), &pos)) {
 		screen_printf(l->pane_y, l->pane_x + 1, l->pane_w - 2, TR_PANE,
 		    "ranks %s %s %s%zu (z opens) %s %zu line%s of %zu events",
 		    gr->ranks, timeline_state(t, t->sel_row, &srole),
@@ -555,10 +555,21 @@ timeline_draw_pane(struct timeline *tl, struct tui *t)
 		    &tl->list_top);
 		return;
 	}
+	/* Until its list is built, a group shows its first member's lines. */
+	if (gr != NULL) {
+		screen_printf(l->pane_y, l->pane_x + 1, l->pane_w - 2, TR_PANE,
+		    "ranks %s %s %s%zu %s listing %zu events%s %d%% %s %s's "
+		    "lines meanwhile", gr->ranks, timeline_state(t, t->sel_row,
+		    &srole), screen_sym("\xc3\x97", "x"), gr->n, dot,
+		    gl->events, screen_sym("\xe2\x80\xa6", "..."), pos, dot,
+		    model_row_label(row, label, sizeof label));
+		goto events;
+	}
 	screen_printf(l->pane_y, l->pane_x + 1, l->pane_w - 2, TR_PANE,
 	    "%s %s %s %s %zu event%s", model_row_label(row, label,
 	    sizeof label), dot, timeline_state(t, t->sel_row, &srole),
 	    dot, row->n, row->n == 1 ? "" : "s");
+events:
 	if (row->n == 0) {
 		screen_puts(l->pane_y + 1, l->pane_x + 1, l->pane_w - 1, TR_DIM,
 		    "no matched lines on this row");
@@ -664,6 +675,9 @@ view_timeline_update(struct view *v)
 	struct timeline	*tl = v->data;
 
 	tl->stale = tl->groups_stale = true;
+	/* A list being built is of the old index: not one slice more. */
+	group_list_free(tl->groups.list);
+	tl->groups.list = NULL;
 	timeline_layout(tl, v->tui, tl->sx, tl->sy);
 }
 
@@ -783,8 +797,9 @@ timeline_click(struct timeline *tl, struct tui *t, int y, int x)
 	const struct timeline_layout *l = &tl->lay;
 	const struct tui_row	*row;
 	const struct tui_group	*gr;
+	const struct group_list	*gl;
 	size_t			 i;
-	int			 r, pos, d, best = -1, bestd = INT_MAX;
+	int			 r, pos, d, best = -1, bestd = INT_MAX, pct;
 
 	if (t->index.nrows == 0)
 		return (REACT_NONE);
@@ -815,9 +830,9 @@ timeline_click(struct timeline *tl, struct tui *t, int y, int x)
 		return (REACT_NONE);
 	row = &t->index.rows[t->sel_row];
 	pos = tl->list_top + y - l->pane_y - 1;
-	if ((gr = groups_of(&tl->groups, timeline_entry(tl, t))) != NULL)
-		return (group_list_click(t, group_list_get(t, &tl->groups, gr),
-		    pos));
+	if ((gr = groups_of(&tl->groups, timeline_entry(tl, t))) != NULL &&
+	    group_list_done(gl = group_list_get(t, &tl->groups, gr), &pct))
+		return (group_list_click(t, gl, pos));
 	if (pos < 0 || (size_t)pos >= row->n)
 		return (REACT_NONE);
 	tui_select_event(t, (int)t->index.ev[row->first + pos]);
@@ -831,7 +846,8 @@ view_timeline_key(struct view *v, int key, enum tui_action act)
 	struct timeline	*tl = v->data;
 	struct tui	*t = v->tui;
 	const struct tui_group *gr;
-	int		 page = tl->lay.rows_h > 1 ? tl->lay.rows_h - 1 : 1;
+	const struct group_list *gl;
+	int		 page = tl->lay.rows_h > 1 ? tl->lay.rows_h - 1 : 1, pct;
 
 	timeline_groups(tl, t);
 	switch (act) {
@@ -850,9 +866,10 @@ view_timeline_key(struct view *v, int key, enum tui_action act)
 		return (REACT_REDRAW);
 	case ACT_LEFT:
 	case ACT_RIGHT:
-		if ((gr = groups_of(&tl->groups, timeline_entry(tl, t))) != NULL)
-			return (group_list_step(t, group_list_get(t, &tl->groups,
-			    gr), act == ACT_LEFT ? -1 : 1));
+		if ((gr = groups_of(&tl->groups, timeline_entry(tl, t))) !=
+		    NULL && group_list_done(gl = group_list_get(t,
+		    &tl->groups, gr), &pct))
+			return (group_list_step(t, gl, act == ACT_LEFT ? -1 : 1));
 		return (timeline_step(t, act == ACT_LEFT ? -1 : 1));
 	case ACT_FIRST:
 		if (t->inc->answer.first == RL_NONE)

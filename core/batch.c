@@ -178,7 +178,7 @@ batch_work_cb(uv_work_t *req)
 	while ((k = atomic_fetch_add(&b->next, 1)) < b->nruns) {
 		r = &b->runs[k];
 		r->part = incident_create(w->rs);
-		r->part->samples = b->whole->samples;
+		r->part->width = b->whole->nsources;
 		for (i = r->from; i < r->to; i++) {
 			src = b->whole->sources[i];
 			if (source_file_read(r->part, src, NULL, NULL) != 0)
@@ -247,7 +247,6 @@ batch_read(struct rl_incident *inc, ingest_line_cb cb, void *arg, int jobs)
 		total += size[i] = batch_size(inc->sources[i]);
 	/* Every line is read here: the diagnosis may use the keeps' events. */
 	inc->settled = true;
-	inc->samples = incident_samples(inc->nsources);
 	incident_lean(inc);
 	if (cb != NULL || jobs == 1 || inc->nsources < 2 ||
 	    total < batch_min()) {

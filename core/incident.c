@@ -20,9 +20,10 @@ static void	incident_unmake(struct rl_incident *);
 
 #define KEEP_FAILURES	64	/* first failures per signature and writer */
 #define KEEP_EVIDENCE	16	/* first evidence lines */
+#define KEEP_COLLATERAL	1	/* ... a wide job's collateral lines */
 #define KEEP_MARKS	256	/* latest checkpoint marks */
 #define KEEP_STEPS	32	/* sampled step and periodic lines */
-#define KEEP_STEPS_MIN	8	/* ... with many sources, down to this */
+#define KEEP_STEPS_MIN	2	/* ... with many sources, down to this */
 #define KEEP_SAMPLES	16384	/* samples a rule keeps over all sources */
 
 /* The tail of every keep that has had none: read, never written. */
@@ -60,6 +61,9 @@ incident_create(const struct ruleset *rules)
  * How many step and periodic lines each of a rule's keeps samples, for a
  * reading of nsources: 32, and fewer past 512 sources, so that a job of
  * 10,000 ranks costs what its failures cost more than what its steps do.
+ * Past 8,192 sources two are sampled, and the latest kept: every rank
+ * samples the same steps, which still match one host's clock with
+ * another's, and eight of each were 23 MB of 185 at 10,000 ranks.
  */
 uint32_t
 incident_samples(size_t nsources)
@@ -364,18 +368,29 @@ static void
 keep_policy(const struct rl_incident *inc, struct rl_keep *k,
     const struct rl_rule *r)
 {
+	/* Following, sources come as found: as many as are known. */
+	size_t	width = inc->width != 0 ? inc->width : inc->nsources;
+
 	if (r->mark == MARK_CKPT_BEGIN || r->mark == MARK_CKPT_END) {
 		k->policy = KEEP_LAST;
 		k->limit = KEEP_MARKS;
 	} else if (r->role == ROLE_PROGRESS && (r->mark == MARK_STEP ||
 	    r->mark == MARK_NONE || r->mark == MARK_ALIVE)) {
 		k->policy = KEEP_SAMPLE;
-		/* Following, sources come as found: as many as are known. */
-		k->limit = inc->samples != 0 ? inc->samples :
-		    incident_samples(inc->nsources);
+		k->limit = incident_samples(width);
 	} else if (r->role == ROLE_PROGRESS || r->role == ROLE_EVIDENCE) {
 		k->policy = KEEP_FIRST;
 		k->limit = KEEP_EVIDENCE;
+	} else if (r->role == ROLE_COLLATERAL && width >= LEAN_SOURCES) {
+		/*
+		 * A rank waiting on a dead peer repeats its watchdog line for
+		 * each collective it had queued, the same on thousands of
+		 * ranks: its first says when it began, the tail holds its
+		 * latest, and the keep counts the rest.  64 of each would be
+		 * 90 MB at 10,000 ranks, for lines no reader tells apart.
+		 */
+		k->policy = KEEP_FIRST;
+		k->limit = KEEP_COLLATERAL;
 	} else {
 		k->policy = KEEP_FIRST;
 		k->limit = KEEP_FAILURES;

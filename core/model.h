@@ -564,9 +564,9 @@ struct rl_incident {
 					   report, whose readers ask
 					   event_text; the console reads text
 					   itself */
-	uint32_t	 samples;	/* per sampling keep: incident_samples
-					   of all the sources, or 0: of those
-					   known when the keep is made */
+	size_t		 width;		/* sources of the whole reading, which
+					   sets what a keep holds (keep_policy),
+					   or 0: those known when it is made */
 	struct rl_keep	**keeps;	/* owned, in creation order (engine.h) */
 	size_t		 nkeeps;
 	size_t		 ckeeps;	/* room for so many */

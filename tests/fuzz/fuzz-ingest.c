@@ -270,7 +270,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (!(flags & F_FOLLOW)) {
 		inc->settled = true;
-		inc->samples = incident_samples(ns);
+		inc->width = ns;
 	}
 	for (i = 0; i < ns; i++)
 		source_ingest(inc, src[i], flags & F_CAT ? fuzz_line_cb : NULL,

@@ -357,8 +357,10 @@ test_samples(void)
 	is_int((int)incident_samples(1), 32, "1 source: 32 samples");
 	is_int((int)incident_samples(512), 32, "512 sources: 32");
 	is_int((int)incident_samples(1024), 16, "1,024 sources: 16");
-	is_int((int)incident_samples(10000), 8, "10,000 sources: 8");
-	inc->samples = incident_samples(2048);
+	is_int((int)incident_samples(2048), 8, "2,048 sources: 8");
+	is_int((int)incident_samples(10000), 2, "10,000 sources: 2");
+	is_int((int)incident_samples(100000), 2, "100,000 sources: 2");
+	inc->width = 2048;
 	for (k = 1; k <= 1000; k++)
 		buf_printf(&b, T(0, "01,000") "step %d\n", k);
 	feed(inc, b.p);

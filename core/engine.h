@@ -205,7 +205,6 @@ void		 attrib_path(const struct ruleset *, struct rl_source *);
 
 /* source-file.c: reading files and folders named on the command line. */
 int		 source_add_path(struct rl_incident *, const char *);
-void		 source_walked_free(struct walked *);
 struct ingest	*source_ingest(struct rl_incident *, struct rl_source *,
 		     ingest_line_cb, void *);
 int		 source_file_open(struct rl_incident *, struct rl_source *,

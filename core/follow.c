@@ -90,20 +90,14 @@ struct follow_file {
 	struct follow_file *next;
 };
 
-/* A file identity already read, so a rotated name is not read again. */
-struct follow_inode {
-	dev_t		 dev;
-	ino_t		 ino;
-};
-
 struct follow {
 	uv_loop_t	*loop;		/* borrowed */
 	struct rl_incident *inc;	/* borrowed */
 	struct follow_config cfg;	/* a copy; cmds is not kept past the start */
 	struct follow_file *files;	/* owned */
 	struct follow_dir *dirs;	/* owned */
-	struct follow_inode *inodes;	/* read so far */
-	size_t		 ninodes;
+	struct fileset	 inodes;	/* files read, so a rotated name is
+					   not read again */
 	uv_timer_t	 idle;		/* --until-idle, and a batch with nothing to run */
 	uv_timer_t	 sweep;
 	struct source_cmds *cmds;	/* commands and stdin, or NULL */
@@ -182,43 +176,6 @@ follow_activity(struct follow *f, uint64_t n)
 		uv_timer_again(&f->idle);
 	if (f->cfg.data_cb != NULL)
 		f->cfg.data_cb(f->cfg.cb_arg);
-}
-
-/* Has this file identity been read by some followed file? */
-static bool
-follow_inode_known(const struct follow *f, dev_t dev, ino_t ino)
-{
-	size_t	i;
-
-	for (i = 0; i < f->ninodes; i++) {
-		if (f->inodes[i].dev == dev && f->inodes[i].ino == ino)
-			return true;
-	}
-	return false;
-}
-
-static void
-follow_inode_add(struct follow *f, dev_t dev, ino_t ino)
-{
-	if (follow_inode_known(f, dev, ino))
-		return;
-	f->inodes = xreallocarray(f->inodes, f->ninodes + 1, sizeof *f->inodes);
-	f->inodes[f->ninodes].dev = dev;
-	f->inodes[f->ninodes++].ino = ino;
-}
-
-/* A deleted file's inode may be reused by the next file made. */
-static void
-follow_inode_forget(struct follow *f, dev_t dev, ino_t ino)
-{
-	size_t	i;
-
-	for (i = 0; i < f->ninodes; i++) {
-		if (f->inodes[i].dev == dev && f->inodes[i].ino == ino) {
-			f->inodes[i] = f->inodes[--f->ninodes];
-			return;
-		}
-	}
 }
 
 /* The folder record for a path, made (not yet watched) if new. */
@@ -312,7 +269,7 @@ follow_file_close(struct follow_file *ff)
 		return;
 	ingest_flush(ff->src->ingest);
 	if (fstat(ff->fd, &sb) == 0 && sb.st_nlink == 0)
-		follow_inode_forget(ff->f, ff->dev, ff->ino);
+		fileset_del(&ff->f->inodes, ff->dev, ff->ino);
 	close(ff->fd);
 	ff->fd = -1;
 	ff->offset = 0;
@@ -333,7 +290,7 @@ follow_file_adopt(struct follow_file *ff, int fd)
 	ff->ino = sb.st_ino;
 	ff->size = (uint64_t)sb.st_size;
 	ff->offset = 0;
-	follow_inode_add(ff->f, sb.st_dev, sb.st_ino);
+	fileset_add(&ff->f->inodes, sb.st_dev, sb.st_ino);
 }
 
 /*
@@ -709,7 +666,7 @@ follow_dir_entry(struct follow_dir *d, const char *name)
 			follow_dir_scan(sub);
 		}
 	} else if (S_ISREG(sb.st_mode) &&
-	    !follow_inode_known(f, sb.st_dev, sb.st_ino))
+	    !fileset_has(&f->inodes, sb.st_dev, sb.st_ino))
 		follow_file_add(f, incident_add_source(f->inc, p, SOURCE_FILE),
 		    d->depth);
 	free(p);
@@ -746,7 +703,7 @@ follow_release(struct follow *f)
 		free(d->path);
 		free(d);
 	}
-	free(f->inodes);
+	fileset_clear(&f->inodes);
 	free(f);
 }
 

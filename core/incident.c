@@ -134,7 +134,7 @@ incident_free(struct rl_incident *inc)
 	fingerprint_signature_clear(&inc->sig);
 	job_clear(&inc->job);
 	errlist_clear(&inc->errors);
-	source_walked_free(inc->walked);
+	fileset_clear(&inc->walked);
 	free(inc);
 }
 

@@ -591,7 +591,7 @@ struct rl_incident {
 	unsigned	 diagnoses;	/* times diagnose() ran on it */
 	const struct ruleset *rules;	/* borrowed */
 	struct errlist	 errors;	/* unreadable paths and the like */
-	struct walked	*walked;	/* files and folders added: source-file.c */
+	struct fileset	 walked;	/* files and folders added: source-file.c */
 	char		*fingerprint;	/* of the root signature, or NULL */
 	struct rl_signature sig;	/* the root as recurrence sees it */
 	struct rl_job	 job;		/* which job it was (job_identity) */

@@ -488,19 +488,6 @@ struct json_rows {
 	struct buf	 sigj;		/* as it printed, with its key */
 };
 
-/* A string the way the printer prints one, or null. */
-static void
-json_row_str(struct buf *b, const char *s)
-{
-	if (s == NULL) {
-		buf_adds(b, "null");
-		return;
-	}
-	buf_addc(b, '"');
-	sanitize_json(b, s, strlen(s));
-	buf_addc(b, '"');
-}
-
 /* Print the next listed event into b, or say there is none. */
 static bool
 json_rows_next(void *arg, struct buf *b)
@@ -524,7 +511,7 @@ json_rows_next(void *arg, struct buf *b)
 		buf_adds(b, "null");
 	if (r->paths[e->source] == NULL) {
 		buf_adds(&t, ", \"source\": ");
-		json_row_str(&t, inc->sources[e->source]->path);
+		sanitize_json_string(&t, inc->sources[e->source]->path);
 		buf_adds(&t, ", \"line\": ");
 		r->paths[e->source] = buf_steal(&t);
 	}
@@ -549,7 +536,7 @@ json_rows_next(void *arg, struct buf *b)
 	if (sig != r->sig || r->sigj.len == 0) {
 		buf_reset(&r->sigj);
 		buf_adds(&r->sigj, ", \"signature\": ");
-		json_row_str(&r->sigj, sig);
+		sanitize_json_string(&r->sigj, sig);
 		buf_adds(&r->sigj, ", \"role\": \"");
 		r->sig = sig;
 	}
@@ -560,7 +547,7 @@ json_rows_next(void *arg, struct buf *b)
 	    "unknown");
 	buf_adds(b, e->harmless ? "\", \"harmless\": true, \"text\": " :
 	    "\", \"text\": ");
-	json_row_str(b, event_text(inc, e));
+	sanitize_json_string(b, event_text(inc, e));
 	buf_addc(b, '}');
 	return true;
 }

@@ -48,82 +48,6 @@
 
 static int source_walk(struct rl_incident *, const char *, int);
 
-/*
- * The files and folders the paths have added, by device and inode: a
- * folder reached again (a symlink to a parent, "latest -> run_17" beside
- * run_17, a path given twice) is walked once, and a file once, so that a
- * loop cannot multiply the walk (two links to ".." made it 2^32 paths)
- * and no log is read twice.
- */
-struct walked {
-	struct walked_id {
-		dev_t	dev;
-		ino_t	ino;
-	}		*v;		/* open addressing; ino 0 is empty */
-	size_t		 n, size;	/* size a power of two */
-};
-
-static size_t
-walked_slot(const struct walked *w, dev_t dev, ino_t ino)
-{
-	uint64_t	h = HASH_FNV_OFFSET;
-	size_t		i;
-
-	h = hash_bytes(h, &dev, sizeof dev);
-	h = hash_bytes(h, &ino, sizeof ino);
-	for (i = (size_t)h & (w->size - 1); w->v[i].ino != 0 &&
-	    (w->v[i].dev != dev || w->v[i].ino != ino);
-	    i = (i + 1) & (w->size - 1))
-		;
-	return i;
-}
-
-/* Note a file or folder; false when it was met before. */
-static bool
-walked_add(struct rl_incident *inc, const struct stat *sb)
-{
-	struct walked	*w;
-	struct walked_id *old;
-	size_t		 oldsize, i;
-
-	if (sb->st_ino == 0)		/* no identity to go by */
-		return true;
-	if ((w = inc->walked) == NULL) {
-		w = inc->walked = xcalloc(1, sizeof *w);
-		w->size = 64;
-		w->v = xcalloc(w->size, sizeof *w->v);
-	}
-	i = walked_slot(w, sb->st_dev, sb->st_ino);
-	if (w->v[i].ino != 0)
-		return false;
-	if (2 * (w->n + 1) > w->size) {
-		old = w->v;
-		oldsize = w->size;
-		w->size *= 2;
-		w->v = xcalloc(w->size, sizeof *w->v);
-		for (i = 0; i < oldsize; i++) {
-			if (old[i].ino != 0)
-				w->v[walked_slot(w, old[i].dev, old[i].ino)] =
-				    old[i];
-		}
-		free(old);
-		i = walked_slot(w, sb->st_dev, sb->st_ino);
-	}
-	w->v[i].dev = sb->st_dev;
-	w->v[i].ino = sb->st_ino;
-	w->n++;
-	return true;
-}
-
-void
-source_walked_free(struct walked *w)
-{
-	if (w == NULL)
-		return;
-	free(w->v);
-	free(w);
-}
-
 /* Add every entry of a folder. */
 static int
 source_walk_dir(struct rl_incident *inc, const char *dir, int depth)
@@ -162,8 +86,13 @@ source_walk(struct rl_incident *inc, const char *path, int depth)
 		errlist_add(&inc->errors, "%s: %s", path, strerror(errno));
 		return -1;
 	}
+	/*
+	 * A folder reached again (a link to a parent, "latest -> run_17"
+	 * beside run_17, a path given twice) is walked once, and a file read
+	 * once: two links to ".." made the walk 2^32 paths.
+	 */
 	if ((S_ISDIR(sb.st_mode) || S_ISREG(sb.st_mode)) &&
-	    !walked_add(inc, &sb))
+	    !fileset_add(&inc->walked, sb.st_dev, sb.st_ino))
 		return 0;
 	if (S_ISDIR(sb.st_mode)) {
 		if (depth >= WALK_DEPTH) {

@@ -37,6 +37,20 @@ skip_all() {
 	exit 0
 }
 
+# pick FIELD VALUE: the first case under $corpus whose labels.json has
+# FIELD == VALUE (python3 reads it).
+pick() {
+	for l in "$corpus"/*/labels.json; do
+		if python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))
+sys.exit(0 if str(d.get(sys.argv[2])) == sys.argv[3] else 1)' \
+		    "$l" "$1" "$2" 2>/dev/null; then
+			dirname "$l"
+			return 0
+		fi
+	done
+	return 1
+}
+
 tap_done() {
 	echo "1..$tap_n"
 	[ "$tap_failed" -eq 0 ]

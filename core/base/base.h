@@ -65,6 +65,24 @@ uint64_t	*idhash_put(struct idhash *, uint64_t);
 const uint64_t	*idhash_get(const struct idhash *, uint64_t);
 void		 idhash_clear(struct idhash *);
 
+/*
+ * fileset.c: a set of file identities, (device, inode) pairs, hashed.
+ * Zeroed it is empty; fileset_clear frees what it holds and leaves it
+ * empty.  An inode of 0 is never held.
+ */
+struct fileset {
+	struct fileid {
+		uint64_t	dev;		/* st_dev */
+		uint64_t	ino;		/* st_ino; 0 is an empty slot */
+	}		*v;		/* open addressing, at most half full */
+	size_t		 cap;		/* slots: a power of two, or 0 */
+	size_t		 n;		/* pairs held */
+};
+bool		 fileset_add(struct fileset *, uint64_t, uint64_t);
+bool		 fileset_has(const struct fileset *, uint64_t, uint64_t);
+bool		 fileset_del(struct fileset *, uint64_t, uint64_t);
+void		 fileset_clear(struct fileset *);
+
 /* A growable byte buffer; text is kept NUL-terminated for convenience. */
 struct buf {
 	char		*p;		/* bytes, p[len] == '\0' */

@@ -17,19 +17,6 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/rl-repstore.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 db=$tmp/s.db
 
-# pick FIELD VALUE: the first case whose labels.json has FIELD == VALUE.
-pick() {
-	for l in "$corpus"/*/labels.json; do
-		if python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))
-sys.exit(0 if str(d.get(sys.argv[2])) == sys.argv[3] else 1)' \
-		    "$l" "$1" "$2" 2>/dev/null; then
-			dirname "$l"
-			return 0
-		fi
-	done
-	return 1
-}
-
 n=0
 for want in kind=code kind=hang kind=checkpoint-interrupted; do
 	case=$(pick "${want%%=*}" "${want#*=}")

@@ -18,19 +18,6 @@ CHECK="python3 ${RL_SRCDIR:-.}/tests/cli/report-check.py"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/rl-report.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
-# pick FIELD VALUE: the first case whose labels.json has FIELD == VALUE.
-pick() {
-	for l in "$corpus"/*/labels.json; do
-		if python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))
-sys.exit(0 if str(d.get(sys.argv[2])) == sys.argv[3] else 1)' \
-		    "$l" "$1" "$2" 2>/dev/null; then
-			dirname "$l"
-			return 0
-		fi
-	done
-	return 1
-}
-
 # label CASE FIELD: a field of a case's labels.
 label() {
 	python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' \

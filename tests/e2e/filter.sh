@@ -14,12 +14,6 @@ ranks() {
 glyphs() {
 	echo "$last_capture" | sed -nE 's/^([^ ]+) [0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3} .*/\1/p' | sort -u | tr '\n' ' '
 }
-# command TEXT: type a command line and run it.
-command() {
-	send :
-	send -l "$1"
-	send Enter
-}
 # The selected line's source:line, as the merged log's status line says.
 selected() {
 	send L
@@ -33,8 +27,7 @@ for size in "80 24" "200 50"; do
 	set -- $size
 	w=$1
 	start "$@"
-	run_rankline --no-store --no-follow "$CORPUS/multinode-1"
-	wait_for '^ *FIRST FAILURE.*rank 4'
+	open_logs "$CORPUS/multinode-1" '^ *FIRST FAILURE.*rank 4' --no-follow
 	ok $? "${w}: multinode-1 opens on rank 4"
 	[ "$(ranks)" = "0 1 2 3 4 ?" ]
 	ok $? "${w}: six rows before any filter ($(ranks))"
@@ -51,35 +44,35 @@ for size in "80 24" "200 50"; do
 	echo "$last_capture" | sed -n 2p | grep -q 'filter: ranks 0,3-4'
 	ok $? "${w}: the header says the view is filtered"
 
-	command 'ranks 0-1'
+	cmdline 'ranks 0-1'
 	wait_for 'filter: ranks 0-1 \(2 rows'
 	[ "$(ranks)" = "0 1" ]
 	ok $? "${w}: :ranks 0-1 hides the first failure's rank"
 	echo "$last_capture" | grep -q '^ *FIRST FAILURE rank 4 (node1)'
 	ok $? "${w}: the header still names rank 4 first"
 
-	command 'clear'
+	cmdline 'clear'
 	wait_for 'no filter: every row and line shown'
 	[ "$(ranks)" = "0 1 2 3 4 ?" ]
 	ok $? "${w}: :clear shows every row again"
 	echo "$last_capture" | sed -n 2p | grep -q 'filter:'
 	ok $((!$?)) "${w}: and the header no longer says filter"
 
-	command 'host node0'
+	cmdline 'host node0'
 	wait_for 'filter: host node0'
 	[ "$(ranks)" = "0 1" ]
 	ok $? "${w}: :host node0 keeps node0's ranks ($(ranks))"
 
-	command 'clear'
-	command 'sig torch.gloo'
+	cmdline 'clear'
+	cmdline 'sig torch.gloo'
 	wait_for 'filter: sig torch.gloo'
 	[ "$(ranks)" = "0 1 2 3" ]
 	ok $? "${w}: :sig torch.gloo keeps the ranks with that family ($(ranks))"
 	[ "$(glyphs)" = "▲ " ]
 	ok $? "${w}: and lists only its lines ($(glyphs))"
 
-	command 'clear'
-	command 'failures'
+	cmdline 'clear'
+	cmdline 'failures'
 	wait_for 'filter: failures'
 	echo "$(glyphs)" | grep -Eq '×|▲|✖'
 	g1=$?
@@ -88,8 +81,8 @@ for size in "80 24" "200 50"; do
 	[ $g1 -eq 0 ] && [ $g2 -ne 0 ]
 	ok $? "${w}: :failures lists failing lines only ($(glyphs))"
 
-	command 'clear'
-	command 'progress off'
+	cmdline 'clear'
+	cmdline 'progress off'
 	wait_for 'filter: no progress'
 	echo "$(glyphs)" | grep -Eq '·|◆|◇'
 	g1=$?
@@ -97,16 +90,16 @@ for size in "80 24" "200 50"; do
 	[ $g1 -ne 0 ] && [ $? -eq 0 ]
 	ok $? "${w}: :progress off hides progress lines, not others ($(glyphs))"
 
-	command 'clear'
-	command 'ranks 3,5-7'
-	command 'failures'
+	cmdline 'clear'
+	cmdline 'ranks 3,5-7'
+	cmdline 'failures'
 	wait_for 'filter: ranks 3,5-7 . failures'
 	echo "$last_capture" | sed -n 2p | grep -q 'filter: ranks 3,5-7 . failures'
 	ok $? "${w}: two filters are said together in the header"
 	[ "$(ranks)" = "3" ]
 	ok $? "${w}: and only rank 3 is left ($(ranks))"
 
-	command 'ranks 99'
+	cmdline 'ranks 99'
 	wait_for 'no row passes the filter \(:clear shows all\)'
 	ok $? "${w}: a filter that leaves no row says so where the rows were"
 	send j k ']' Enter L
@@ -116,14 +109,14 @@ for size in "80 24" "200 50"; do
 	wait_for '^ *FIRST FAILURE rank 4'
 	ok $? "${w}: and the header still names the first failure"
 
-	command 'ranks 7-5'
+	cmdline 'ranks 7-5'
 	wait_for 'rank range 7-5 runs backwards'
 	ok $? "${w}: a backwards range is refused"
-	command 'bogus'
+	cmdline 'bogus'
 	wait_for "unknown command 'bogus'"
 	ok $? "${w}: an unknown command is named"
 
-	command 'clear'
+	cmdline 'clear'
 	send :
 	send -l 'ranks 1'
 	send Escape
@@ -140,19 +133,19 @@ for size in "80 24" "200 50"; do
 	[ "$(ranks)" = "1" ]
 	ok $? "${w}: and the edited line runs (rank 1)"
 
-	command 'clear'
-	command 'rank 2'
+	cmdline 'clear'
+	cmdline 'rank 2'
 	wait_for '^ rank 2 \(node1\) . collat'
 	ok $? "${w}: :rank 2 selects rank 2"
-	command 'goto node1/torchrun.log:152'
+	cmdline 'goto node1/torchrun.log:152'
 	wait_for '^ rank 4 \(node1\) . FAILED'
 	ok $? "${w}: :goto node1/torchrun.log:152 goes to rank 4's row"
 	[ "$(selected)" = "node1/torchrun.log:152" ]
 	ok $? "${w}: and selects that line"
-	command 'line 151'
+	cmdline 'line 151'
 	[ "$(selected)" = "node1/torchrun.log:151" ]
 	ok $? "${w}: :line 151 selects line 151 of the same file"
-	command 'goto nosuch.log:3'
+	cmdline 'goto nosuch.log:3'
 	wait_for 'goto: no source ends with nosuch.log'
 	ok $? "${w}: a file that is not read is said"
 

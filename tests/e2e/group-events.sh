@@ -7,24 +7,13 @@
 # bench/gen's (its MANIFEST names the rank that failed), at 80x24 and 200x50.
 . "$(dirname "$0")/lib.sh"
 
-GEN=$(cd "$(dirname "$0")/../.." && pwd)/bench/gen
-if ! command -v python3 >/dev/null 2>&1 || [ ! -f "$GEN" ]; then
-	echo "1..0 # SKIP python3 or bench/gen missing"
-	exit 0
-fi
-n=128
-python3 "$GEN" --out "$TMPD/job" --files $n --size 2MB --jobs 1 >/dev/null 2>&1
-root=$(sed -n 's/.*"root_rank": *\([0-9]*\).*/\1/p' "$TMPD/job/MANIFEST.json")
-if [ "$root" -eq 0 ]; then others="1-$((n - 1))"
-elif [ "$root" -eq $((n - 1)) ]; then others="0-$((n - 2))"
-else others="0-$((root - 1)),$((root + 1))-$((n - 1))"; fi
+gen_job 128
 
 for size in "80 24" "200 50"; do
 	set -- $size
 	w=$1
 	start "$@"
-	run_rankline --no-store --no-follow "$TMPD/job"
-	wait_for "^ *FIRST FAILURE rank $root "
+	open_logs "$TMPD/job" "^ *FIRST FAILURE rank $root " --no-follow
 	send g
 	wait_for "^ *ranks $others collat ×$((n - 1)) \\(z opens\\) · [0-9]+ lines of [0-9]+ events"
 	title=$(echo "$last_capture" | grep -oE "[0-9]+ lines of [0-9]+ events")

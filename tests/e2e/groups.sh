@@ -8,26 +8,14 @@
 # 80x24 and 200x50, in UTF-8 and under LANG=C.
 . "$(dirname "$0")/lib.sh"
 
-GEN=$(cd "$(dirname "$0")/../.." && pwd)/bench/gen
-if ! command -v python3 >/dev/null 2>&1 || [ ! -f "$GEN" ]; then
-	echo "1..0 # SKIP python3 or bench/gen missing"
-	exit 0
-fi
-n=128
-python3 "$GEN" --out "$TMPD/job" --files $n --size 2MB --jobs 1 >/dev/null 2>&1
-root=$(sed -n 's/.*"root_rank": *\([0-9]*\).*/\1/p' "$TMPD/job/MANIFEST.json")
+gen_job 128
 ok $? "bench/gen made $n ranks, rank $root the odd one"
-# The others, as ranges: 0-57,59-127.
-if [ "$root" -eq 0 ]; then others="1-$((n - 1))"
-elif [ "$root" -eq $((n - 1)) ]; then others="0-$((n - 2))"
-else others="0-$((root - 1)),$((root + 1))-$((n - 1))"; fi
 
 for size in "80 24" "200 50"; do
 	set -- $size
 	w=$1
 	start "$@"
-	run_rankline --no-store --no-follow "$TMPD/job"
-	wait_for "^ *FIRST FAILURE rank $root "
+	open_logs "$TMPD/job" "^ *FIRST FAILURE rank $root " --no-follow
 	ok $? "${w}: rank $root is named first"
 	echo "$last_capture" | grep -q "^ *$n ranks "
 	ok $? "${w}: the verdict line says there are $n ranks"
@@ -71,8 +59,7 @@ for size in "80 24" "200 50"; do
 done
 
 start 80 24 LANG=C LC_ALL=C
-run_rankline --no-store --no-follow "$TMPD/job"
-wait_for "^ *FIRST FAILURE rank $root "
+open_logs "$TMPD/job" "^ *FIRST FAILURE rank $root " --no-follow
 echo "$last_capture" | grep -Eq "^ *\\+ *$others +x$((n - 1)) +collat *\\|"
 ok $? "LANG=C: the group reads + $others x$((n - 1))"
 ! echo "$last_capture" | LC_ALL=C grep -q "$(printf '[\200-\377]')"

@@ -169,3 +169,70 @@ quit_checks() {
 	! echo "$last_capture" | grep -Eq 'Sanitizer|runtime error:'
 	ok $? "no sanitizer report"
 }
+
+# open_logs DIR ERE [OPTION...]: the console on DIR in the pane, with no
+# store and the options given, until ERE (its header) shows; wait_for's
+# status.
+open_logs() {
+	_dir=$1 _ere=$2
+	shift 2
+	run_rankline --no-store "$@" "$_dir"
+	wait_for "$_ere"
+}
+
+# follow_copy CASE W H ERE: a copy of corpus CASE in $TMPD/live ($logs),
+# to write to, and a fresh W x H console following it until ERE shows.
+follow_copy() {
+	logs=$TMPD/live
+	cp -R "$CORPUS/$1" "$logs"
+	start "$2" "$3"
+	open_logs "$logs" "$4"
+}
+
+# search PATTERN: / with PATTERN, and Enter.
+search() {
+	send /
+	send -l "$1"
+	send Enter
+}
+
+# cmdline TEXT: : with TEXT, and Enter.
+cmdline() {
+	send :
+	send -l "$1"
+	send Enter
+}
+
+# next_until ERE TRIES: n until ERE shows, a second's wait after each, at
+# most TRIES times (a followed line reaches the search between two n).
+next_until() {
+	_i=0
+	while [ $_i -lt "$2" ]; do
+		send n
+		wait_for "$1" 1 && return 0
+		_i=$((_i + 1))
+	done
+	return 1
+}
+
+# gen_job N: bench/gen's job of N ranks of 2 MB in $TMPD/job (the script
+# is skipped without python3 or bench/gen); sets root, the rank that
+# failed as its MANIFEST says, and others, the rest as ranges
+# ("0-57,59-127").  The status is that of reading root.
+gen_job() {
+	GEN=$(cd "$(dirname "$0")/../.." && pwd)/bench/gen
+	if ! command -v python3 >/dev/null 2>&1 || [ ! -f "$GEN" ]; then
+		echo "1..0 # SKIP python3 or bench/gen missing"
+		exit 0
+	fi
+	n=$1
+	python3 "$GEN" --out "$TMPD/job" --files "$n" --size 2MB --jobs 1 \
+	    >/dev/null 2>&1
+	root=$(sed -n 's/.*"root_rank": *\([0-9]*\).*/\1/p' \
+	    "$TMPD/job/MANIFEST.json")
+	_rc=$?
+	if [ "$root" -eq 0 ]; then others="1-$((n - 1))"
+	elif [ "$root" -eq $((n - 1)) ]; then others="0-$((n - 2))"
+	else others="0-$((root - 1)),$((root + 1))-$((n - 1))"; fi
+	return $_rc
+}

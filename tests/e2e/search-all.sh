@@ -17,13 +17,10 @@ for size in "80 24" "200 50"; do
 	set -- $size
 	w=$1
 	start "$@"
-	run_rankline --no-store --no-follow "$CORPUS/multinode-1"
-	wait_for '^ *FIRST FAILURE.*rank 4'
+	open_logs "$CORPUS/multinode-1" '^ *FIRST FAILURE.*rank 4' --no-follow
 
 	# The launcher's notice is no event: only a search of every line has it.
-	send /
-	send -l 'omp_num_threads'
-	send Enter
+	search 'omp_num_threads'
 	wait_for 'hit [12] of 2 .*torchrun.log:3 '
 	ok $? "${w}: a line no rule named is found: the launcher's notice, twice"
 	if [ "$w" -ge 200 ]; then
@@ -59,9 +56,7 @@ for size in "80 24" "200 50"; do
 	wait_for '^ *FIRST FAILURE'
 
 	# Each rank's start-up line: a hit on every rank's row, tee'd once.
-	send /
-	send -l 'initialized process group'
-	send Enter
+	search 'initialized process group'
 	wait_for 'hit [1-5] of 5 '
 	ok $? "${w}: each rank's start-up line is a hit, its tee'd copy not again"
 	[ "$(echo "$last_capture" | grep -E '^.? +[0-4] node' | grep -c "$HIT")" -ge 4 ] &&
@@ -69,9 +64,7 @@ for size in "80 24" "200 50"; do
 	ok $? "${w}: the hits are marked on the ranks' rows, the first failure's mark kept"
 
 	# A filter hides a rank: its lines are no hits.
-	send :
-	send -l 'ranks 0-2'
-	send Enter
+	cmdline 'ranks 0-2'
 	wait_for 'filter: ranks 0-2'
 	send /
 	send Enter
@@ -84,23 +77,11 @@ done
 # Following: a line no rule names, written after the search, with
 # backspaces that would rub out the word and an escape sequence that would
 # set the terminal's title.
-logs=$TMPD/live
-cp -R "$CORPUS/code-1" "$logs"
-start 200 50
-title=$(pane_var pane_title)
-run_rankline --no-store "$logs"
-wait_for '^ *FIRST FAILURE.*rank 1'
-send /
-send -l 'giraffe'
-send Enter
+follow_copy code-1 200 50 '^ *FIRST FAILURE.*rank 1'
+search 'giraffe'
 wait_for 'no hit for /giraffe'
 printf '[default1]:2026-12-02 13:19:58,000 INFO     [rank1] train: giraffe\b\b\bXYZ \033]2;PWNED\007 fed\n' >>"$logs/console.log"
-i=0
-while [ $i -lt 30 ]; do
-	send n
-	wait_for 'hit 1 of 1' 1 && break
-	i=$((i + 1))
-done
+next_until 'hit 1 of 1' 30
 echo "$last_capture" | grep -q 'hit 1 of 1 .* rank 1 .*console.log:'
 ok $? "live: the line written later is a hit, on rank 1"
 send L
@@ -117,12 +98,9 @@ wait_for 'RL_DONE rc=0'
 gone=$TMPD/gone
 cp -R "$CORPUS/multinode-1" "$gone"
 start 200 50
-run_rankline --no-store --no-follow "$gone"
-wait_for '^ *FIRST FAILURE.*rank 4'
+open_logs "$gone" '^ *FIRST FAILURE.*rank 4' --no-follow
 rm "$gone"/node1/logs/*/attempt_0/2/stdout.log
-send /
-send -l 'iteration'
-send Enter
+search 'iteration'
 wait_for 'hit [0-9]+ of [0-9]+ .*; 1 source searched by its events only: 2/stdout.log'
 ok $? "gone: the status line names the log searched by its events only"
 send q
@@ -150,9 +128,7 @@ awk -v d="$big" 'BEGIN {
 start 200 50
 run_rankline --no-store --no-follow "$big"
 wait_for '1000 ranks' 60
-send /
-send -l 'zebrafinch'
-send Enter
+search 'zebrafinch'
 wait_for 'searching(…|\.\.\.) [0-9,]+ of 1,000 sources'
 ok $? "big: the status line says how far the search is"
 send F1
@@ -165,9 +141,7 @@ back=$?
 ok $? "big: F1 opens the help and q closes it while the search reads on"
 wait_for 'hit [0-9]+ of 10 .*1,?200,?010 lines of 1000 rows searched' 60
 ok $? "big: when it is done, every line of the thousand files was searched"
-send /
-send -l 'lm loss'
-send Enter
+search 'lm loss'
 wait_for 'searching(…|\.\.\.)'
 send Escape
 wait_for 'stopped'

@@ -19,8 +19,7 @@ for size in "80 24" "200 50"; do
 	set -- $size
 	w=$1
 	start "$@"
-	run_rankline --no-store --no-follow "$CORPUS/multinode-1"
-	wait_for '^ *FIRST FAILURE.*rank 4'
+	open_logs "$CORPUS/multinode-1" '^ *FIRST FAILURE.*rank 4' --no-follow
 	ok $? "${w}: multinode-1 opens on rank 4"
 
 	send /
@@ -67,25 +66,19 @@ for size in "80 24" "200 50"; do
 	wait_for "hit $(( (k + n_lower - 2) % n_lower + 1 )) of $n_lower"
 	ok $? "${w}: N goes back one hit"
 
-	send /
-	send -l 'Traceback'
-	send Enter
+	search 'Traceback'
 	wait_for 'hit [0-9]+ of [0-9]+ .*/Traceback'
 	n_exact=$(hit_n)
 	[ "$n_exact" -le "$n_lower" ] && [ "$n_exact" -gt 0 ]
 	ok $? "${w}: a capital makes it exact ($n_exact of $n_lower)"
-	send /
-	send -l 'TRACEBACK'
-	send Enter
+	search 'TRACEBACK'
 	wait_for 'no hit for /TRACEBACK'
 	ok $? "${w}: TRACEBACK matches nothing: case matters"
 	echo "$last_capture" | grep -Eq '/TRACEBACK: 513 lines of 6 rows searched( |$)'
 	ok $? "${w}: the status line says what was searched"
 
 	# Progress and evidence lines are quiet cells: a hit there shows.
-	send /
-	send -l 'args: steps'
-	send Enter
+	search 'args: steps'
 	wait_for 'hit [0-9] of 5 '
 	ok $? "${w}: each rank's args line is a hit"
 	# The rank rows, wherever the header's lines put them.
@@ -107,9 +100,7 @@ for size in "80 24" "200 50"; do
 	[ ! "$t1" \< "$t2" ]
 	ok $? "${w}: after ?, n goes back in time ($t1, then $t2)"
 
-	send /
-	send -l '(oops'
-	send Enter
+	search '(oops'
 	wait_for 'search: bad pattern at 6: missing closing parenthesis'
 	ok $? "${w}: a bad pattern is said in the status line"
 	wait_for '^ *FIRST FAILURE.*rank 4'
@@ -127,24 +118,13 @@ for size in "80 24" "200 50"; do
 done
 
 # Following: a line written after the search is searched too.
-logs=$TMPD/live
-cp -R "$CORPUS/code-1" "$logs"
-start 80 24
-run_rankline --no-store "$logs"
-wait_for '^ *FIRST FAILURE.*rank 1'
-send /
-send -l 'zebra'
-send Enter
+follow_copy code-1 80 24 '^ *FIRST FAILURE.*rank 1'
+search 'zebra'
 wait_for 'no hit for /zebra'
 ok $? "live: /zebra finds nothing yet"
 echo '[default1]:RuntimeError: zebra crossing at step 9' >>"$logs/console.log"
 wait_for 'following .*(new line|idle)'
-i=0
-while [ $i -lt 20 ]; do
-	send n
-	wait_for 'hit 1 of 1' 1 && break
-	i=$((i + 1))
-done
+next_until 'hit 1 of 1' 20
 echo "$last_capture" | grep -q 'hit 1 of 1 .* rank 1 .*console.log:'
 ok $? "live: the new line is a hit, on rank 1"
 send q
@@ -153,11 +133,8 @@ ok $? "live: q quits"
 
 # LANG=C: the hit mark in ASCII, and the same search.
 start 80 24 LANG=C NO_COLOR=1
-run_rankline --no-store --no-follow "$CORPUS/multinode-1"
-wait_for '^ *FIRST FAILURE.*rank 4'
-send /
-send -l 'args: steps'
-send Enter
+open_logs "$CORPUS/multinode-1" '^ *FIRST FAILURE.*rank 4' --no-follow
+search 'args: steps'
 wait_for 'hit 1 of 5( \(wrapped\))? - '
 ok $? "LANG=C NO_COLOR: the search finds the five ranks' args lines"
 echo "$last_capture" | grep -E '^.? +[0-9]+ ' | grep -q '[*]'

@@ -1,8 +1,8 @@
 /*
  * evidence-fixture.h: what test-evidence.c and test-hang.c share: logs
- * written into a temporary folder (removed by clean), read with the
- * shipped rule packs and diagnosed as `rankline analyze` does, and the
- * checks on the evidence the answers give.
+ * written into a temporary tree (fixture.h's), read with the shipped rule
+ * packs and diagnosed as `rankline analyze` does, and the checks on the
+ * evidence the answers give.
  */
 #ifndef RL_EVIDENCE_FIXTURE_H
 #define RL_EVIDENCE_FIXTURE_H
@@ -16,57 +16,15 @@
 #include <unistd.h>
 
 #include "diag.h"
-#include "tap.h"
+#include "fixture.h"
 
-static struct ruleset	*rules;
-static char		 root[] = "/tmp/rl-test-evidence-XXXXXX";
-static char		*made[256];	/* files and folders made, to remove */
-static size_t		 nmade;
+static struct ruleset	*rules;	/* the shipped packs */
 
-/* Make the folders above a path under the root. */
-static inline void
-mkdirs(const char *rel)
-{
-	char	path[1024], *p;
-
-	snprintf(path, sizeof path, "%s/%s", root, rel);
-	for (p = path + strlen(root) + 1; (p = strchr(p, '/')) != NULL; p++) {
-		*p = '\0';
-		if (mkdir(path, 0700) == 0 && nmade < 256)
-			made[nmade++] = xstrdup(path);
-		else if (errno != EEXIST)
-			fatal("mkdir %s", path);
-		*p = '/';
-	}
-}
-
-/* Write a file under the root: the text, or n raw bytes when n > 0. */
+/* Write a file under the tree: the text, or n raw bytes when n > 0. */
 static inline void
 put(const char *rel, const char *text, size_t n)
 {
-	char	 path[1024];
-	FILE	*f;
-
-	mkdirs(rel);
-	snprintf(path, sizeof path, "%s/%s", root, rel);
-	if ((f = fopen(path, "w")) == NULL)
-		fatal("cannot write %s", path);
-	fwrite(text, 1, n > 0 ? n : strlen(text), f);
-	fclose(f);
-	if (nmade < 256)
-		made[nmade++] = xstrdup(path);
-}
-
-/* Remove what put and mkdirs made, files before their folders. */
-static inline void
-clean(void)
-{
-	while (nmade > 0) {
-		nmade--;
-		if (unlink(made[nmade]) != 0)
-			rmdir(made[nmade]);
-		free(made[nmade]);
-	}
+	tree_put_bytes(rel, text, n > 0 ? n : strlen(text));
 }
 
 /* Analyze the root folder as a whole. */
@@ -76,19 +34,11 @@ analyze(void)
 	struct rl_incident	*inc = incident_create(rules);
 	size_t			 i;
 
-	source_add_path(inc, root);
+	source_add_path(inc, tree_root);
 	for (i = 0; i < inc->nsources; i++)
 		source_file_read(inc, inc->sources[i], NULL, NULL);
 	pipeline_diagnose(inc);
 	return inc;
-}
-
-/* The first failure's event, or NULL. */
-static inline const struct rl_event *
-first(const struct rl_incident *inc)
-{
-	return inc->answer.first == RL_NONE ? NULL :
-	    inc->events[inc->answer.first];
 }
 
 /* Does an evidence list hold an item whose "shows" has s, of a stance? */

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "diag.h"
-#include "tap.h"
+#include "fixture.h"
 
 #define H	(3600 * 1000LL)
 
@@ -87,7 +87,7 @@ rank_log(int rank, int n, int hours, bool zoned)
 
 /* Analyze rank 0's log in UTC and rank 1's in local time, hours ahead. */
 static struct rl_incident *
-run(struct ruleset *rs, int steps, int hours)
+run_skewed(struct ruleset *rs, int steps, int hours)
 {
 	struct rl_incident	*inc = incident_create(rs);
 	char			*text[2], *path[2];
@@ -112,7 +112,7 @@ run(struct ruleset *rs, int steps, int hours)
 static void
 test_pipeline(struct ruleset *rs)
 {
-	struct rl_incident	*inc = run(rs, 6, 8);
+	struct rl_incident	*inc = run_skewed(rs, 6, 8);
 	const struct rl_answer	*a = &inc->answer;
 
 	is_int((int)a->nzones, 1, "the local log gets a zone");
@@ -123,11 +123,11 @@ test_pipeline(struct ruleset *rs)
 	    "the window spans seconds, not hours");
 	incident_free(inc);
 
-	inc = run(rs, 2, 8);
+	inc = run_skewed(rs, 2, 8);
 	is_int((int)inc->answer.nzones, 0, "two steps alike are too few");
 	incident_free(inc);
 
-	inc = run(rs, 6, 0);
+	inc = run_skewed(rs, 6, 0);
 	is_int((int)inc->answer.nzones, 0, "one clock in two forms: no zone");
 	incident_free(inc);
 }
@@ -135,16 +135,13 @@ test_pipeline(struct ruleset *rs)
 int
 main(void)
 {
-	struct ruleset	*rs = ruleset_create();
-	struct errlist	 e = { 0 };
+	struct ruleset	*rs;
 
 	setenv("RANKLINE_NO_USER_RULES", "1", 1);
 	setenv("TZ", "UTC", 1);
-	is_int(ruleset_load_defaults(rs, &e), 0, "the shipped packs load");
-	ruleset_finish(rs);
+	rs = rules_shipped();
 	test_cluster();
 	test_pipeline(rs);
-	errlist_clear(&e);
 	ruleset_free(rs);
 	return tap_done();
 }

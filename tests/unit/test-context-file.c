@@ -16,8 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "engine.h"
-#include "tap.h"
+#include "fixture.h"
 
 static const char *PACK =
 	"[rule boom]\npattern = BOOM\nliteral = BOOM\nrole = root\n"
@@ -25,22 +24,6 @@ static const char *PACK =
 
 static char	dir[] = "/tmp/rankline-ctxfile-XXXXXX";
 static char	path[64];
-
-/* The cut of the whole text around the line at offset, number line. */
-static char *
-cut_whole(const char *text, size_t off, uint64_t line, int64_t *first)
-{
-	size_t	before = off < CONTEXT_BYTES ? off : CONTEXT_BYTES;
-	size_t	n = strlen(text) - (off - before);
-	char	*out;
-
-	if (n > 2 * CONTEXT_BYTES)
-		n = 2 * CONTEXT_BYTES;
-	if (context_cut(text + off - before, n, before, off - before > 0,
-	    line, &out, first) != 0)
-		return NULL;
-	return out;
-}
 
 /* Write the file afresh. */
 static void
@@ -104,8 +87,7 @@ int
 main(void)
 {
 	static const size_t	 booms[] = { 3, 40, 41, 90, 200 };
-	struct ruleset		*rs = ruleset_create();
-	struct errlist		 e = { 0 };
+	struct ruleset		*rs;
 	struct rl_incident	*inc, *full;
 	const struct rl_source	*src;
 	const struct rl_event	*ev;
@@ -116,9 +98,7 @@ main(void)
 	size_t			 i, j, bad = 0, nctx, ntext, naway, n;
 	int			 fd;
 
-	is_int(ruleset_load(rs, "inline", PACK, strlen(PACK), &e), 0,
-	    "the inline pack loads");
-	ruleset_finish(rs);
+	rs = rules_inline(PACK);
 	if (mkdtemp(dir) == NULL)
 		fatal("mkdtemp");
 	snprintf(path, sizeof path, "%s/boom.log", dir);
@@ -216,7 +196,6 @@ main(void)
 	unlink(path);
 	rmdir(dir);
 	buf_clear(&b);
-	errlist_clear(&e);
 	ruleset_free(rs);
 	return tap_done();
 }

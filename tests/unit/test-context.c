@@ -12,29 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine.h"
-#include "tap.h"
+#include "fixture.h"
 
 static const char *PACK =
 	"[rule boom]\npattern = BOOM\nliteral = BOOM\nrole = root\n"
 	"domain = code\n"
 	"[rule note]\npattern = NOTE\nliteral = NOTE\nrole = evidence\n";
-
-/* The cut of the whole text around the line at offset, number line. */
-static char *
-cut_whole(const char *text, size_t off, uint64_t line, int64_t *first)
-{
-	size_t	before = off < CONTEXT_BYTES ? off : CONTEXT_BYTES;
-	size_t	n = strlen(text) - (off - before);
-	char	*out;
-
-	if (n > 2 * CONTEXT_BYTES)
-		n = 2 * CONTEXT_BYTES;
-	if (context_cut(text + off - before, n, before, off - before > 0,
-	    line, &out, first) != 0)
-		return NULL;
-	return out;
-}
 
 /* Feed text in pieces of `piece` bytes; settle; the incident. */
 static struct rl_incident *
@@ -412,12 +395,8 @@ test_flood(struct ruleset *rs)
 int
 main(void)
 {
-	struct ruleset	*rs = ruleset_create();
-	struct errlist	 e = { 0 };
+	struct ruleset	*rs = rules_inline(PACK);
 
-	is_int(ruleset_load(rs, "inline", PACK, strlen(PACK), &e), 0,
-	    "the inline pack loads");
-	ruleset_finish(rs);
 	test_cut();
 	test_reader(rs);
 	test_later(rs);
@@ -425,7 +404,6 @@ main(void)
 	test_kept_fed(rs);
 	test_shared(rs);
 	test_flood(rs);
-	errlist_clear(&e);
 	ruleset_free(rs);
 	return tap_done();
 }

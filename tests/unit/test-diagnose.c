@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "diag.h"
-#include "tap.h"
+#include "fixture.h"
 
 #include <jansson.h>
 
@@ -30,34 +30,6 @@ static const char *PACK =
 	"role = progress\nmark = ckpt-begin\n"
 	"[rule ckpt.end]\npattern = successfully saved checkpoint from iteration "
 	"+(?<step>\\d+)\nrole = progress\nmark = ckpt-end\n";
-
-/* Analyze one console log held in a string. */
-static struct rl_incident *
-run(struct ruleset *rs, const char *text)
-{
-	struct rl_incident	*inc = incident_create(rs);
-	char			 path[] = "/tmp/rl-test-diagnose-XXXXXX";
-	int			 fd;
-
-	/* A real file, since a hang's culprit line is read back from it. */
-	if ((fd = mkstemp(path)) == -1 ||
-	    write(fd, text, strlen(text)) != (ssize_t)strlen(text))
-		fatal("cannot write %s", path);
-	close(fd);
-	source_add_path(inc, path);
-	source_file_read(inc, inc->sources[0], NULL, NULL);
-	pipeline_diagnose(inc);
-	unlink(path);
-	return inc;
-}
-
-/* The first failure's event, or NULL. */
-static const struct rl_event *
-first(const struct rl_incident *inc)
-{
-	return inc->answer.first == RL_NONE ? NULL :
-	    inc->events[inc->answer.first];
-}
 
 #define T(n, s)	"[default" #n "]:2026-12-02 13:20:" s " INFO "
 
@@ -681,12 +653,8 @@ test_report_events(struct ruleset *rs)
 int
 main(void)
 {
-	struct ruleset	*rs = ruleset_create();
-	struct errlist	 e = { 0 };
+	struct ruleset	*rs = rules_inline(PACK);
 
-	is_int(ruleset_load(rs, "inline", PACK, strlen(PACK), &e), 0,
-	    "the inline pack loads");
-	ruleset_finish(rs);
 	test_exception(rs);
 	test_collateral_first(rs);
 	test_killed(rs);
@@ -700,7 +668,6 @@ main(void)
 	test_sorted(rs);
 	test_sorted_wide(rs);
 	test_report_events(rs);
-	errlist_clear(&e);
 	ruleset_free(rs);
 	return tap_done();
 }

@@ -70,7 +70,7 @@ test_first_evidence(void)
 	    inc->answer.verdict_explanation != NULL,
 	    "4: the verdict has a confidence and an explanation");
 	incident_free(inc);
-	clean();
+	tree_empty();
 }
 
 /* The source of the evidence item whose "shows" has s, or RL_NONE. */
@@ -150,7 +150,7 @@ test_direct_line(void)
 		    "its own file's line, not the console's", r);
 	}
 	incident_free(inc);
-	clean();
+	tree_empty();
 }
 
 /*
@@ -215,7 +215,7 @@ test_skew(void)
 	ok(within && c != 0, "1: 30 ms apart after correction is within the "
 	    "tolerance, so the order is left to causality");
 	incident_free(inc);
-	clean();
+	tree_empty();
 }
 
 /*
@@ -255,7 +255,7 @@ test_skew_common(void)
 	    "lowest, once node1's 4 s are taken off (got %d)",
 	    e != NULL ? e->rank : -1);
 	incident_free(inc);
-	clean();
+	tree_empty();
 }
 
 /* A rank killed by SIGKILL that printed no traceback; then dmesg's OOM line. */
@@ -313,7 +313,7 @@ test_killed(bool with_dmesg)
 		    "5: the kernel lines are in the checklist");
 	}
 	incident_free(inc);
-	clean();
+	tree_empty();
 }
 
 /* --- section 3: checkpoints ------------------------------------------ */
@@ -360,7 +360,7 @@ test_ckpt_during_save(void)
 	ok(says(inc->answer.ckpt_explanation, "step 10"),
 	    "3: the explanation names the step to resume from");
 	incident_free(inc);
-	clean();
+	tree_empty();
 }
 
 /*
@@ -384,7 +384,7 @@ test_ckpt_after_failure(void)
 	is_int(inc->answer.last_safe_step, 10, "3: a save completed after the "
 	    "first failure does not count");
 	incident_free(inc);
-	clean();
+	tree_empty();
 }
 
 /* An Xid 48 on the node before step 20's save completed: step 20 suspect. */
@@ -411,7 +411,7 @@ test_ckpt_hw_suspect(void)
 	ok(says(inc->answer.ckpt_explanation, "Suspect"),
 	    "3: the explanation says it is suspect");
 	incident_free(inc);
-	clean();
+	tree_empty();
 }
 
 /* Shard files: binary, of a given size. */
@@ -465,7 +465,7 @@ test_ckpt_folder(void)
 	ok(has_ev(&inc->answer.ckpt_evidence, "tracker", STANCE_SUPPORTS),
 	    "3: the tracker is evidence");
 	incident_free(inc);
-	clean();
+	tree_empty();
 }
 
 /* No checkpoint lines at all: the folder alone says what is whole. */
@@ -493,7 +493,7 @@ test_ckpt_folder_only(void)
 	    "shard: unsafe");
 	is_int(inc->answer.last_safe_step, 5, "3: and step 5 is whole");
 	incident_free(inc);
-	clean();
+	tree_empty();
 }
 
 /* --- section 4: the verdict ------------------------------------------ */
@@ -570,7 +570,7 @@ test_pci_join(void)
 	    11) && !pci_normalize("97000", key, 10), "4: an address that does "
 	    "not fit the room is refused, one that does is written");
 	incident_free(inc);
-	clean();
+	tree_empty();
 }
 
 /* vLLM V0: the budget is spent before the KV cache; one change each. */
@@ -627,7 +627,7 @@ test_capacity(void)
 	ok(!text_key_num("my_max_model_len=5", "max_model_len", &v),
 	    "7: a key inside another name is not it");
 	incident_free(inc);
-	clean();
+	tree_empty();
 }
 
 /* A healthy run: no failure, no advice, nothing to weigh. */
@@ -647,19 +647,14 @@ test_healthy(void)
 	    "no advice");
 	is_int(inc->answer.ckpt, CKPT_NONE, "3: status none");
 	incident_free(inc);
-	clean();
+	tree_empty();
 }
 
 int
 main(void)
 {
-	struct errlist	e = { 0 };
-
-	if (mkdtemp(root) == NULL)
-		fatal("mkdtemp");
-	rules = ruleset_create();
-	is_int(ruleset_load_defaults(rules, &e), 0, "the shipped packs load");
-	ruleset_finish(rules);
+	tree_create();
+	rules = rules_shipped();
 	test_first_evidence();
 	test_direct_line();
 	test_skew();
@@ -674,8 +669,7 @@ main(void)
 	test_pci_join();
 	test_capacity();
 	test_healthy();
-	errlist_clear(&e);
 	ruleset_free(rules);
-	rmdir(root);
+	tree_remove();
 	return tap_done();
 }

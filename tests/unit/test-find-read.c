@@ -18,49 +18,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "engine.h"
 #include "find.h"
-#include "tap.h"
-
-static char	 root[] = "/tmp/rl-test-find-read-XXXXXX";
-static char	*made[16];
-static size_t	 nmade;
-
-/* Write a file under the root, making its folders. */
-static char *
-put(const char *rel, const char *text)
-{
-	char	 path[1024], *p;
-	FILE	*f;
-
-	snprintf(path, sizeof path, "%s/%s", root, rel);
-	for (p = path + strlen(root) + 1; (p = strchr(p, '/')) != NULL; p++) {
-		*p = '\0';
-		if (mkdir(path, 0700) == 0 && nmade < nitems(made))
-			made[nmade++] = xstrdup(path);
-		*p = '/';
-	}
-	if ((f = fopen(path, "w")) == NULL)
-		fatal("cannot write %s", path);
-	fputs(text, f);
-	fclose(f);
-	if (nmade < nitems(made))
-		made[nmade++] = xstrdup(path);
-	return made[nmade - 1];
-}
-
-/* Remove what put made, and the root. */
-static void
-clean(void)
-{
-	while (nmade > 0) {
-		nmade--;
-		if (unlink(made[nmade]) != 0)
-			rmdir(made[nmade]);
-		free(made[nmade]);
-	}
-	rmdir(root);
-}
+#include "fixture.h"
 
 /* The hits a search handed on. */
 struct got {
@@ -75,19 +34,6 @@ got_cb(void *arg, const struct find_hit *h)
 
 	if (g->n < nitems(g->v))
 		g->v[g->n++] = *h;
-}
-
-/* Read the root as the console does. */
-static struct rl_incident *
-analyze(struct ruleset *rs)
-{
-	struct rl_incident	*inc = incident_create(rs);
-	char			*argv[] = { root };
-
-	is_int(pipeline_read(inc, 1, argv, NULL, NULL, 1), 0,
-	    "the folder is read");
-	pipeline_diagnose(inc);
-	return inc;
 }
 
 /* The index of the source whose path ends with name. */
@@ -164,12 +110,13 @@ test_all_lines(struct ruleset *rs)
 	unsigned		 s0, con;
 	size_t			 i, total, ranks = 0;
 	uint64_t		 limited;
+	const char		*log1;
 	int			 steps, whole;
 
-	put("node0/torchrun.log", console);
-	put("node0/logs/job1_x/attempt_0/0/stdout.log", rank0);
-	put("node0/logs/job1_x/attempt_0/1/stderr.log", rank1);
-	inc = analyze(rs);
+	tree_put("node0/torchrun.log", console);
+	tree_put("node0/logs/job1_x/attempt_0/0/stdout.log", rank0);
+	log1 = tree_put("node0/logs/job1_x/attempt_0/1/stderr.log", rank1);
+	inc = tree_analyze(rs);
 	s0 = source_named(inc, "0/stdout.log");
 	con = source_named(inc, "torchrun.log");
 	ok(s0 != UINT32_MAX && con != UINT32_MAX, "the sources are there");
@@ -221,7 +168,7 @@ test_all_lines(struct ruleset *rs)
 	is_int(g.n, 2, "the error's line and its copy");
 
 	/* A source gone since the analysis: its events only. */
-	unlink(made[nmade - 1]);
+	unlink(log1);
 	f = find_compile("shard", NULL);
 	memset(&g, 0, sizeof g);
 	fr = find_read_create(inc, f, false, got_cb, &g);
@@ -235,7 +182,7 @@ test_all_lines(struct ruleset *rs)
 	find_free(f);
 
 	/* A pattern too costly for a line: counted, no hit, no hang. */
-	put("node0/logs/job1_x/attempt_0/1/stderr.log", "aaaaaaaaaaaaaaaaaaaa"
+	tree_put("node0/logs/job1_x/attempt_0/1/stderr.log", "aaaaaaaaaaaaaaaaaaaa"
 	    "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab\n");
 	f = find_compile("(a+)+$", NULL);
 	memset(&g, 0, sizeof g);
@@ -255,17 +202,13 @@ test_all_lines(struct ruleset *rs)
 int
 main(void)
 {
-	struct ruleset	*rs = ruleset_create();
-	struct errlist	 e = { 0 };
+	struct ruleset	*rs;
 
 	setenv("RANKLINE_NO_USER_RULES", "1", 1);
-	is_int(ruleset_load_defaults(rs, &e), 0, "the shipped packs load");
-	ruleset_finish(rs);
-	if (mkdtemp(root) == NULL)
-		fatal("mkdtemp: %s", strerror(errno));
+	rs = rules_shipped();
+	tree_create();
 	test_all_lines(rs);
-	clean();
-	errlist_clear(&e);
+	tree_remove();
 	ruleset_free(rs);
 	return tap_done();
 }

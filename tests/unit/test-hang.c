@@ -91,7 +91,7 @@ test_hang_silent(void)
 	ok(has_ev(&inc->answer.first_evidence, "hang began",
 	    STANCE_SUPPORTS), "2: the timeout that dates the hang is evidence");
 	incident_free(inc);
-	clean();
+	tree_empty();
 }
 
 /*
@@ -134,7 +134,7 @@ test_hang_lagging(void)
 	ok(has_ev(&inc->answer.first_evidence, "never entered",
 	    STANCE_SUPPORTS), "2: the lagging line is evidence");
 	incident_free(inc);
-	clean();
+	tree_empty();
 }
 
 /* Every rank shows last enqueued -1: frozen, not stuck in a collective. */
@@ -164,7 +164,7 @@ test_hang_frozen(void)
 	ok(says(inc->answer.explanation, "frozen"), "2: the explanation says "
 	    "the processes were frozen");
 	incident_free(inc);
-	clean();
+	tree_empty();
 }
 
 /* Every rank reported; the dump signals name rank 1 as the first detector. */
@@ -200,7 +200,7 @@ test_hang_dump(void)
 	is_str(inc->answer.hang.basis, "dump", "2: named for the dump signal");
 	is_int(inc->answer.hang.dump_origin, 1, "2: origin rank 1");
 	incident_free(inc);
-	clean();
+	tree_empty();
 }
 
 /* gloo: victims time out on recv; the silent rank is the culprit. */
@@ -230,26 +230,20 @@ test_hang_gloo(void)
 	    "2: gloo's recv timeouts are victims; the silent rank is the "
 	    "culprit");
 	incident_free(inc);
-	clean();
+	tree_empty();
 }
 
 int
 main(void)
 {
-	struct errlist	e = { 0 };
-
-	if (mkdtemp(root) == NULL)
-		fatal("mkdtemp");
-	rules = ruleset_create();
-	is_int(ruleset_load_defaults(rules, &e), 0, "the shipped packs load");
-	ruleset_finish(rules);
+	tree_create();
+	rules = rules_shipped();
 	test_hang_silent();
 	test_hang_lagging();
 	test_hang_frozen();
 	test_hang_dump();
 	test_hang_gloo();
-	errlist_clear(&e);
 	ruleset_free(rules);
-	rmdir(root);
+	tree_remove();
 	return tap_done();
 }

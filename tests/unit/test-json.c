@@ -11,7 +11,7 @@
 
 #include "model.h"
 #include "engine.h"	/* job_clear */
-#include "tap.h"
+#include "fixture.h"
 
 /* v printed by the layout, then freed; the text is the caller's. */
 static char *
@@ -166,28 +166,14 @@ test_report(void)
 	static const char log[] =
 	    "2026-12-02 13:20:01,000 INFO step 1\n"
 	    "RuntimeError: boom \xff\n";
-	struct ruleset		*rs = ruleset_create();
+	struct ruleset		*rs;
 	struct rl_incident	*inc;
-	struct errlist		 e = { 0 };
 	struct buf		 b = { 0 };
-	char			 path[] = "/tmp/rl-test-json-XXXXXX";
-	char			*argv[1];
 	const char		*job, *stats;
 	json_t			*back;
-	int			 fd;
 
-	is_int(ruleset_load(rs, "inline", pack, strlen(pack), &e), 0,
-	    "the inline pack loads");
-	ruleset_finish(rs);
-	if ((fd = mkstemp(path)) == -1 ||
-	    write(fd, log, sizeof log - 1) != (ssize_t)(sizeof log - 1))
-		fatal("cannot write %s", path);
-	close(fd);
-	inc = incident_create(rs);
-	argv[0] = path;
-	pipeline_read(inc, 1, argv, NULL, NULL, 1);
-	pipeline_diagnose(inc);
-	unlink(path);
+	rs = rules_inline(pack);
+	inc = run_pipeline(rs, log);
 	inc->job.fact[JOB_NAME].value = xstrdup("llama");
 	inc->job.fact[JOB_NAME].from = xstrdup("a.log:1");
 	report_json(inc, &b, NULL);
@@ -210,7 +196,6 @@ test_report(void)
 	memset(&inc->job, 0, sizeof inc->job);
 	buf_clear(&b);
 	incident_free(inc);
-	errlist_clear(&e);
 	ruleset_free(rs);
 }
 
@@ -235,28 +220,14 @@ test_events(void)
 	static const struct report_json_layout rows[] = {
 		{ "", JL_ROWS, 4, 2, NULL },
 	};
-	struct ruleset		*rs = ruleset_create();
+	struct ruleset		*rs;
 	struct rl_incident	*inc;
-	struct errlist		 e = { 0 };
 	struct buf		 b = { 0 }, t = { 0 };
-	char			 path[] = "/tmp/rl-test-json-XXXXXX";
-	char			*argv[1];
 	const char		*at;
 	json_t			*tree;
-	int			 fd;
 
-	is_int(ruleset_load(rs, "inline", pack, strlen(pack), &e), 0,
-	    "the inline pack loads");
-	ruleset_finish(rs);
-	if ((fd = mkstemp(path)) == -1 ||
-	    write(fd, log, sizeof log - 1) != (ssize_t)(sizeof log - 1))
-		fatal("cannot write %s", path);
-	close(fd);
-	inc = incident_create(rs);
-	argv[0] = path;
-	pipeline_read(inc, 1, argv, NULL, NULL, 1);
-	pipeline_diagnose(inc);
-	unlink(path);
+	rs = rules_inline(pack);
+	inc = run_pipeline(rs, log);
 	report_json(inc, &b, NULL);
 	tree = report_json_tree(inc);
 	report_json_print(&t, json_object_get(tree, "events"), rows,
@@ -275,7 +246,6 @@ test_events(void)
 	buf_clear(&b);
 	buf_clear(&t);
 	incident_free(inc);
-	errlist_clear(&e);
 	ruleset_free(rs);
 }
 

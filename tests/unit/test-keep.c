@@ -11,8 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine.h"
-#include "tap.h"
+#include "fixture.h"
 
 static const char *PACK =
 	"[rule boom]\npattern = BOOM\nliteral = BOOM\nrole = root\n"
@@ -98,15 +97,10 @@ test_shrink(struct ruleset *rs)
 int
 main(void)
 {
-	struct ruleset	*rs = ruleset_create();
-	struct errlist	 e = { 0 };
+	struct ruleset	*rs = rules_inline(PACK);
 
-	is_int(ruleset_load(rs, "inline", PACK, strlen(PACK), &e), 0,
-	    "the inline pack loads");
-	ruleset_finish(rs);
 	test_tail(rs);
 	test_shrink(rs);
 	ruleset_free(rs);
-	errlist_clear(&e);
 	return tap_done();
 }

@@ -17,56 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "engine.h"
-#include "tap.h"
-
-static char	 root[] = "/tmp/rl-test-pipeline-XXXXXX";
-static char	*made[64];
-static size_t	 nmade;
-
-/* Write a file under the root, making its folders. */
-static char *
-put(const char *rel, const char *text)
-{
-	char	 path[1024], *p;
-	FILE	*f;
-
-	snprintf(path, sizeof path, "%s/%s", root, rel);
-	for (p = path + strlen(root) + 1; (p = strchr(p, '/')) != NULL; p++) {
-		*p = '\0';
-		if (mkdir(path, 0700) == 0 && nmade < nitems(made))
-			made[nmade++] = xstrdup(path);
-		*p = '/';
-	}
-	if ((f = fopen(path, "w")) == NULL)
-		fatal("cannot write %s", path);
-	fputs(text, f);
-	fclose(f);
-	if (nmade < nitems(made))
-		made[nmade++] = xstrdup(path);
-	return made[nmade - 1];
-}
-
-/* Remove what put made, and the root; make a new root. */
-static void
-clean(void)
-{
-	while (nmade > 0) {
-		nmade--;
-		if (unlink(made[nmade]) != 0)
-			rmdir(made[nmade]);
-		free(made[nmade]);
-	}
-	rmdir(root);
-	memcpy(root + strlen(root) - 6, "XXXXXX", 6);
-}
-
-static void
-fresh(void)
-{
-	if (mkdtemp(root) == NULL)
-		fatal("mkdtemp: %s", strerror(errno));
-}
+#include "fixture.h"
 
 /* Does s end with suffix? */
 static bool
@@ -92,19 +43,6 @@ pread_str(const char *path, uint64_t off, size_t len)
 	return s;
 }
 
-/* Read the root as analyze does. */
-static struct rl_incident *
-analyze(struct ruleset *rs)
-{
-	struct rl_incident	*inc = incident_create(rs);
-	char			*argv[] = { root };
-
-	is_int(pipeline_read(inc, 1, argv, NULL, NULL, 1), 0,
-	    "the folder is read");
-	pipeline_diagnose(inc);
-	return inc;
-}
-
 static const char *
 fact(const struct rl_incident *inc, enum job_fact f, int from)
 {
@@ -119,23 +57,23 @@ test_job(struct ruleset *rs)
 	char			*console, *want;
 	size_t			 i;
 
-	console = xstrdup(put("node0/torchrun.log",
+	console = xstrdup(tree_put("node0/torchrun.log",
 	    "SLURM_JOB_NAME=pretrain-7b\n"
 	    "SLURM_JOB_ID=4242\n"
 	    "+ srun torchrun --nnodes=1 train.py\n"
 	    "[2026-12-01 10:00:00,000] torch.distributed.run: starting\n"));
-	put("node0/logs/job301_pgi76c4f/attempt_0/0/stderr.log",
+	tree_put("node0/logs/job301_pgi76c4f/attempt_0/0/stderr.log",
 	    "[2026-12-01 10:00:01,000] step 1\n"
 	    "[2026-12-01 10:00:02,000] step 2\n"
 	    "Traceback (most recent call last):\n"
 	    "  File \"/job/train.py\", line 10, in <module>\n"
 	    "RuntimeError: shard 7 is missing\n"
 	    "[2026-12-01 10:00:03,000] exiting\n");
-	put("node0/logs/job301_pgi76c4f/attempt_0/1/stderr.log",
+	tree_put("node0/logs/job301_pgi76c4f/attempt_0/1/stderr.log",
 	    "[2026-12-01 10:00:01,500] step 1\n"
 	    "[2026-12-01 10:00:04,000] RuntimeError: [./gloo/transport/tcp/"
 	    "pair.cc:598] Connection closed by peer [127.0.0.1]:38042\n");
-	inc = analyze(rs);
+	inc = tree_analyze(rs);
 	is_int(inc->diagnoses, 1, "diagnose ran once for one pipeline call");
 
 	is_str(fact(inc, JOB_NAME, 0), "pretrain-7b", "the job's name");
@@ -207,7 +145,7 @@ test_job(struct ruleset *rs)
 	pipeline_diagnose(inc);
 	is_int(inc->diagnoses, 2, "and once more for a second call");
 	incident_free(inc);
-	clean();
+	tree_remove();
 }
 
 /* What is past a log's first JOB_HEAD bytes is not the job's. */
@@ -219,70 +157,67 @@ test_head(struct ruleset *rs)
 	char			*want;
 	size_t			 n;
 
-	fresh();
+	tree_create();
 	while (b.len < JOB_HEAD + 100)
 		buf_adds(&b, "filler line with nothing of the job in it\n");
 	buf_adds(&b, "SLURM_JOB_NAME=too-late\n");
 	buf_adds(&b, "WORLD_SIZE=8\n");
-	put("slurm-77.out", b.p);
+	tree_put("slurm-77.out", b.p);
 	buf_clear(&b);
-	inc = analyze(rs);
+	inc = tree_analyze(rs);
 	is_str(fact(inc, JOB_NAME, 0), NULL, "a name past the head is not read");
 	is_str(fact(inc, JOB_ID, 0), "77", "the id from the file's name");
 	ok(ends_with(fact(inc, JOB_ID, 1), "/slurm-77.out (its name)"),
 	    "said so");
 	incident_free(inc);
-	clean();
+	tree_remove();
 
-	fresh();
-	put("slurm-78.out", "x\r\nWORLD_SIZE=8\r\n#SBATCH -J tiny\r\n");
-	inc = analyze(rs);
+	tree_create();
+	tree_put("slurm-78.out", "x\r\nWORLD_SIZE=8\r\n#SBATCH -J tiny\r\n");
+	inc = tree_analyze(rs);
 	is_str(fact(inc, JOB_WORLD, 0), "8", "a world size a line says");
 	ok(ends_with(fact(inc, JOB_WORLD, 1), "/slurm-78.out:2"),
 	    "from its line");
 	is_str(fact(inc, JOB_NAME, 0), "tiny", "sbatch's -J, the CR not kept");
 	incident_free(inc);
-	clean();
+	tree_remove();
 
 	/* A matched line past the head still says what it knows. */
-	fresh();
+	tree_create();
 	for (n = 1; b.len < JOB_HEAD + 100; n++)
 		buf_adds(&b, "filler line with nothing of the job in it\n");
 	xasprintf(&want, "/train.log:%zu", n);
 	buf_adds(&b, "slurmstepd: error: *** JOB 4321 ON node07 CANCELLED AT "
 	    "2025-05-12T10:31:02 DUE TO TIME LIMIT ***\n");
-	put("train.log", b.p);
+	tree_put("train.log", b.p);
 	buf_clear(&b);
-	inc = analyze(rs);
+	inc = tree_analyze(rs);
 	is_str(fact(inc, JOB_ID, 0), "4321", "slurmstepd's cancel past the head");
 	ok(ends_with(fact(inc, JOB_ID, 1), want), "from its line, %s", want);
 	free(want);
 	incident_free(inc);
-	clean();
+	tree_remove();
 
 	/* Colour in the head: the matched line is read again without it. */
-	fresh();
-	put("color.log", "\x1b[31mslurmstepd: error: *** JOB\x1b[0m 55 ON n1 "
+	tree_create();
+	tree_put("color.log", "\x1b[31mslurmstepd: error: *** JOB\x1b[0m 55 ON n1 "
 	    "CANCELLED AT 2025-05-12T10:31:02 DUE TO TIME LIMIT ***\n");
-	inc = analyze(rs);
+	inc = tree_analyze(rs);
 	is_str(fact(inc, JOB_ID, 0), "55", "a head with escape sequences");
 	incident_free(inc);
-	clean();
+	tree_remove();
 }
 
 int
 main(void)
 {
-	struct ruleset	*rs = ruleset_create();
-	struct errlist	 e = { 0 };
+	struct ruleset	*rs;
 
 	setenv("RANKLINE_NO_USER_RULES", "1", 1);
-	is_int(ruleset_load_defaults(rs, &e), 0, "the shipped packs load");
-	ruleset_finish(rs);
-	fresh();
+	rs = rules_shipped();
+	tree_create();
 	test_job(rs);
 	test_head(rs);
-	errlist_clear(&e);
 	ruleset_free(rs);
 	return tap_done();
 }

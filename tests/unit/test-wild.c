@@ -10,42 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "engine.h"
-#include "tap.h"
-
-/* Analyze one log held in a string, as a file. */
-static struct rl_incident *
-run(struct ruleset *rs, const char *text)
-{
-	struct rl_incident	*inc = incident_create(rs);
-	char			 path[] = "/tmp/rl-test-wild-XXXXXX";
-	int			 fd;
-
-	if ((fd = mkstemp(path)) == -1 ||
-	    write(fd, text, strlen(text)) != (ssize_t)strlen(text))
-		fatal("cannot write %s", path);
-	close(fd);
-	source_add_path(inc, path);
-	source_file_read(inc, inc->sources[0], NULL, NULL);
-	pipeline_diagnose(inc);
-	unlink(path);
-	return inc;
-}
-
-static const struct rl_event *
-first(const struct rl_incident *inc)
-{
-	return inc->answer.first == RL_NONE ? NULL :
-	    inc->events[inc->answer.first];
-}
-
-static const char *
-first_rule(const struct rl_incident *inc)
-{
-	const struct rl_event	*e = first(inc);
-
-	return e != NULL && e->rule != NULL ? e->rule->id : "(none)";
-}
+#include "fixture.h"
 
 /* Class 1: a launcher's exit record is all there is. */
 static void
@@ -188,18 +153,14 @@ test_errno_domain(struct ruleset *rs)
 int
 main(void)
 {
-	struct ruleset	*rs = ruleset_create();
-	struct errlist	 e = { 0 };
+	struct ruleset	*rs = rules_shipped();
 
-	is_int(ruleset_load_defaults(rs, &e), 0, "the shipped packs load");
-	ruleset_finish(rs);
 	test_exit_record_only(rs);
 	test_wrapper_only(rs);
 	test_healthy(rs);
 	test_dead_worker(rs);
 	test_rank_named_later(rs);
 	test_errno_domain(rs);
-	errlist_clear(&e);
 	ruleset_free(rs);
 	return tap_done();
 }

@@ -10,8 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "engine.h"
-#include "tap.h"
+#include "fixture.h"
 
 /* Analyze logs held in strings, one file each. */
 static struct rl_incident *
@@ -37,29 +36,6 @@ run_many(struct ruleset *rs, const char *const *text, const size_t *len,
 	for (i = 0; i < n && i < 8; i++)
 		unlink(path[i]);
 	return inc;
-}
-
-static struct rl_incident *
-run(struct ruleset *rs, const char *text)
-{
-	size_t	len = strlen(text);
-
-	return run_many(rs, &text, &len, 1);
-}
-
-static const struct rl_event *
-first(const struct rl_incident *inc)
-{
-	return inc->answer.first == RL_NONE ? NULL :
-	    inc->events[inc->answer.first];
-}
-
-static const char *
-first_rule(const struct rl_incident *inc)
-{
-	const struct rl_event	*e = first(inc);
-
-	return e != NULL && e->rule != NULL ? e->rule->id : "(none)";
 }
 
 /*
@@ -595,11 +571,8 @@ test_host_rows(struct ruleset *rs)
 int
 main(void)
 {
-	struct ruleset	*rs = ruleset_create();
-	struct errlist	 e = { 0 };
+	struct ruleset	*rs = rules_shipped();
 
-	is_int(ruleset_load_defaults(rs, &e), 0, "the shipped packs load");
-	ruleset_finish(rs);
 	test_seqnum(rs);
 	test_handled(rs);
 	test_specific(rs);
@@ -610,7 +583,6 @@ main(void)
 	test_launcher_words(rs);
 	test_adopt(rs);
 	test_host_rows(rs);
-	errlist_clear(&e);
 	ruleset_free(rs);
 	return tap_done();
 }

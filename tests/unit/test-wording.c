@@ -11,7 +11,7 @@
 
 #include "wording.h"
 #include "engine.h"	/* job_clear */
-#include "tap.h"
+#include "fixture.h"
 
 static const char *PACK =
 	"[attrib prefix.default]\nkind = prefix\n"
@@ -29,26 +29,6 @@ static const char *PACK =
 	"+(?<step>\\d+)\nrole = progress\nmark = ckpt-end\n";
 
 #define T(n, s)	"[default" #n "]:2026-12-02 13:20:" s " INFO "
-
-/* Analyze one console log held in a string. */
-static struct rl_incident *
-run(struct ruleset *rs, const char *text)
-{
-	struct rl_incident	*inc = incident_create(rs);
-	char			 path[] = "/tmp/rl-test-wording-XXXXXX";
-	char			*argv[1];
-	int			 fd;
-
-	if ((fd = mkstemp(path)) == -1 ||
-	    write(fd, text, strlen(text)) != (ssize_t)strlen(text))
-		fatal("cannot write %s", path);
-	close(fd);
-	argv[0] = path;
-	pipeline_read(inc, 1, argv, NULL, NULL, 1);
-	pipeline_diagnose(inc);
-	unlink(path);
-	return inc;
-}
 
 /* The first item of a section with this role, or NULL. */
 static const struct wd_item *
@@ -132,7 +112,7 @@ text_renders(const struct wording *w, const struct rl_incident *inc,
 static void
 test_failure(struct ruleset *rs)
 {
-	struct rl_incident	*inc = run(rs,
+	struct rl_incident	*inc = run_pipeline(rs,
 	    T(0, "01,000") "saving checkpoint at iteration 10 to c\n"
 	    T(1, "01,000") "saving checkpoint at iteration 10 to c\n"
 	    T(0, "01,100") "successfully saved checkpoint from iteration 10 to c\n"
@@ -250,7 +230,7 @@ test_failure(struct ruleset *rs)
 static void
 test_hang(struct ruleset *rs)
 {
-	struct rl_incident	*inc = run(rs,
+	struct rl_incident	*inc = run_pipeline(rs,
 	    T(0, "01,000") "step 1\n" T(1, "01,000") "step 1\n" T(2, "01,000") "step 1\n"
 	    T(0, "02,000") "step 2\n" T(1, "02,000") "step 2\n"
 	    T(0, "03,000") "step 3\n" T(1, "03,000") "step 3\n"
@@ -281,7 +261,7 @@ test_hang(struct ruleset *rs)
 static void
 test_none(struct ruleset *rs)
 {
-	struct rl_incident	*inc = run(rs,
+	struct rl_incident	*inc = run_pipeline(rs,
 	    T(0, "01,000") "saving checkpoint at iteration 5 to c\n"
 	    T(0, "01,100") "successfully saved checkpoint from iteration 5 to c\n");
 	const struct wd_section	*s;
@@ -310,17 +290,12 @@ test_none(struct ruleset *rs)
 int
 main(void)
 {
-	struct ruleset	*rs = ruleset_create();
-	struct errlist	 e = { 0 };
+	struct ruleset	*rs = rules_inline(PACK);
 
-	is_int(ruleset_load(rs, "inline", PACK, strlen(PACK), &e), 0,
-	    "the inline pack loads");
-	ruleset_finish(rs);
 	test_failure(rs);
 	test_hang(rs);
 	test_none(rs);
 	is_str(wording_role_name(WD_MISSING), "missing", "roles have names");
-	errlist_clear(&e);
 	ruleset_free(rs);
 	return tap_done();
 }

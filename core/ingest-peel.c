@@ -385,6 +385,7 @@ ingest_peel(struct ingest *in, const char *s, size_t n, struct peeled *pl)
 			/* The very prefixes of the last line: what they named. */
 			if (me->rawlen != 0 && me->rawlen <= n &&
 			    memcmp(me->raw, s, me->rawlen) == 0) {
+				me->rawidle = 0;
 				pl->local_rank = me->local_rank;
 				pl->rank = me->rank;
 				pl->pid = me->pid;
@@ -405,7 +406,20 @@ ingest_peel(struct ingest *in, const char *s, size_t n, struct peeled *pl)
 				pl->any = pl->local_rank != RL_NONE ||
 				    pl->rank != RL_NONE || pl->pid != RL_NONE ||
 				    pl->host[0] != '\0';
-				peel_memo_raw(me, s, pos, pl);
+				/*
+				 * Where writers take turns (512 ranks of an
+				 * srun --label console), the next line's
+				 * prefix is another's again: copying each
+				 * one in cost 2% of the reading.  Where one
+				 * writer's run follows another's, the next
+				 * line takes it.  So prefixes are copied in
+				 * until two in a row went untaken, and again
+				 * once a line takes the one there.
+				 */
+				if (me->rawidle < 2) {
+					peel_memo_raw(me, s, pos, pl);
+					me->rawidle++;
+				}
 				return pos;
 			}
 			for (i = 0, pos = 0; i < me->nstep; i++) {
@@ -457,6 +471,7 @@ ingest_peel(struct ingest *in, const char *s, size_t n, struct peeled *pl)
 	    (pos >= n || peels < PEEL_MAX) &&
 	    (k2 = peel_memo_len(rs, s, n, k, t, nt, pos)) != 0) {
 		me->used = true;
+		me->rawidle = 0;
 		me->stamp = ++rs->memo_clock;
 		me->klen = (uint8_t)k2;
 		me->whole = k2 == n;

@@ -202,7 +202,7 @@ ingest_line(struct ingest *in, const char *line, size_t len, enum line_how how,
 	struct link_ctx		 lc;
 	const char		*msg;
 	size_t			 off, mlen;
-	uint64_t		 lineno = ++src->lines;
+	uint64_t		 lineno = src->lines + 1;
 	bool			 scanned = how != LINE_RAW;
 	bool			 timed = false, matched, esc = false;
 	bool			 journal = false, jtimed = false;
@@ -266,6 +266,8 @@ ingest_line(struct ingest *in, const char *line, size_t len, enum line_how how,
 	if (lazy && in->blk != NULL && !ingest_writer_known(in, &pl))
 		ingest_settle(in, in->blk, (size_t)(line - in->blk),
 		    SETTLE_TIMED);
+	/* Counted only now: the walk back numbers lines from the count. */
+	src->lines = lineno;
 	st = ingest_stream(in, &pl);
 	st->proc->lines++;
 	if (in->slow)

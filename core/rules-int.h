@@ -105,6 +105,8 @@ struct peel_memo {
 	uint8_t		 key[PEEL_MEMO_KEY];/* the bytes, digits as '0' */
 	struct peel_step step[PEEL_MEMO_STEPS];
 	uint8_t		 rawlen;	/* bytes the last line's prefixes took, or 0 */
+	uint8_t		 rawidle;	/* prefixes copied into raw since a
+					   line last took the one there */
 	uint8_t		 raw[PEEL_MEMO_KEY];/* those bytes as they were */
 	int		 local_rank;	/* and what they named */
 	int		 rank;

@@ -62,6 +62,8 @@ struct follow_dir {
 	char		*path;		/* without a trailing slash */
 	int		 depth;		/* below the argument it came from */
 	bool		 scan;		/* new regular files in it are sources */
+	bool		 rescan;	/* an event named a new entry: scan it
+					   whole at the sweep, for the missed */
 	bool		 poll;		/* a network file system, or --poll */
 	bool		 watching;	/* a handle was started */
 	bool		 fell_back;	/* inotify refused: polled, event unused */
@@ -88,6 +90,8 @@ struct follow_file {
 	uv_fs_poll_t	 fspoll;	/* when dir->poll */
 	uv_timer_t	 quiet;		/* flushes a held partial line */
 	struct follow_file *next;
+	struct follow_file *same_path;	/* an older file at its path */
+	struct follow_file *same_name;	/* an older file with its dir, name */
 };
 
 struct follow {
@@ -95,6 +99,11 @@ struct follow {
 	struct rl_incident *inc;	/* borrowed */
 	struct follow_config cfg;	/* a copy; cmds is not kept past the start */
 	struct follow_file *files;	/* owned */
+	struct keymap	 by_path;	/* (NULL, path) -> the newest file */
+	struct keymap	 by_name;	/* (dir, name) -> the newest file,
+					   the others by same_*: what a
+					   folder's entry or event names is
+					   found without a look at each */
 	struct follow_dir *dirs;	/* owned */
 	struct fileset	 inodes;	/* files read, so a rotated name is
 					   not read again */
@@ -114,6 +123,7 @@ struct follow {
 
 static void	follow_file_check(struct follow_file *);
 static void	follow_dir_scan(struct follow_dir *);
+static void	follow_dir_entry(struct follow_dir *, const char *);
 static void	follow_quiet_cb(uv_timer_t *);
 
 /* File system magic numbers that inotify cannot hear remote writes on. */
@@ -460,6 +470,8 @@ follow_file_new(struct follow *f, struct rl_source *src, int depth)
 	}
 	ff->next = f->files;
 	f->files = ff;
+	ff->same_path = keymap_put(&f->by_path, NULL, src->path, ff);
+	ff->same_name = keymap_put(&f->by_name, ff->dir, ff->name, ff);
 	return ff;
 }
 
@@ -484,16 +496,16 @@ follow_file_add(struct follow *f, struct rl_source *src, int depth)
 static struct follow_file *
 follow_file_find(const struct follow *f, const char *path)
 {
-	struct follow_file	*ff;
-
-	for (ff = f->files; ff != NULL; ff = ff->next) {
-		if (strcmp(ff->src->path, path) == 0)
-			return ff;
-	}
-	return NULL;
+	return keymap_get(&f->by_path, NULL, path);
 }
 
-/* Something changed in a folder: look at the files it names. */
+/*
+ * Something changed in a folder: look at the files it names.  A name not
+ * followed yet is looked at alone, not the whole folder again (each new
+ * rank file's event rescanned the folder: n^2 on a growing one); the
+ * sweep scans the folder whole once, for what events did not name
+ * (inotify drops events when its queue overflows).
+ */
 static void
 follow_dir_event_cb(uv_fs_event_t *h, const char *name, int events,
     int status)
@@ -503,14 +515,26 @@ follow_dir_event_cb(uv_fs_event_t *h, const char *name, int events,
 	bool			 known = false;
 
 	(void)status;
-	for (ff = d->f->files; ff != NULL; ff = ff->next) {
-		if (ff->dir != d || (name != NULL && strcmp(ff->name, name) != 0))
-			continue;
+	if (name == NULL) {
+		for (ff = d->f->files; ff != NULL; ff = ff->next) {
+			if (ff->dir != d)
+				continue;
+			known = true;
+			follow_file_check(ff);
+		}
+		if (d->scan && (!known || (events & UV_RENAME)))
+			follow_dir_scan(d);
+		return;
+	}
+	for (ff = keymap_get(&d->f->by_name, d, name); ff != NULL;
+	    ff = ff->same_name) {
 		known = true;
 		follow_file_check(ff);
 	}
-	if (d->scan && (!known || (events & UV_RENAME)))
-		follow_dir_scan(d);
+	if (d->scan && (!known || (events & UV_RENAME))) {
+		follow_dir_entry(d, name);
+		d->rescan = true;
+	}
 }
 
 /* A polled folder changed: new names may be in it. */
@@ -681,6 +705,7 @@ follow_dir_scan(struct follow_dir *d)
 
 	if (d->f->stopping)
 		return;
+	d->rescan = false;
 	if ((n = scandir(d->path, &v, NULL, follow_name_cmp)) < 0)
 		return;
 	for (i = 0; i < n; i++) {
@@ -704,6 +729,8 @@ follow_release(struct follow *f)
 		free(d);
 	}
 	fileset_clear(&f->inodes);
+	keymap_clear(&f->by_path);
+	keymap_clear(&f->by_name);
 	free(f);
 }
 
@@ -750,6 +777,8 @@ follow_stop(struct follow *f)
 			    follow_file_close_cb);
 	}
 	f->files = NULL;
+	keymap_clear(&f->by_path);	/* the files are freed as they close */
+	keymap_clear(&f->by_name);
 	/* The loop thread's read buffer: this reading is over. */
 	source_readbuf_free();
 	for (d = f->dirs; d != NULL; d = d->next) {
@@ -782,9 +811,14 @@ follow_sweep_cb(uv_timer_t *h)
 {
 	struct follow		*f = h->data;
 	struct follow_file	*ff;
+	struct follow_dir	*d;
 
 	for (ff = f->files; ff != NULL; ff = ff->next)
 		follow_file_check(ff);
+	for (d = f->dirs; d != NULL; d = d->next) {
+		if (d->rescan && d->scan)
+			follow_dir_scan(d);
+	}
 }
 
 /* Start the follow's own handles. */

@@ -83,6 +83,25 @@ bool		 fileset_has(const struct fileset *, uint64_t, uint64_t);
 bool		 fileset_del(struct fileset *, uint64_t, uint64_t);
 void		 fileset_clear(struct fileset *);
 
+/*
+ * keymap.c: a map from a key, (a tag pointer, a string), to a pointer,
+ * hashed.  The key's string is borrowed: it must live, unchanged, as long
+ * as the map.  Zeroed it is empty; keymap_clear frees what it holds and
+ * leaves it empty.  A value is never NULL.
+ */
+struct keymap {
+	struct keyent {
+		const void	*tag;
+		const char	*s;		/* borrowed; NULL: an empty slot */
+		void		*val;
+	}		*v;		/* open addressing, at most half full */
+	size_t		 cap;		/* slots: a power of two, or 0 */
+	size_t		 n;		/* keys held */
+};
+void		*keymap_get(const struct keymap *, const void *, const char *);
+void		*keymap_put(struct keymap *, const void *, const char *, void *);
+void		 keymap_clear(struct keymap *);
+
 /* A growable byte buffer; text is kept NUL-terminated for convenience. */
 struct buf {
 	char		*p;		/* bytes, p[len] == '\0' */

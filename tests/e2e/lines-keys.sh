@@ -74,11 +74,17 @@ for size in "80 24" "200 50"; do
 	echo "$last_capture" | grep -q "rank 4 (node1)  2/stderr.log:15  RuntimeError: shape" &&
 	    echo "$last_capture" | grep -q "rank 3 (node1)"
 	ok $? "${w}: with their rank, place and message"
+	# Each Enter is waited out (the list gone) before the pane is read:
+	# under load the frame before the keys still shows a rank's line.
 	send g Enter
+	wait_gone '^ MARKS  2 marked lines'
 	wait_for '^ *FIRST FAILURE.*rank 4'
 	wait_for '^ rank [34] \(node1\)'
 	first=$(echo "$last_capture" | sed -nE 's/^ (rank [34]) \(node1\).*/\1/p')
-	send "'" G Enter
+	send "'"
+	wait_for '^ MARKS  2 marked lines'
+	send G Enter
+	wait_gone '^ MARKS  2 marked lines'
 	wait_for '^ *FIRST FAILURE.*rank 4'
 	wait_for '^ rank [34] \(node1\)'
 	second=$(echo "$last_capture" | sed -nE 's/^ (rank [34]) \(node1\).*/\1/p')

@@ -153,7 +153,7 @@ incident_add_source(struct rl_incident *inc, const char *path,
 	s->early_fd = -1;
 	s->file_size = -1;
 	s->index = (unsigned)inc->nsources;
-	inc->sources = xreallocarray(inc->sources, inc->nsources + 1,
+	inc->sources = array_grow(inc->sources, inc->nsources, &inc->csources,
 	    sizeof *inc->sources);
 	inc->sources[inc->nsources++] = s;
 	return s;

@@ -538,6 +538,7 @@ struct rl_answer {
 struct rl_incident {
 	struct rl_source **sources;
 	size_t		 nsources;
+	size_t		 csources;	/* room in sources */
 	struct rl_process **procs;
 	size_t		 nprocs;
 	size_t		 cprocs;	/* room in procs */

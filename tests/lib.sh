@@ -51,6 +51,27 @@ sys.exit(0 if str(d.get(sys.argv[2])) == sys.argv[3] else 1)' \
 	return 1
 }
 
+# readings_agree WARMUP DESCRIPTION PATH...: analyze reading every line
+# (RANKLINE_READ_ALL) and skipping after WARMUP bytes give the same JSON
+# but for "time_form", which the lines whose times were parsed decide;
+# $tmp holds the two reports.
+readings_agree() {
+	w=$1
+	d=$2
+	shift 2
+	RANKLINE_READ_ALL=1 "$RANKLINE" analyze --no-store --json "$@" 2>&1 |
+	    sed 's/"time_form": "[^"]*"//' >"$tmp/all.json"
+	RANKLINE_WARMUP=$w "$RANKLINE" analyze --no-store --json "$@" 2>&1 |
+	    sed 's/"time_form": "[^"]*"//' >"$tmp/skip.json"
+	if cmp -s "$tmp/all.json" "$tmp/skip.json"; then
+		ok 0 "$d"
+	else
+		diff "$tmp/all.json" "$tmp/skip.json" | head -6 | cut -c1-200 |
+		    sed 's/^/# /'
+		ok 1 "$d"
+	fi
+}
+
 tap_done() {
 	echo "1..$tap_n"
 	[ "$tap_failed" -eq 0 ]

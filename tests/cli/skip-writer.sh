@@ -15,22 +15,6 @@
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/rl-skipw.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
-# same DESCRIPTION PATH...: both ways of reading agree.
-same() {
-	d=$1
-	shift
-	RANKLINE_READ_ALL=1 "$RANKLINE" analyze --no-store --json "$@" 2>&1 |
-	    sed 's/"time_form": "[^"]*"//' >"$tmp/all.json"
-	RANKLINE_WARMUP=0 "$RANKLINE" analyze --no-store --json "$@" 2>&1 |
-	    sed 's/"time_form": "[^"]*"//' >"$tmp/skip.json"
-	if cmp -s "$tmp/all.json" "$tmp/skip.json"; then
-		ok 0 "$d"
-	else
-		diff "$tmp/all.json" "$tmp/skip.json" | head -6 | cut -c1-200 |
-		    sed 's/^/# /'
-		ok 1 "$d"
-	fi
-}
 
 # rank N: N timed lines of a rank's training, nothing a rule names.
 rank() {
@@ -51,7 +35,7 @@ printf '[rank0]:[E1202 09:10:54.059664388 ProcessGroupNCCL.cpp:632] [Rank 0] Wat
 rank 8 >"$tmp/hang/rank1.log"
 printf '(WorkerDict pid=55984) Traceback (most recent call last):\n' \
     >>"$tmp/hang/rank1.log"
-same "a new writer's line after the quiet rank's last" \
+readings_agree 0 "a new writer's line after the quiet rank's last" \
     "$tmp/hang/rank0.log" "$tmp/hang/rank1.log"
 RANKLINE_WARMUP=0 "$RANKLINE" analyze --no-store --json \
     "$tmp/hang/rank0.log" "$tmp/hang/rank1.log" >"$tmp/hang.json" 2>&1
@@ -69,7 +53,7 @@ cp "$tmp/hang/rank0.log" "$tmp/bar/rank0.log"
 	printf '2026-12-02 09:00:07,000 INFO     train: validation loss 2.04\n'
 	printf '(WorkerDict pid=55984) Traceback (most recent call last):\n'
 } >"$tmp/bar/rank1.log"
-same "a new writer's line after a carriage-return progress bar" \
+readings_agree 0 "a new writer's line after a carriage-return progress bar" \
     "$tmp/bar/rank0.log" "$tmp/bar/rank1.log"
 
 tap_done

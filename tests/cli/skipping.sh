@@ -13,23 +13,6 @@
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/rl-skip.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
-# same WARMUP DESCRIPTION PATH...: both ways of reading agree.
-same() {
-	w=$1
-	d=$2
-	shift 2
-	RANKLINE_READ_ALL=1 "$RANKLINE" analyze --no-store --json "$@" 2>&1 |
-	    sed 's/"time_form": "[^"]*"//' >"$tmp/all.json"
-	RANKLINE_WARMUP=$w "$RANKLINE" analyze --no-store --json "$@" 2>&1 |
-	    sed 's/"time_form": "[^"]*"//' >"$tmp/skip.json"
-	if cmp -s "$tmp/all.json" "$tmp/skip.json"; then
-		ok 0 "$d"
-	else
-		diff "$tmp/all.json" "$tmp/skip.json" | head -6 | cut -c1-200 |
-		    sed 's/^/# /'
-		ok 1 "$d"
-	fi
-}
 
 # A rank's log long enough to skip in, that a second writer joins late:
 # the lines read one by one from there must be that writer's.
@@ -49,13 +32,13 @@ same() {
 	printf 'Traceback (most recent call last):\n'
 	printf 'ValueError: late and untimed\n'
 } >"$tmp/rank3.log"
-same 4096 "a second writer late in a rank's log" "$tmp/rank3.log"
-same 0 "skipping from the first line" "$tmp/rank3.log"
+readings_agree 4096 "a second writer late in a rank's log" "$tmp/rank3.log"
+readings_agree 0 "skipping from the first line" "$tmp/rank3.log"
 
 if [ -d "$RL_SHARED/corpus" ]; then
 	for d in $(find "$RL_SHARED/corpus" -name labels.json | sort); do
 		d=${d%/labels.json}
-		same 4096 "corpus ${d#"$RL_SHARED"/corpus/}" "$d"
+		readings_agree 4096 "corpus ${d#"$RL_SHARED"/corpus/}" "$d"
 	done
 fi
 
@@ -64,6 +47,6 @@ fi
 if command -v python3 >/dev/null 2>&1 &&
     python3 "$RL_SRCDIR/bench/gen" --out "$tmp/gen" --files 4 --size 6MB \
     --seed 3 >/dev/null 2>&1; then
-	same 65536 "bench/gen, 4 ranks x 1.5 MB" "$tmp/gen"
+	readings_agree 65536 "bench/gen, 4 ranks x 1.5 MB" "$tmp/gen"
 fi
 tap_done

@@ -264,6 +264,20 @@ text_key_num(const char *text, const char *key, double *out)
 	return number_parse(v, out);
 }
 
+/* Does a line name one of the limits that decide the memory budget? */
+bool
+text_names_limits(const char *text)
+{
+	double	v;
+
+	/* Asked of every text a lean reading lets go: one look for all three. */
+	if (text == NULL || strstr(text, "max_") == NULL)
+		return false;
+	return text_key_num(text, "max_model_len", &v) ||
+	    text_key_num(text, "max_num_seqs", &v) ||
+	    text_key_num(text, "max_num_batched_tokens", &v);
+}
+
 /* A string after key: quoted, or up to the next separator. */
 char *
 text_key_str(const char *text, const char *key)

@@ -673,70 +673,16 @@ ev_verdict_signal(struct rl_incident *inc, const struct rl_event *f,
 	return support;
 }
 
-/* Does a line name one of the limits that decide the memory budget? */
-static bool
-ev_limits(const char *text)
-{
-	double	v;
-
-	return text_key_num(text, "max_model_len", &v) ||
-	    text_key_num(text, "max_num_seqs", &v) ||
-	    text_key_num(text, "max_num_batched_tokens", &v);
-}
-
-/* The texts of ev_verdict_capacity's events read back in bulk. */
-struct ev_away {
-	size_t		*v;		/* their indexes */
-	size_t		 n;
-	size_t		 from;		/* the first: bit 0 of bits */
-	uint8_t		*bits;		/* by index from `from`: ev_limits */
-};
-
-/* ev_limits of a text read back in bulk, into the bitmap. */
-static void
-ev_limits_cb(void *arg, size_t k, const char *text)
-{
-	struct ev_away	*w = arg;
-	size_t		 b = w->v[k] - w->from;
-
-	if (ev_limits(text))
-		w->bits[b / 8] |= (uint8_t)(1u << (b % 8));
-}
-
-/* Read back the texts let go of the events from i that may show limits. */
-static void
-ev_limits_bulk(struct rl_incident *inc, size_t i, struct ev_away *w)
-{
-	const struct rl_event	*e;
-	size_t			 k;
-
-	w->from = i;
-	w->bits = xcalloc((inc->nevents - i) / 8 + 1, 1);
-	w->v = xcalloc(inc->nevents - i, sizeof *w->v);
-	for (k = i; k < inc->nevents; k++) {
-		e = inc->events[k];
-		if (e->rule != NULL && e->text == NULL &&
-		    (e->tform & EVENT_TEXT_AWAY) &&
-		    !(e->rule->checklist & (1u << CHECK_MEMORY)))
-			w->v[w->n++] = k;
-	}
-	event_texts_each(inc, w->v, w->n, ev_limits_cb, w);
-	free(w->v);
-	w->v = NULL;
-}
-
 /*
  * A capacity verdict needs its numbers: the memory profile, the limits.
- * A lean reading's texts let go are looked at in bulk, once one is due:
- * read one at a time in time order, they were 80,000 opens and reads of
- * 10,000 files on a torch OOM with no limit line.
+ * A lean reading's texts let go say whether they named limits as they went
+ * (EVENT_TEXT_LIMITS): read back, they were each of 10,000 files again.
  */
 static int
 ev_verdict_capacity(struct rl_incident *inc, struct buf *x)
 {
 	struct rl_answer	*a = &inc->answer;
 	const struct rl_event	*e;
-	struct ev_away		 w = { 0 };
 	size_t			 i;
 	int			 support = 0;
 	bool			 limits;
@@ -750,13 +696,9 @@ ev_verdict_capacity(struct rl_incident *inc, struct buf *x)
 		if (e->rule->checklist & (1u << CHECK_MEMORY))
 			limits = true;
 		else if (e->text != NULL || !(e->tform & EVENT_TEXT_AWAY))
-			limits = ev_limits(e->text);
-		else {
-			if (w.bits == NULL)
-				ev_limits_bulk(inc, i, &w);
-			limits = w.bits[(i - w.from) / 8] >>
-			    ((i - w.from) % 8) & 1;
-		}
+			limits = text_names_limits(e->text);
+		else
+			limits = (e->tform & EVENT_TEXT_LIMITS) != 0;
 		if (!limits)
 			continue;
 		evlist_add(&a->verdict_evidence, inc, (int)i, STANCE_SUPPORTS,
@@ -764,7 +706,6 @@ ev_verdict_capacity(struct rl_incident *inc, struct buf *x)
 		    e->rule->title != NULL ? e->rule->title : e->rule->id);
 		support++;
 	}
-	free(w.bits);
 	if (support == 0)
 		buf_adds(x, " No memory profile or limit was found in the logs: "
 		    "that it is capacity rests on the error alone.");

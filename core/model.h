@@ -291,10 +291,14 @@ struct rl_event {
  * NULL) and is read again when asked (event_text): analyze's files, read
  * to their end, can be read at an offset again, and their events' texts
  * were 77 MB of the peak at 10,000 ranks, for the few a reader shows.
+ * LIMITS: a text let go names a limit of the memory budget
+ * (text_names_limits), noted as it went: a capacity verdict looks at every
+ * event's for one, and read back that was each of 10,000 files again.
  */
-#define EVENT_TEXT_RAW	0x01
-#define EVENT_TEXT_CUT	0x02
-#define EVENT_TEXT_AWAY	0x04
+#define EVENT_TEXT_RAW		0x01
+#define EVENT_TEXT_CUT		0x02
+#define EVENT_TEXT_AWAY		0x04
+#define EVENT_TEXT_LIMITS	0x08
 
 /*
  * The i-th of an incident's gathered events, with the one EVENT_AHEAD

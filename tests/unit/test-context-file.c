@@ -83,6 +83,66 @@ held(const struct rl_incident *inc, const struct rl_source *src,
 	}
 }
 
+/*
+ * A capacity verdict looks at every event for the limits that decide the
+ * memory budget.  A lean reading notes them as it lets the texts go: the
+ * logs are not read again for them, so the verdict finds them even when
+ * they are gone by the time it is made.
+ */
+static void
+limits_noted(void)
+{
+	static const char	*pack =
+	    "[rule oom]\npattern = OOM HERE\nrole = root\ndomain = config\n"
+	    "group = capacity\nchecklist = memory\n"
+	    "[rule args]\npattern = engine args\nrole = evidence\n";
+	struct ruleset		*rs = rules_inline(pack);
+	struct rl_incident	*inc;
+	const struct rl_evlist	*ev;
+	char			*argv[1], name[32], *log;
+	size_t			 i, found, other;
+	bool			 lean;
+
+	for (lean = false; ; lean = true) {
+		tree_create();
+		log = xstrdup(tree_put("rank0.log", "boot\n"
+		    "engine args: max_num_seqs=256, max_model_len=8192\n"
+		    "engine args: dtype=auto\nOOM HERE\n"));
+		for (i = 1; i < (lean ? LEAN_SOURCES : 2); i++) {
+			snprintf(name, sizeof name, "rank%zu.log", i);
+			tree_put(name, "boot\nengine args: seed=0\n");
+		}
+		inc = incident_create(rs);
+		inc->lean = lean;
+		argv[0] = tree_root;
+		is_int(pipeline_read(inc, 1, argv, NULL, NULL, 1), 0,
+		    "%s: the folder is read", lean ? "lean" : "whole");
+		/* Gone before the diagnosis asks: held or noted, not read. */
+		tree_empty();
+		pipeline_diagnose(inc);
+		ev = &inc->answer.verdict_evidence;
+		for (i = found = other = 0; i < ev->n; i++) {
+			found += (int)ev->v[i].source >= 0 &&
+			    strcmp(inc->sources[ev->v[i].source]->path,
+			    log) == 0 && ev->v[i].line == 2 &&
+			    strstr(ev->v[i].shows, "limits") != NULL;
+			other += ev->v[i].line == 3 || (ev->v[i].text != NULL &&
+			    strstr(ev->v[i].text, "seed") != NULL);
+		}
+		ok(found == 1, "%s reading: the line of limits "
+		    "is the verdict's evidence, its file removed since it was "
+		    "read", lean ? "a lean" : "a whole");
+		ok(other == 0, "%s reading: lines without limits are not",
+		    lean ? "a lean" : "a whole");
+		incident_free(inc);
+		tree_remove();
+		free(log);
+		if (lean)
+			break;
+	}
+	ruleset_free(rs);
+}
+
 int
 main(void)
 {
@@ -197,5 +257,6 @@ main(void)
 	rmdir(dir);
 	buf_clear(&b);
 	ruleset_free(rs);
+	limits_noted();
 	return tap_done();
 }

@@ -297,16 +297,24 @@ diagnose_host_rows(struct rl_incident *inc)
 	const struct rl_process	*p;
 	const struct rl_event	*e;
 	struct rl_rank		*r, key;
+	struct keymap		 rows = { 0 };	/* host -> its row + 1 */
+	uintptr_t		 was;
 	size_t			 i, k, room = 0;
 	int			 f = inc->answer.first;
 
+	/* Rows looked up by host: 10,000 hosts searched row by row were 50
+	 * million strcmp. */
+	for (k = inc->nranks; k > 0; k--) {
+		if (inc->ranks[k - 1].host != NULL)
+			keymap_put(&rows, NULL, inc->ranks[k - 1].host,
+			    (void *)(uintptr_t)k);
+	}
 	for (i = 0; i < inc->nprocs; i++) {
 		p = inc->procs[i];
 		if (p->host == NULL || p->rank != RL_NONE)
 			continue;
-		for (k = 0; k < inc->nranks &&
-		    strcmp(inc->ranks[k].host, p->host) != 0; k++)
-			;
+		was = (uintptr_t)keymap_get(&rows, NULL, p->host);
+		k = was != 0 ? was - 1 : inc->nranks;
 		if (k == inc->nranks) {
 			inc->ranks = array_grow(inc->ranks, inc->nranks, &room,
 			    sizeof *inc->ranks);
@@ -316,6 +324,7 @@ diagnose_host_rows(struct rl_incident *inc)
 			r->host = xstrdup(p->host);
 			r->first_event = RL_NONE;
 			r->last_step = RL_NONE;
+			keymap_put(&rows, NULL, r->host, (void *)(uintptr_t)(k + 1));
 		}
 		r = &inc->ranks[k];
 		r->lines += p->lines;
@@ -323,6 +332,7 @@ diagnose_host_rows(struct rl_incident *inc)
 		    clock_cmp(&p->last, &r->last) > 0)
 			r->last = p->last;
 	}
+	keymap_clear(&rows);
 	/* By host, so that each event finds its row by a binary search. */
 	if (inc->nranks > 1)
 		qsort(inc->ranks, inc->nranks, sizeof *inc->ranks,

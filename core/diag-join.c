@@ -26,43 +26,51 @@ struct tie {
 	char		 key[24];	/* normalised PCI address, or the pid */
 	int		 rank;		/* RL_NONE once two ranks claimed it */
 	size_t		 next;		/* index + 1 of the next of its bucket */
+	size_t		 knext;		/* the same, in its key's bucket */
 };
 
 /*
- * The ties, with their keys hashed into buckets: at 10,000 ranks, a walk
- * of every tie for each one added would take a hundred million compares.
+ * The ties, hashed twice: by key and host, and by key alone.  At 10,000
+ * ranks, a walk of every tie for each one added would take a hundred
+ * million compares; and by key alone it still did, where every node has
+ * the same GPUs' bus ids and containers give ranks the same pids: a bus
+ * id's ties are one per node.  A tie of no host agrees with every host,
+ * so a look on a host reads its key and host's bucket and its key's ties
+ * of no host (the same bucket's, hashed with no host); a look with no
+ * host reads all its key's.
  */
 struct ties {
 	struct tie	*v;
 	size_t		 n;
 	size_t		 cap;
 	size_t		*head;		/* per bucket: index + 1, 0 none */
+	size_t		*khead;		/* the same, by key alone */
 	size_t		 nhead;		/* a power of two */
 };
 
-/* Do two hosts agree: equal, or either unknown? */
-static bool
-host_agrees(const char *a, const char *b)
-{
-	return a == NULL || b == NULL || strcmp(a, b) == 0;
-}
-
+/* The bucket of a key, and of a host too unless by_key. */
 static size_t
-ties_bucket(const struct ties *t, const char *key)
+ties_bucket(const struct ties *t, const char *host, const char *key,
+    bool by_key)
 {
 	uint64_t	h = str_hash(STR_HASH_SEED, key);
 
+	if (!by_key)
+		h = str_hash(h, host != NULL ? host : "");
 	return (size_t)(h ^ (h >> 32)) & (t->nhead - 1);
 }
 
-/* Index tie i by its key. */
+/* Index tie i by its key and host, and by its key. */
 static void
 ties_link(struct ties *t, size_t i)
 {
-	size_t	b = ties_bucket(t, t->v[i].key);
+	size_t	b = ties_bucket(t, t->v[i].host, t->v[i].key, false);
 
 	t->v[i].next = t->head[b];
 	t->head[b] = i + 1;
+	b = ties_bucket(t, NULL, t->v[i].key, true);
+	t->v[i].knext = t->khead[b];
+	t->khead[b] = i + 1;
 }
 
 static void
@@ -70,26 +78,69 @@ ties_clear(struct ties *t)
 {
 	free(t->v);
 	free(t->head);
+	free(t->khead);
+}
+
+/*
+ * Call cb on each tie of the key that agrees with host, newest first
+ * within each bucket read; cb returns false to stop.
+ */
+static void
+ties_each(const struct ties *t, const char *host, const char *key,
+    bool (*cb)(void *, size_t), void *arg)
+{
+	const struct tie	*x;
+	size_t			 i;
+
+	if (t->nhead == 0)
+		return;
+	if (host == NULL) {
+		for (i = t->khead[ties_bucket(t, NULL, key, true)]; i != 0;
+		    i = x->knext) {
+			x = &t->v[i - 1];
+			if (strcmp(x->key, key) == 0 && !cb(arg, i - 1))
+				return;
+		}
+		return;
+	}
+	for (i = t->head[ties_bucket(t, host, key, false)]; i != 0;
+	    i = x->next) {
+		x = &t->v[i - 1];
+		if (x->host != NULL && strcmp(x->key, key) == 0 &&
+		    strcmp(x->host, host) == 0 && !cb(arg, i - 1))
+			return;
+	}
+	for (i = t->head[ties_bucket(t, NULL, key, false)]; i != 0;
+	    i = x->next) {
+		x = &t->v[i - 1];
+		if (x->host == NULL && strcmp(x->key, key) == 0 &&
+		    !cb(arg, i - 1))
+			return;
+	}
+}
+
+/* The oldest agreeing tie, as index + 1. */
+static bool
+ties_oldest_cb(void *arg, size_t i)
+{
+	size_t	*at = arg;
+
+	if (*at == 0 || i + 1 < *at)
+		*at = i + 1;
+	return true;
 }
 
 /*
  * Record a tie; a second rank for the same key on the same host voids it.
  * The first tie that agrees is the one, as the ties are in the order they
- * were recorded, and a bucket lists them newest first.
+ * were recorded.
  */
 static void
 ties_add(struct ties *t, const char *host, const char *key, int rank)
 {
 	size_t	i, at = 0;
 
-	if (t->nhead != 0) {
-		for (i = t->head[ties_bucket(t, key)]; i != 0;
-		    i = t->v[i - 1].next) {
-			if (strcmp(t->v[i - 1].key, key) == 0 &&
-			    host_agrees(t->v[i - 1].host, host))
-				at = i;
-		}
-	}
+	ties_each(t, host, key, ties_oldest_cb, &at);
 	if (at != 0) {
 		if (t->v[at - 1].rank != rank)
 			t->v[at - 1].rank = RL_NONE;
@@ -99,8 +150,10 @@ ties_add(struct ties *t, const char *host, const char *key, int rank)
 		t->cap = t->cap == 0 ? 64 : t->cap * 2;
 		t->v = xreallocarray(t->v, t->cap, sizeof *t->v);
 		free(t->head);
+		free(t->khead);
 		t->nhead = 2 * t->cap;
 		t->head = xcalloc(t->nhead, sizeof *t->head);
+		t->khead = xcalloc(t->nhead, sizeof *t->khead);
 		for (i = 0; i < t->n; i++)
 			ties_link(t, i);
 	}
@@ -111,25 +164,35 @@ ties_add(struct ties *t, const char *host, const char *key, int rank)
 	t->n++;
 }
 
+/* What ties_find is finding. */
+struct ties_found {
+	const struct ties	*t;
+	int			 rank;		/* RL_NONE: none yet */
+	bool			 none;		/* ambiguous */
+};
+
+static bool
+ties_find_cb(void *arg, size_t i)
+{
+	struct ties_found	*f = arg;
+	int			 r = f->t->v[i].rank;
+
+	if (r == RL_NONE || (f->rank != RL_NONE && f->rank != r)) {
+		f->none = true;
+		return false;
+	}
+	f->rank = r;
+	return true;
+}
+
 /* The one rank a key on a host names, or RL_NONE. */
 static int
 ties_find(const struct ties *t, const char *host, const char *key)
 {
-	size_t	i;
-	int	found = RL_NONE;
+	struct ties_found	f = { t, RL_NONE, false };
 
-	if (t->nhead == 0)
-		return RL_NONE;
-	for (i = t->head[ties_bucket(t, key)]; i != 0; i = t->v[i - 1].next) {
-		if (strcmp(t->v[i - 1].key, key) != 0 ||
-		    !host_agrees(t->v[i - 1].host, host))
-			continue;
-		if (t->v[i - 1].rank == RL_NONE ||
-		    (found != RL_NONE && found != t->v[i - 1].rank))
-			return RL_NONE;
-		found = t->v[i - 1].rank;
-	}
-	return found;
+	ties_each(t, host, key, ties_find_cb, &f);
+	return f.none ? RL_NONE : f.rank;
 }
 
 /*

@@ -573,6 +573,55 @@ test_pci_join(void)
 	tree_empty();
 }
 
+/*
+ * Two nodes with the same four GPUs (every node's bus ids are the same):
+ * node1's Xid names its own 97000, rank 6's, not node0's rank 2.  The
+ * ties are looked up by bus id and host, since hashed by bus id alone
+ * they were one per node to walk.
+ */
+static void
+test_pci_join_hosts(void)
+{
+	struct rl_incident	*inc;
+	const struct rl_event	*e;
+	char			 name[64];
+	int			 r;
+	static const char *bus[] = { "1b000", "29000", "97000", "a2000" };
+
+	for (r = 0; r < 8; r++) {
+		struct buf	b = { 0 };
+
+		buf_printf(&b, "node%d:42%02d:42%02d [%d] NCCL INFO "
+		    "ncclCommInitRank comm 0x55d0 rank %d nranks 8 cudaDev %d "
+		    "nvmlDev %d busId %s commId 0x1 - Init COMPLETE\n", r / 4,
+		    r, r, r % 4, r, r % 4, r % 4, bus[r % 4]);
+		step_line(&b, "13:30:00,000", r, 1);
+		if (r == 6)
+			buf_adds(&b, "2026-12-02 13:30:04,000 ERROR    [rank6] "
+			    "RuntimeError: CUDA error: an illegal memory access "
+			    "was encountered\n");
+		else
+			buf_adds(&b, "RuntimeError: [../third_party/gloo/gloo/"
+			    "transport/tcp/pair.cc:598] Connection closed by "
+			    "peer [127.0.0.1]:44735\n");
+		snprintf(name, sizeof name, "node%d/rank%d.log", r / 4, r);
+		put(name, b.p, 0);
+		buf_clear(&b);
+	}
+	put("node1/dmesg.log", "[Wed Dec  2 13:30:05 2026] NVRM: Xid "
+	    "(PCI:0000:97:00): 79, pid=4206, name=pt_main_thread, GPU has "
+	    "fallen off the bus.\n", 0);
+	inc = analyze();
+	e = first(inc);
+	ok(e != NULL && e->rank == 6, "4: two nodes: rank 6 failed first");
+	is_int(inc->answer.domain, DOMAIN_HARDWARE, "4: two nodes: node1's "
+	    "Xid on 97000 is rank 6's GPU, though node0's 97000 is rank 2's");
+	ok(has_ev(&inc->answer.verdict_evidence, "rank 6's own GPU",
+	    STANCE_SUPPORTS), "4: two nodes: the Xid line is joined to rank 6");
+	incident_free(inc);
+	tree_empty();
+}
+
 /* vLLM V0: the budget is spent before the KV cache; one change each. */
 static void
 test_capacity(void)
@@ -667,6 +716,7 @@ main(void)
 	test_ckpt_folder();
 	test_ckpt_folder_only();
 	test_pci_join();
+	test_pci_join_hosts();
 	test_capacity();
 	test_healthy();
 	ruleset_free(rules);

@@ -39,6 +39,18 @@ struct progress {
 	int		 event;
 };
 
+/*
+ * The ranks' progress, each (group, rank) once, with an index of them:
+ * each line compared with every one before was 10,000 ranks squared.
+ */
+struct progress_list {
+	struct progress	*v;
+	size_t		 n;
+	size_t		 cap;
+	size_t		*slot;		/* open addressing: index + 1, 0 none */
+	size_t		 nslot;		/* a power of two, at least 2 * n */
+};
+
 /* The global rank a desync line speaks for, or RL_NONE. */
 static int
 hang_line_rank(const struct rl_incident *inc, const struct rl_event *e,
@@ -53,40 +65,89 @@ hang_line_rank(const struct rl_incident *inc, const struct rl_event *e,
 	return RL_NONE;
 }
 
+/* The slot of (pg, rank) in l's index: its own, or the empty one. */
+static size_t
+progress_slot(const struct progress_list *l, int64_t pg, int rank)
+{
+	const struct progress	*x;
+	uint64_t		 h = HASH_FNV_OFFSET;
+	size_t			 i;
+
+	h = hash_bytes(h, &pg, sizeof pg);
+	h = hash_bytes(h, &rank, sizeof rank);
+	for (i = (size_t)(h ^ (h >> 32)) & (l->nslot - 1); l->slot[i] != 0;
+	    i = (i + 1) & (l->nslot - 1)) {
+		x = &l->v[l->slot[i] - 1];
+		if (x->pg == pg && x->rank == rank)
+			break;
+	}
+	return i;
+}
+
 /* Add a rank's progress, once per (group, rank): the first line says it. */
 static void
-progress_add(struct progress **v, size_t *n, int64_t pg, int rank,
-    int64_t enq, int ev)
+progress_add(struct progress_list *l, int64_t pg, int rank, int64_t enq,
+    int ev)
 {
 	size_t	i;
 
-	for (i = 0; i < *n; i++) {
-		if ((*v)[i].pg == pg && (*v)[i].rank == rank)
-			return;
+	if (2 * (l->n + 1) > l->nslot) {
+		free(l->slot);
+		l->nslot = l->nslot == 0 ? 64 : 2 * l->nslot;
+		l->slot = xcalloc(l->nslot, sizeof *l->slot);
+		for (i = 0; i < l->n; i++)
+			l->slot[progress_slot(l, l->v[i].pg, l->v[i].rank)] =
+			    i + 1;
 	}
-	*v = xreallocarray(*v, *n + 1, sizeof **v);
-	(*v)[*n].pg = pg;
-	(*v)[*n].rank = rank;
-	(*v)[*n].enqueued = enq;
-	(*v)[*n].event = ev;
-	(*n)++;
+	if (l->slot[i = progress_slot(l, pg, rank)] != 0)
+		return;
+	l->v = array_grow(l->v, l->n, &l->cap, sizeof *l->v);
+	l->v[l->n].pg = pg;
+	l->v[l->n].rank = rank;
+	l->v[l->n].enqueued = enq;
+	l->v[l->n].event = ev;
+	l->slot[i] = ++l->n;
 }
 
-/* The process group with the most ranks reporting (the default, usually). */
+static void
+progress_clear(struct progress_list *l)
+{
+	free(l->v);
+	free(l->slot);
+}
+
+static int
+progress_pg_cmp(const void *a, const void *b)
+{
+	int64_t	x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The process group with the most ranks reporting (the default, usually),
+ * the lowest of equals.  Counted over the groups sorted, not for each rank
+ * over every rank: 10,000 ranks' watchdog lines were 100 million compares.
+ */
 static int64_t
 progress_main_group(const struct progress *v, size_t n, size_t *count)
 {
-	size_t	i, k, c, best = 0;
-	int64_t	pg = -1;
+	int64_t	*pgs, pg = -1;
+	size_t	 i, j, best = 0;
 
-	for (i = 0; i < n; i++) {
-		for (k = 0, c = 0; k < n; k++)
-			c += v[k].pg == v[i].pg;
-		if (c > best || (c == best && v[i].pg < pg)) {
-			best = c;
-			pg = v[i].pg;
+	pgs = xreallocarray(NULL, n + 1, sizeof *pgs);
+	for (i = 0; i < n; i++)
+		pgs[i] = v[i].pg;
+	qsort(pgs, n, sizeof *pgs, progress_pg_cmp);
+	for (i = 0; i < n; i = j) {
+		for (j = i; j < n && pgs[j] == pgs[i]; j++)
+			;
+		if (j - i > best) {
+			best = j - i;
+			pg = pgs[i];
 		}
 	}
+	free(pgs);
 	*count = best;
 	return pg;
 }
@@ -177,10 +238,10 @@ progress_judge_seq(struct rl_hang *h, const struct progress *v, size_t n)
 static void
 hang_seq(struct rl_incident *inc, struct rl_hang *h)
 {
-	struct progress		*v = NULL;
+	struct progress_list	 l = { 0 };
 	const struct rl_event	*e;
 	const uint64_t		 bits = capture_name_bits("seq");
-	size_t			 n = 0, i;
+	size_t			 i;
 	double			 seq, pg;
 	int			 rank;
 
@@ -196,11 +257,11 @@ hang_seq(struct rl_incident *inc, struct rl_hang *h)
 			pg = -1;
 		if ((rank = hang_line_rank(inc, e, (int64_t)pg)) == RL_NONE)
 			continue;
-		progress_add(&v, &n, (int64_t)pg, rank, (int64_t)seq, (int)i);
+		progress_add(&l, (int64_t)pg, rank, (int64_t)seq, (int)i);
 	}
-	if (n > 0)
-		progress_judge_seq(h, v, n);
-	free(v);
+	if (l.n > 0)
+		progress_judge_seq(h, l.v, l.n);
+	progress_clear(&l);
 }
 
 /* The rank most dump-signal lines name, with one of those lines. */
@@ -232,14 +293,25 @@ hang_dump_origin(struct rl_incident *inc, struct rl_hang *h)
 		h->dump_event = RL_NONE;
 }
 
-/* The earliest start a timeout implies, and how many ranks reported one. */
+static int
+hang_rank_cmp(const void *a, const void *b)
+{
+	int	x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The earliest start a timeout implies, and how many ranks reported one:
+ * their ranks counted once sorted, not each looked for among the others.
+ */
 static void
 hang_timeouts(struct rl_incident *inc, struct rl_hang *h)
 {
 	const struct rl_event	*e;
 	struct rl_time		 t;
 	int			*seen = NULL;
-	size_t			 i, k, nseen = 0;
+	size_t			 i, k, nseen = 0, cap = 0;
 	int64_t			 best = INT64_MAX, at;
 
 	for (i = 0; i < inc->nevents; i++) {
@@ -249,12 +321,8 @@ hang_timeouts(struct rl_incident *inc, struct rl_hang *h)
 		    event_cap(e, CAP_TIMEOUT_MS) <= 0 ||
 		    (e->role != ROLE_COLLATERAL && e->role != ROLE_SYMPTOM))
 			continue;
-		for (k = 0; k < nseen && seen[k] != e->rank; k++)
-			;
-		if (k == nseen) {
-			seen = xreallocarray(seen, nseen + 1, sizeof *seen);
-			seen[nseen++] = e->rank;
-		}
+		seen = array_grow(seen, nseen, &cap, sizeof *seen);
+		seen[nseen++] = e->rank;
 		/* Only a time of the line's own: an inherited one is earlier. */
 		if (!(e->time.flags & RL_TIME_VALID) || e->guess != TIME_OWN)
 			continue;
@@ -269,7 +337,11 @@ hang_timeouts(struct rl_incident *inc, struct rl_hang *h)
 			h->timeout_ms = event_cap(e, CAP_TIMEOUT_MS);
 		}
 	}
-	h->reporters = nseen;
+	if (nseen > 1)
+		qsort(seen, nseen, sizeof *seen, hang_rank_cmp);
+	for (i = k = 0; i < nseen; i++)
+		k += i == 0 || seen[i] != seen[i - 1];
+	h->reporters = k;
 	free(seen);
 }
 
@@ -278,10 +350,10 @@ void
 hang_analyze(struct rl_incident *inc)
 {
 	struct rl_hang		*h = &inc->answer.hang;
-	struct progress		*v = NULL;
+	struct progress_list	 l = { 0 };
 	const struct rl_event	*e;
 	const uint64_t		 bits = capture_name_bits("last_enqueued");
-	size_t			 n = 0, i;
+	size_t			 i;
 	double			 enq, pg;
 	int			 rank;
 
@@ -299,13 +371,13 @@ hang_analyze(struct rl_incident *inc)
 			pg = -1;
 		if ((rank = hang_line_rank(inc, e, (int64_t)pg)) == RL_NONE)
 			continue;
-		progress_add(&v, &n, (int64_t)pg, rank, (int64_t)enq, (int)i);
+		progress_add(&l, (int64_t)pg, rank, (int64_t)enq, (int)i);
 	}
-	if (n > 0)
-		progress_judge(h, v, n);
+	if (l.n > 0)
+		progress_judge(h, l.v, l.n);
 	else
 		hang_seq(inc, h);
-	free(v);
+	progress_clear(&l);
 	hang_dump_origin(inc, h);
 	hang_timeouts(inc, h);
 }

@@ -180,10 +180,20 @@ cap_read_event(const struct rl_incident *inc, struct rl_capacity *c,
 static bool
 cap_wanted(const struct rl_incident *inc, const struct rl_event *e)
 {
-	return e->rule != NULL && e->rule->mark != MARK_STEP &&
-	    cap_in_time(inc, e) && ((e->rule->checklist &
+	return capacity_rule_reads(e->rule) && cap_in_time(inc, e);
+}
+
+/*
+ * Are a rule's lines ones the capacity reads numbers from (those up to the
+ * first failure)?  A lean reading keeps their texts rather than let them
+ * go: every diagnosis reads them back, at 10,000 ranks each file again.
+ */
+bool
+capacity_rule_reads(const struct rl_rule *r)
+{
+	return r != NULL && r->mark != MARK_STEP && ((r->checklist &
 	    ((1u << CHECK_MEMORY) | (1u << CHECK_ARGS) |
-	    (1u << CHECK_MODEL))) || e->rule->group == GROUP_CAPACITY);
+	    (1u << CHECK_MODEL))) || r->group == GROUP_CAPACITY);
 }
 
 /*

@@ -172,6 +172,7 @@ uint32_t	 incident_samples(size_t);
 #define LEAN_SOURCES	512	/* sources from which a reading is lean */
 void		 incident_lean(struct rl_incident *);
 void		 keep_texts_away(struct rl_keep *);
+bool		 capacity_rule_reads(const struct rl_rule *);
 void		 event_texts_each(const struct rl_incident *, const size_t *,
 		     size_t, void (*)(void *, size_t, const char *), void *);
 

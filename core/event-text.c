@@ -98,7 +98,8 @@ text_has_max(const char *t, size_t n)
 static void
 event_text_away(struct rl_event *e)
 {
-	if (e->text == NULL || !(e->tform & EVENT_TEXT_RAW))
+	if (e->text == NULL || !(e->tform & EVENT_TEXT_RAW) ||
+	    capacity_rule_reads(e->rule))
 		return;
 	if (text_has_max(e->text, e->tlen) && text_names_limits(e->text))
 		e->tform |= EVENT_TEXT_LIMITS;

@@ -85,9 +85,10 @@ held(const struct rl_incident *inc, const struct rl_source *src,
 
 /*
  * A capacity verdict looks at every event for the limits that decide the
- * memory budget.  A lean reading notes them as it lets the texts go: the
- * logs are not read again for them, so the verdict finds them even when
- * they are gone by the time it is made.
+ * memory budget, and the budget reads its numbers from the lines of a few
+ * rules.  A lean reading notes the limits as it lets the texts go and
+ * keeps the budget's lines: the logs are not read again for them, so the
+ * diagnosis has them even when the logs are gone by the time it is made.
  */
 static void
 limits_noted(void)
@@ -95,7 +96,9 @@ limits_noted(void)
 	static const char	*pack =
 	    "[rule oom]\npattern = OOM HERE\nrole = root\ndomain = config\n"
 	    "group = capacity\nchecklist = memory\n"
-	    "[rule args]\npattern = engine args\nrole = evidence\n";
+	    "[rule args]\npattern = engine args\nrole = evidence\n"
+	    "[rule kv]\npattern = KV cache (?<kv_gib>[0-9.]+) GiB\n"
+	    "role = evidence\nchecklist = memory\n";
 	struct ruleset		*rs = rules_inline(pack);
 	struct rl_incident	*inc;
 	const struct rl_evlist	*ev;
@@ -107,7 +110,7 @@ limits_noted(void)
 		tree_create();
 		log = xstrdup(tree_put("rank0.log", "boot\n"
 		    "engine args: max_num_seqs=256, max_model_len=8192\n"
-		    "engine args: dtype=auto\nOOM HERE\n"));
+		    "engine args: dtype=auto\nKV cache 12.5 GiB\nOOM HERE\n"));
 		for (i = 1; i < (lean ? LEAN_SOURCES : 2); i++) {
 			snprintf(name, sizeof name, "rank%zu.log", i);
 			tree_put(name, "boot\nengine args: seed=0\n");
@@ -133,6 +136,10 @@ limits_noted(void)
 		    "is the verdict's evidence, its file removed since it was "
 		    "read", lean ? "a lean" : "a whole");
 		ok(other == 0, "%s reading: lines without limits are not",
+		    lean ? "a lean" : "a whole");
+		ok(inc->answer.capacity.present &&
+		    inc->answer.capacity.kv_gib == 12.5, "%s reading: the "
+		    "budget's number, its file removed since it was read",
 		    lean ? "a lean" : "a whole");
 		incident_free(inc);
 		tree_remove();

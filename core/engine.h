@@ -73,8 +73,7 @@ struct rl_keep	*incident_keep(struct rl_incident *, const struct rl_rule *,
 		     int, unsigned);
 struct rl_event	*keep_add(struct rl_incident *, struct rl_keep *, uint64_t);
 struct rl_event	*keep_find(struct rl_keep *, uint64_t);
-void		 keep_shrink(struct rl_incident *, size_t,
-		     const struct rl_source *);
+void		 keep_shrink(struct rl_keep **, size_t, const struct rl_source *);
 void		 incident_keeps_done(struct rl_incident *);
 
 /* A source that can be read again at the offsets its lines were read from. */

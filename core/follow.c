@@ -105,6 +105,10 @@ struct follow {
 					   folder's entry or event names is
 					   found without a look at each */
 	struct follow_dir *dirs;	/* owned */
+	struct keymap	 dirs_by_path;	/* (NULL, path) -> its folder */
+	struct fileset	 dirs_scanned;	/* the folders scanned, by inode:
+					   10,000 folders (one per node) were
+					   each looked for in a list of all */
 	struct fileset	 inodes;	/* files read, so a rotated name is
 					   not read again */
 	uv_timer_t	 idle;		/* --until-idle, and a batch with nothing to run */
@@ -195,16 +199,19 @@ follow_dir_get(struct follow *f, const char *path, int depth)
 	struct follow_dir	*d;
 	struct stat		 sb;
 	size_t			 len = strlen(path);
+	char			*key;
 
 	while (len > 1 && path[len - 1] == '/')
 		len--;
-	for (d = f->dirs; d != NULL; d = d->next) {
-		if (strlen(d->path) == len && strncmp(d->path, path, len) == 0)
-			return d;
+	key = xstrndup(path, len);
+	if ((d = keymap_get(&f->dirs_by_path, NULL, key)) != NULL) {
+		free(key);
+		return d;
 	}
 	d = xcalloc(1, sizeof *d);
 	d->f = f;
-	d->path = xstrndup(path, len);
+	d->path = key;
+	keymap_put(&f->dirs_by_path, NULL, d->path, d);
 	d->depth = depth;
 	if (stat(d->path, &sb) == 0) {
 		d->dev = sb.st_dev;
@@ -656,6 +663,17 @@ follow_name_cmp(const struct dirent **a, const struct dirent **b)
 	return strcmp((*a)->d_name, (*b)->d_name);
 }
 
+/* Watch a folder and scan it, once. */
+static void
+follow_dir_start(struct follow_dir *d)
+{
+	d->scan = true;
+	if (d->dev != 0 || d->ino != 0)
+		fileset_add(&d->f->dirs_scanned, d->dev, d->ino);
+	follow_dir_watch(d);
+	follow_dir_scan(d);
+}
+
 /* One entry of a watched folder: a new file or folder is followed. */
 static void
 follow_dir_entry(struct follow_dir *d, const char *name)
@@ -679,16 +697,11 @@ follow_dir_entry(struct follow_dir *d, const char *name)
 	}
 	/* A folder scanned already, under this name or another (a link to
 	 * a parent), is not again: two links to ".." made 2^32 folders. */
-	for (sub = f->dirs; S_ISDIR(sb.st_mode) && sub != NULL; sub = sub->next)
-		if (sub->scan && sub->ino == sb.st_ino && sub->dev == sb.st_dev)
-			break;
-	if (S_ISDIR(sb.st_mode) && d->depth + 1 < FOLLOW_DEPTH && sub == NULL) {
+	if (S_ISDIR(sb.st_mode) && d->depth + 1 < FOLLOW_DEPTH &&
+	    !fileset_has(&f->dirs_scanned, sb.st_dev, sb.st_ino)) {
 		sub = follow_dir_get(f, p, d->depth + 1);
-		if (!sub->scan) {
-			sub->scan = true;
-			follow_dir_watch(sub);
-			follow_dir_scan(sub);
-		}
+		if (!sub->scan)
+			follow_dir_start(sub);
 	} else if (S_ISREG(sb.st_mode) &&
 	    !fileset_has(&f->inodes, sb.st_dev, sb.st_ino))
 		follow_file_add(f, incident_add_source(f->inc, p, SOURCE_FILE),
@@ -729,6 +742,8 @@ follow_release(struct follow *f)
 		free(d);
 	}
 	fileset_clear(&f->inodes);
+	fileset_clear(&f->dirs_scanned);
+	keymap_clear(&f->dirs_by_path);
 	keymap_clear(&f->by_path);
 	keymap_clear(&f->by_name);
 	free(f);
@@ -900,7 +915,6 @@ follow_add_missing(struct follow *f, const char *path)
 static int
 follow_add_arg(struct follow *f, const char *path)
 {
-	struct follow_dir	*d;
 	struct stat		 sb;
 	size_t			 first = f->inc->nsources, i;
 	int			 rv;
@@ -908,10 +922,7 @@ follow_add_arg(struct follow *f, const char *path)
 	if (!f->cfg.batch && (rv = follow_add_missing(f, path)) <= 0)
 		return rv;
 	if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
-		d = follow_dir_get(f, path, 0);
-		d->scan = true;
-		follow_dir_watch(d);
-		follow_dir_scan(d);
+		follow_dir_start(follow_dir_get(f, path, 0));
 		return 0;
 	}
 	rv = source_add_path(f->inc, path);

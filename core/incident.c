@@ -628,21 +628,21 @@ keep_add(struct rl_incident *inc, struct rl_keep *k, uint64_t ord)
 }
 
 /*
- * A source was read to its end: its keeps (from the incident's from-th)
- * give back the slots they grew and did not fill.  Growing by doubling
+ * A source was read to its end: its n keeps v give back the slots they
+ * grew and did not fill.  Growing by doubling
  * left a quarter of the events' room empty, 16 MB at 10,000 ranks.  In a
  * lean incident, the texts that are the bytes of a file that can be read
  * again are let go (event_text reads them when asked).
  */
 void
-keep_shrink(struct rl_incident *inc, size_t from, const struct rl_source *src)
+keep_shrink(struct rl_keep **v, size_t n, const struct rl_source *src)
 {
 	struct rl_keep	*k;
 	size_t		 i;
 	bool		 away = src->lean && source_rereadable(src);
 
-	for (i = from; i < inc->nkeeps; i++) {
-		k = inc->keeps[i];
+	for (i = 0; i < n; i++) {
+		k = v[i];
 		if (k->source != src->index)
 			continue;
 		if (away)

@@ -106,10 +106,17 @@ static struct rl_keep *
 ingest_keep(struct ingest *in, const struct rl_rule *r, int proc)
 {
 	struct rl_keep	*k = in->keep[r->index];
+	size_t		 had = in->inc->nkeeps;
 
-	if (k == NULL || k->process != proc)
+	if (k == NULL || k->process != proc) {
 		k = in->keep[r->index] = incident_keep(in->inc, r, proc,
 		    in->src->index);
+		if (in->inc->nkeeps != had) {
+			in->made = array_grow(in->made, in->nmade, &in->cmade,
+			    sizeof *in->made);
+			in->made[in->nmade++] = k;
+		}
+	}
 	return k;
 }
 

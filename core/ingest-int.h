@@ -151,8 +151,13 @@ struct ingest {
 					   readable (ingest_keep_fed), */
 	uint64_t	 kept_from;	/* in one piece from this offset */
 	uint64_t	 saved_feed;	/* that feed's number */
-	size_t		 keeps_from;	/* the incident's keeps when it began:
-					   its source's are among those after */
+	struct rl_keep	**made;		/* the keeps it made, its source's: a
+					   source's end looks at those alone, not
+					   at every source's made since it began
+					   (the console's 10,000 files begin
+					   together: 10,000 walks of them all) */
+	size_t		 nmade;
+	size_t		 cmade;
 };
 
 struct peeled;

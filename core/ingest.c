@@ -107,7 +107,6 @@ ingest_create(struct rl_incident *inc, struct rl_source *src)
 	}
 	in->warmup = ingest_warmup();
 	in->dense = true;	/* the first lines are all read */
-	in->keeps_from = inc->nkeeps;
 	return in;
 }
 
@@ -143,7 +142,8 @@ ingest_free(struct ingest *in)
 	job_head_end(&in->src->head, &in->src->job, in->src->path);
 	context_settle(&in->ctx, in->src, true);
 	context_reader_clear(&in->ctx);
-	keep_shrink(in->inc, in->keeps_from, in->src);
+	keep_shrink(in->made, in->nmade, in->src);
+	free(in->made);
 	free(in);
 	heap_advise();
 }

@@ -79,8 +79,8 @@ test_shrink(struct ruleset *rs)
 	add(inc, b, 1, 5);
 	add(inc, c, 0, 3);
 	ok(a->cap == 8 && b->cap == 8, "five events in room for eight");
-	keep_shrink(inc, 0, incident_add_source(inc, "/nonexistent/0.log",
-	    SOURCE_FILE));
+	keep_shrink(inc->keeps, inc->nkeeps, incident_add_source(inc,
+	    "/nonexistent/0.log", SOURCE_FILE));
 	ok(a->cap == 5 && a->n == 5, "source 0's keep fits them: room for 5");
 	ok(b->cap == 8, "source 1's is left as it was");
 	for (i = 0; i < a->n; i++)

@@ -153,8 +153,10 @@ clocks_units(const struct rl_incident *inc, size_t *unit, bool *pure)
 	for (i = 0; i < inc->nsources; i++) {
 		s = inc->sources[i];
 		unit[i] = i;
-		/* Looked up: compared with every source before, 10,000 hosts
-		 * were 50 million strcmp. */
+		/*
+		 * Looked up: compared with every source before, 10,000
+		 * hosts were 50 million strcmp.
+		 */
 		if (s->host != NULL && (was = (uintptr_t)keymap_put(&first,
 		    NULL, s->host, (void *)(uintptr_t)(i + 1))) != 0) {
 			unit[i] = unit[was - 1];

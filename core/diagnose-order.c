@@ -302,8 +302,10 @@ diagnose_host_rows(struct rl_incident *inc)
 	size_t			 i, k, room = 0;
 	int			 f = inc->answer.first;
 
-	/* Rows looked up by host: 10,000 hosts searched row by row were 50
-	 * million strcmp. */
+	/*
+	 * Rows looked up by host: 10,000 hosts searched row by row were 50
+	 * million strcmp.
+	 */
 	for (k = inc->nranks; k > 0; k--) {
 		if (inc->ranks[k - 1].host != NULL)
 			keymap_put(&rows, NULL, inc->ranks[k - 1].host,

@@ -27,6 +27,15 @@
  * A partial last line is held and flushed after FOLLOW_QUIET_MS without
  * bytes.
  *
+ * Files are held open up to a budget: the limit of open files less
+ * FOLLOW_FD_RESERVE for the console's terminal, the store and commands.
+ * Past it a file is closed once read ("shut") and looked at by name, at
+ * its folder's events, its poll or the sweep: the same inode grown is
+ * opened again at its offset; another file at the name, or this one
+ * truncated, is read from its start.  What a shut file got between the
+ * last look and a rotation is not read: the cost of following more files
+ * than the system lets one process hold.
+ *
  * Ownership: the follow owns its files and folders, which embed their
  * handles; each is freed in the close callback of its last handle, and the
  * follow itself in the close callback of its own last handle, so that once
@@ -55,6 +64,8 @@
 #define FOLLOW_POLL_MS	50	/* stat interval on network file systems */
 #define FOLLOW_SWEEP_MS	1000	/* safety net for missed events */
 #define FOLLOW_DEPTH	32	/* folders deeper than this are not watched */
+#define FOLLOW_FD_RESERVE 128	/* descriptors left to the rest: the
+				   console's terminal, the store, commands */
 
 /* A folder: the parent of followed files, or a folder argument. */
 struct follow_dir {
@@ -86,6 +97,9 @@ struct follow_file {
 	uint64_t	 size;		/* at the last look */
 	uint64_t	 offset;	/* bytes read from the open file */
 	bool		 done;		/* compressed or binary: read once */
+	bool		 shut;		/* past the open files' budget: closed
+					   between looks, opened again at its
+					   offset when its path's file grows */
 	int		 nhandles;	/* open handles; freed at 0 */
 	uv_fs_poll_t	 fspoll;	/* when dir->poll */
 	uv_timer_t	 quiet;		/* flushes a held partial line */
@@ -122,7 +136,10 @@ struct follow {
 	bool		 closed;	/* its last reads are done, handles closing */
 	bool		 said_watches;	/* the inotify limit was reported */
 	bool		 said_files;	/* the open-files limit was reported */
+	bool		 said_shut;	/* files looked at by name: reported */
 	int		 watches;	/* inotify watches started */
+	size_t		 nopen;		/* followed files held open */
+	size_t		 maxopen;	/* at most; the rest are shut */
 };
 
 static void	follow_file_check(struct follow_file *);
@@ -282,14 +299,90 @@ follow_file_close(struct follow_file *ff)
 {
 	struct stat	sb;
 
-	if (ff->fd == -1)
+	if (ff->fd == -1) {
+		if (ff->shut) {
+			ingest_flush(ff->src->ingest);
+			ff->shut = false;
+			ff->offset = 0;
+		}
 		return;
+	}
 	ingest_flush(ff->src->ingest);
 	if (fstat(ff->fd, &sb) == 0 && sb.st_nlink == 0)
 		fileset_del(&ff->f->inodes, ff->dev, ff->ino);
 	close(ff->fd);
 	ff->fd = -1;
+	ff->f->nopen--;
 	ff->offset = 0;
+}
+
+/*
+ * Every followed file was held open, and past the limit of open files the
+ * rest went unread, and the console could open neither its terminal nor
+ * the store: at 10,000 ranks under a hard limit of 4,096 it did not start.
+ * Past the budget (the limit less what the rest needs), a file read to its
+ * end is closed and looked at by name, at its folder's events and at the
+ * sweep; its inode and offset kept, it is opened again when it grows.
+ */
+static void
+follow_file_shut(struct follow_file *ff)
+{
+	struct follow	*f = ff->f;
+	struct rlimit	 rl;
+
+	if (ff->fd == -1 || f->nopen <= f->maxopen || f->closed)
+		return;
+	close(ff->fd);
+	ff->fd = -1;
+	f->nopen--;
+	ff->shut = true;
+	if (!f->said_shut) {
+		f->said_shut = true;
+		if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+			rl.rlim_cur = rl.rlim_max = 0;
+		errlist_add(&f->inc->errors, "the limit of open files (%llu, "
+		    "hard limit %llu) holds %zu followed files open: the "
+		    "others are looked at by name and read when they grow, and "
+		    "one rotated between two looks loses the lines written to "
+		    "it after the first; raise it (ulimit -n, or limits.conf) "
+		    "to hold them all open", (unsigned long long)rl.rlim_cur,
+		    (unsigned long long)rl.rlim_max, f->maxopen);
+	}
+}
+
+/*
+ * A shut file, looked at by name.  Returns false when there is nothing
+ * more to do; else the file at the path is open at the offset read (the
+ * same inode grew), or it is another file, or this one truncated, and the
+ * caller opens it from its start.
+ */
+static bool
+follow_file_unshut(struct follow_file *ff, const struct stat *at)
+{
+	struct stat	cur;
+	int		fd;
+
+	if (at->st_dev == ff->dev && at->st_ino == ff->ino &&
+	    (uint64_t)at->st_size == ff->offset)
+		return false;	/* nothing new */
+	ff->shut = false;
+	if (at->st_dev == ff->dev && at->st_ino == ff->ino &&
+	    (uint64_t)at->st_size > ff->offset &&
+	    (fd = open(ff->src->path, O_RDONLY | O_CLOEXEC)) != -1) {
+		if (fstat(fd, &cur) == 0 && cur.st_dev == ff->dev &&
+		    cur.st_ino == ff->ino &&
+		    lseek(fd, (off_t)ff->offset, SEEK_SET) != -1) {
+			ff->fd = fd;
+			ff->f->nopen++;
+			return true;
+		}
+		close(fd);
+	}
+	/* Another file at the name, or this one truncated: anew. */
+	ingest_flush(ff->src->ingest);
+	ff->src->transient = true;
+	ff->offset = 0;
+	return true;
 }
 
 /* Read this open file from its start; it is closed if not a file. */
@@ -303,6 +396,7 @@ follow_file_adopt(struct follow_file *ff, int fd)
 		return;
 	}
 	ff->fd = fd;
+	ff->f->nopen++;
 	ff->dev = sb.st_dev;
 	ff->ino = sb.st_ino;
 	ff->size = (uint64_t)sb.st_size;
@@ -374,6 +468,9 @@ follow_file_check(struct follow_file *ff)
 	if (ff->done || ff->f->closed)
 		return;
 	exists = stat(ff->src->path, &at) == 0 && S_ISREG(at.st_mode);
+	/* Gone while shut: what it had was read. */
+	if (ff->shut && (!exists || !follow_file_unshut(ff, &at)))
+		return;
 	if (ff->fd != -1 && fstat(ff->fd, &cur) == 0 &&
 	    (uint64_t)cur.st_size < ff->offset) {
 		/* Truncated in place (copytruncate): read again from 0. */
@@ -406,6 +503,7 @@ follow_file_check(struct follow_file *ff)
 		follow_file_open(ff);
 		follow_file_drain(ff);
 	}
+	follow_file_shut(ff);
 }
 
 /* The last handle of a file closed: free it. */
@@ -430,9 +528,9 @@ follow_file_poll_cb(uv_fs_poll_t *h, int status, const uv_stat_t *prev,
 }
 
 /*
- * Every followed file is held open, and the limit of open files was met
- * (the soft limit was raised to the hard one at start): say so once, with
- * the limit; each file not followed is named in the errors too.
+ * A file could not be opened for want of descriptors, though the budget
+ * had room (something else holds them): say so once, with the limit; each
+ * file not followed is named in the errors too.
  */
 static void
 follow_files_limit(struct follow *f)
@@ -494,6 +592,7 @@ follow_file_add(struct follow *f, struct rl_source *src, int depth)
 		follow_file_adopt(ff, fd);
 		source_ingest(f->inc, src, f->cfg.line_cb, f->cfg.line_arg);
 		follow_file_drain(ff);
+		follow_file_shut(ff);
 	} else if ((errno == EMFILE || errno == ENFILE) && !f->said_files)
 		follow_files_limit(f);
 	return ff;
@@ -911,6 +1010,24 @@ follow_add_missing(struct follow *f, const char *path)
 	return -1;
 }
 
+/*
+ * How many followed files may be held open: the limit of open files (the
+ * soft one, raised to the hard one at start) less what the rest needs, a
+ * quarter of it at most.
+ */
+static size_t
+follow_budget(void)
+{
+	struct rlimit	rl;
+	rlim_t		reserve;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
+		return SIZE_MAX;
+	reserve = rl.rlim_cur / 4 < FOLLOW_FD_RESERVE ? rl.rlim_cur / 4 :
+	    FOLLOW_FD_RESERVE;
+	return rl.rlim_cur > reserve + 1 ? (size_t)(rl.rlim_cur - reserve) : 1;
+}
+
 /* Follow one command-line path: a folder, a file, or a glob's files. */
 static int
 follow_add_arg(struct follow *f, const char *path)
@@ -956,6 +1073,7 @@ follow_start(uv_loop_t *loop, struct rl_incident *inc,
 	f = xcalloc(1, sizeof *f);
 	f->loop = loop;
 	f->inc = inc;
+	f->maxopen = follow_budget();
 	f->cfg = *cfg;
 	f->cfg.cmds = NULL;
 	f->cfg.ncmds = 0;

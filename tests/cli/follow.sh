@@ -163,9 +163,10 @@ python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert len(d["sourc
 ok $? "1,100 files followed with a soft limit of 256: all read"
 if sh -c 'ulimit -n 256' 2>/dev/null; then
 	sh -c 'ulimit -n 256 && exec "$@"' sh timeout 60 "$RANKLINE" analyze \
-	    --follow --until-idle 1 --no-store "$tmp/many" > "$tmp/o12" 2>&1
-	grep -q "the limit of open files (256, hard limit 256) is reached" \
-	    "$tmp/o12"
-	ok $? "a hard limit of 256 open files is named, not met in silence"
+	    --follow --until-idle 1 --json --no-store "$tmp/many" > "$tmp/o12" \
+	    2>"$tmp/o12.err"
+	grep -q "the limit of open files (256, hard limit 256) holds" \
+	    "$tmp/o12.err" && python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert len(d["sources"]) == 1100 and all(s["lines"] >= 1 for s in d["sources"]) and "ValueError" in d["first_failure"]["text"]' "$tmp/o12"
+	ok $? "a hard limit of 256 open files is named, not met in silence, and the 1,100 files past it are read all the same"
 fi
 tap_done

@@ -72,6 +72,18 @@ readings_agree() {
 	fi
 }
 
+# following ERR [TRIES]: wait until a follow started in the background
+# says, in its standard error ERR, that its first read is done and its
+# watches are set (TRIES of 50 ms, 600 unless given).
+following() {
+	_n=0
+	while ! grep -q "rankline: following" "$1" 2>/dev/null &&
+	    [ $_n -lt "${2:-600}" ]; do
+		sleep 0.05
+		_n=$((_n + 1))
+	done
+}
+
 tap_done() {
 	echo "1..$tap_n"
 	[ "$tap_failed" -eq 0 ]

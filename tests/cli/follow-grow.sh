@@ -20,12 +20,7 @@ follow() {
 	timeout 120 "$@" "$RANKLINE" analyze --follow --until-idle 2 --json \
 	    --no-store "$dir" >"$out" 2>"$out.err" &
 	fpid=$!
-	i=0
-	while ! grep -q "rankline: following" "$out.err" 2>/dev/null &&
-	    [ $i -lt 600 ]; do
-		sleep 0.05
-		i=$((i + 1))
-	done
+	following "$out.err"
 }
 
 # grow DIR N: make rank0.log .. rank(N-1).log in DIR, 3 lines each.

@@ -31,12 +31,7 @@ follow() {
 	    --until-idle 3 --json --no-store "$tmp/logs") >"$out" \
 	    2>"$out.err" &
 	fpid=$!
-	i=0
-	while ! grep -q "rankline: following" "$out.err" 2>/dev/null &&
-	    [ $i -lt 600 ]; do
-		sleep 0.05
-		i=$((i + 1))
-	done
+	following "$out.err"
 }
 
 # sources OUT: how many sources, and their lines.

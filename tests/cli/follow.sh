@@ -16,13 +16,7 @@ follow() {
 	timeout 20 "$RANKLINE" analyze --follow --json --no-store "$@" \
 	    >"$out" 2>"$out.err" &
 	fpid=$!
-	# Wait until it says the first read is done and the watches are set.
-	n=0
-	while ! grep -q "rankline: following" "$out.err" 2>/dev/null &&
-	    [ $n -lt 300 ]; do
-		sleep 0.05
-		n=$((n + 1))
-	done
+	following "$out.err" 300
 }
 
 # py OUT EXPR: assert a Python expression over the JSON d.
@@ -123,11 +117,7 @@ ok $? "and it still diagnoses what it read"
 printf '%s1,000 INFO step 1\n' "$T" > "$tmp/l.log"
 timeout 20 "$RANKLINE" cat --follow --until-idle 1 "$tmp/l.log" > "$tmp/o9" 2>&1 &
 fpid=$!
-n=0
-while ! grep -q "rankline: following" "$tmp/o9" 2>/dev/null && [ $n -lt 300 ]; do
-	sleep 0.05
-	n=$((n + 1))
-done
+following "$tmp/o9" 300
 exc IndexError >> "$tmp/l.log"
 wait $fpid
 grep -q IndexError "$tmp/o9"

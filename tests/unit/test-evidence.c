@@ -499,6 +499,40 @@ test_ckpt_folder_only(void)
 /* --- section 4: the verdict ------------------------------------------ */
 
 /*
+ * A job of nranks ranks, four a node (node0/rank0.log ...), each node with
+ * the same four GPUs: NCCL names each rank's bus id; rank faulty hits an
+ * illegal memory access, the others lose their peer.
+ */
+static void
+pci_job(int nranks, int faulty)
+{
+	static const char *bus[] = { "1b000", "29000", "97000", "a2000" };
+	char		 name[64];
+	int		 r;
+
+	for (r = 0; r < nranks; r++) {
+		struct buf	b = { 0 };
+
+		buf_printf(&b, "node%d:42%02d:42%02d [%d] NCCL INFO "
+		    "ncclCommInitRank comm 0x55d0 rank %d nranks %d cudaDev %d "
+		    "nvmlDev %d busId %s commId 0x1 - Init COMPLETE\n", r / 4,
+		    r, r, r % 4, r, nranks, r % 4, r % 4, bus[r % 4]);
+		step_line(&b, "13:30:00,000", r, 1);
+		if (r == faulty)
+			buf_printf(&b, "2026-12-02 13:30:04,000 ERROR    "
+			    "[rank%d] RuntimeError: CUDA error: an illegal "
+			    "memory access was encountered\n", r);
+		else
+			buf_adds(&b, "RuntimeError: [../third_party/gloo/gloo/"
+			    "transport/tcp/pair.cc:598] Connection closed by "
+			    "peer [127.0.0.1]:44735\n");
+		snprintf(name, sizeof name, "node%d/rank%d.log", r / 4, r);
+		put(name, b.p, 0);
+		buf_clear(&b);
+	}
+}
+
+/*
  * Rank 2's kernel faults (an illegal address: framework); dmesg shows Xid
  * 79 on PCI 0000:97:00, which NCCL says is rank 2's GPU (busId 97000).
  */
@@ -507,33 +541,12 @@ test_pci_join(void)
 {
 	struct rl_incident	*inc;
 	const struct rl_event	*e;
-	char			 name[64], key[24], id[24], want[40];
+	char			 key[24], id[24], want[40];
 	size_t			 i, bad;
 	unsigned long		 v;
-	int			 r;
 	bool			 advice = false;
-	static const char *bus[] = { "1b000", "29000", "97000", "a2000" };
 
-	for (r = 0; r < 4; r++) {
-		struct buf	b = { 0 };
-
-		buf_printf(&b, "node0:42%02d:42%02d [%d] NCCL INFO "
-		    "ncclCommInitRank comm 0x55d0 rank %d nranks 4 cudaDev %d "
-		    "nvmlDev %d busId %s commId 0x1 - Init COMPLETE\n", r, r, r,
-		    r, r, r, bus[r]);
-		step_line(&b, "13:30:00,000", r, 1);
-		if (r == 2)
-			buf_adds(&b, "2026-12-02 13:30:04,000 ERROR    [rank2] "
-			    "RuntimeError: CUDA error: an illegal memory access "
-			    "was encountered\n");
-		else
-			buf_adds(&b, "RuntimeError: [../third_party/gloo/gloo/"
-			    "transport/tcp/pair.cc:598] Connection closed by "
-			    "peer [127.0.0.1]:44735\n");
-		snprintf(name, sizeof name, "node0/rank%d.log", r);
-		put(name, b.p, 0);
-		buf_clear(&b);
-	}
+	pci_job(4, 2);
 	put("node0/dmesg.log", "[Wed Dec  2 13:30:05 2026] NVRM: Xid "
 	    "(PCI:0000:97:00): 79, pid=4202, name=pt_main_thread, GPU has "
 	    "fallen off the bus.\n", 0);
@@ -584,30 +597,8 @@ test_pci_join_hosts(void)
 {
 	struct rl_incident	*inc;
 	const struct rl_event	*e;
-	char			 name[64];
-	int			 r;
-	static const char *bus[] = { "1b000", "29000", "97000", "a2000" };
 
-	for (r = 0; r < 8; r++) {
-		struct buf	b = { 0 };
-
-		buf_printf(&b, "node%d:42%02d:42%02d [%d] NCCL INFO "
-		    "ncclCommInitRank comm 0x55d0 rank %d nranks 8 cudaDev %d "
-		    "nvmlDev %d busId %s commId 0x1 - Init COMPLETE\n", r / 4,
-		    r, r, r % 4, r, r % 4, r % 4, bus[r % 4]);
-		step_line(&b, "13:30:00,000", r, 1);
-		if (r == 6)
-			buf_adds(&b, "2026-12-02 13:30:04,000 ERROR    [rank6] "
-			    "RuntimeError: CUDA error: an illegal memory access "
-			    "was encountered\n");
-		else
-			buf_adds(&b, "RuntimeError: [../third_party/gloo/gloo/"
-			    "transport/tcp/pair.cc:598] Connection closed by "
-			    "peer [127.0.0.1]:44735\n");
-		snprintf(name, sizeof name, "node%d/rank%d.log", r / 4, r);
-		put(name, b.p, 0);
-		buf_clear(&b);
-	}
+	pci_job(8, 6);
 	put("node1/dmesg.log", "[Wed Dec  2 13:30:05 2026] NVRM: Xid "
 	    "(PCI:0000:97:00): 79, pid=4206, name=pt_main_thread, GPU has "
 	    "fallen off the bus.\n", 0);

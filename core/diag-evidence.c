@@ -696,7 +696,8 @@ ev_verdict_capacity(struct rl_incident *inc, struct buf *x)
 		if (e->rule->checklist & (1u << CHECK_MEMORY))
 			limits = true;
 		else if (e->text != NULL || !(e->tform & EVENT_TEXT_AWAY))
-			limits = text_names_limits(e->text);
+			limits = e->text != NULL &&
+			    text_names_limits(e->text, strlen(e->text));
 		else
 			limits = (e->tform & EVENT_TEXT_LIMITS) != 0;
 		if (!limits)

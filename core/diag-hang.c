@@ -40,15 +40,16 @@ struct progress {
 };
 
 /*
- * The ranks' progress, each (group, rank) once, with an index of them:
- * each line compared with every one before was 10,000 ranks squared.
+ * The ranks' progress, each (group, rank) once: the pairs seen are a set
+ * of two 64-bit numbers, which is what fileset.c holds (the rank one up,
+ * as an inode of 0 is not held).  Each line compared with every one
+ * before was 10,000 ranks squared.
  */
 struct progress_list {
 	struct progress	*v;
 	size_t		 n;
 	size_t		 cap;
-	size_t		*slot;		/* open addressing: index + 1, 0 none */
-	size_t		 nslot;		/* a power of two, at least 2 * n */
+	struct fileset	 seen;		/* (group, rank + 1) */
 };
 
 /* The global rank a desync line speaks for, or RL_NONE. */
@@ -65,55 +66,26 @@ hang_line_rank(const struct rl_incident *inc, const struct rl_event *e,
 	return RL_NONE;
 }
 
-/* The slot of (pg, rank) in l's index: its own, or the empty one. */
-static size_t
-progress_slot(const struct progress_list *l, int64_t pg, int rank)
-{
-	const struct progress	*x;
-	uint64_t		 h = HASH_FNV_OFFSET;
-	size_t			 i;
-
-	h = hash_bytes(h, &pg, sizeof pg);
-	h = hash_bytes(h, &rank, sizeof rank);
-	for (i = (size_t)(h ^ (h >> 32)) & (l->nslot - 1); l->slot[i] != 0;
-	    i = (i + 1) & (l->nslot - 1)) {
-		x = &l->v[l->slot[i] - 1];
-		if (x->pg == pg && x->rank == rank)
-			break;
-	}
-	return i;
-}
-
 /* Add a rank's progress, once per (group, rank): the first line says it. */
 static void
 progress_add(struct progress_list *l, int64_t pg, int rank, int64_t enq,
     int ev)
 {
-	size_t	i;
-
-	if (2 * (l->n + 1) > l->nslot) {
-		free(l->slot);
-		l->nslot = l->nslot == 0 ? 64 : 2 * l->nslot;
-		l->slot = xcalloc(l->nslot, sizeof *l->slot);
-		for (i = 0; i < l->n; i++)
-			l->slot[progress_slot(l, l->v[i].pg, l->v[i].rank)] =
-			    i + 1;
-	}
-	if (l->slot[i = progress_slot(l, pg, rank)] != 0)
+	if (!fileset_add(&l->seen, (uint64_t)pg, (uint64_t)(uint32_t)rank + 1))
 		return;
 	l->v = array_grow(l->v, l->n, &l->cap, sizeof *l->v);
 	l->v[l->n].pg = pg;
 	l->v[l->n].rank = rank;
 	l->v[l->n].enqueued = enq;
 	l->v[l->n].event = ev;
-	l->slot[i] = ++l->n;
+	l->n++;
 }
 
 static void
 progress_clear(struct progress_list *l)
 {
 	free(l->v);
-	free(l->slot);
+	fileset_clear(&l->seen);
 }
 
 static int

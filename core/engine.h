@@ -253,7 +253,7 @@ bool		 rule_has_capture(const struct rl_rule *, const char *);
 bool		 rule_has_named(const struct rl_rule *, const char *, uint64_t);
 bool		 text_key_num(const char *, const char *, double *);
 char		*text_key_str(const char *, const char *);
-bool		 text_names_limits(const char *);
+bool		 text_names_limits(const char *, size_t);
 bool		 pci_normalize(const char *, char *, size_t);
 
 /* fingerprint.c: the root's signature and fingerprint (the model's sig). */

@@ -77,23 +77,6 @@ event_text(const struct rl_incident *inc, const struct rl_event *e)
 	return e->text;
 }
 
-/*
- * Might the text name a limit (max_...)?  Asked of every text let go:
- * memchr for the rarer '_' costs a third of what strstr or memmem did.
- */
-static bool
-text_has_max(const char *t, size_t n)
-{
-	const char	*p = t + 3, *end = t + n;
-
-	while (p < end && (p = memchr(p, '_', (size_t)(end - p))) != NULL) {
-		if (memcmp(p - 3, "max", 3) == 0)
-			return true;
-		p++;
-	}
-	return false;
-}
-
 /* Let go of an event's text where it can be read again. */
 static void
 event_text_away(struct rl_event *e)
@@ -101,7 +84,7 @@ event_text_away(struct rl_event *e)
 	if (e->text == NULL || !(e->tform & EVENT_TEXT_RAW) ||
 	    capacity_rule_reads(e->rule))
 		return;
-	if (text_has_max(e->text, e->tlen) && text_names_limits(e->text))
+	if (text_names_limits(e->text, e->tlen))
 		e->tform |= EVENT_TEXT_LIMITS;
 	free(e->text);
 	e->text = NULL;

@@ -63,12 +63,17 @@ readings_agree() {
 	    sed 's/"time_form": "[^"]*"//' >"$tmp/all.json"
 	RANKLINE_WARMUP=$w "$RANKLINE" analyze --no-store --json "$@" 2>&1 |
 	    sed 's/"time_form": "[^"]*"//' >"$tmp/skip.json"
-	if cmp -s "$tmp/all.json" "$tmp/skip.json"; then
-		ok 0 "$d"
+	same_files "$tmp/all.json" "$tmp/skip.json" "$d"
+}
+
+# same_files A B DESCRIPTION: a check that two outputs are the same bytes;
+# where not, the first lines that differ are shown as comments.
+same_files() {
+	if cmp -s "$1" "$2"; then
+		ok 0 "$3"
 	else
-		diff "$tmp/all.json" "$tmp/skip.json" | head -6 | cut -c1-200 |
-		    sed 's/^/# /'
-		ok 1 "$d"
+		diff "$1" "$2" | head -6 | cut -c1-200 | sed 's/^/# /'
+		ok 1 "$3"
 	fi
 }
 

@@ -37,8 +37,6 @@
 					   what is left */
 #define BATCH_LAST		128	/* and 1/(this * workers) of all at
 					   least */
-#define BATCH_GROW		(24 * 1024 * 1024) /* a worker's arena, at once */
-#define BATCH_GROW_CHUNK	(96 * 1024)	/* in pieces of this */
 
 /* A run of sources, read on one of the pool's threads. */
 struct batch_run {
@@ -142,28 +140,6 @@ batch_learn(struct rl_incident *inc)
 	ruleset_learnt(rs);
 }
 
-/*
- * glibc grows a thread's arena past its top by what each malloc lacks,
- * with an mprotect each time: 8,800 system calls when 1,024 ranks are read
- * on two cores, 3% of the run's time.  Grown once by BATCH_GROW and given
- * back, the arena keeps its mapping (glibc returns the pages, not the
- * address space), and the reading's own growth up to that needs no system
- * call (528 in all).  The pieces are under the mmap threshold, so that
- * they come from the arena.
- */
-static void
-batch_arena_grow(void)
-{
-	void	*v[BATCH_GROW / BATCH_GROW_CHUNK];
-	size_t	 i;
-
-	for (i = 0; i < sizeof v / sizeof v[0]; i++)
-		v[i] = malloc(BATCH_GROW_CHUNK);
-	/* In order: each merges with the last into one free chunk. */
-	for (i = 0; i < sizeof v / sizeof v[0]; i++)
-		free(v[i]);
-}
-
 /* A worker: read the next run not yet taken, until none is left. */
 static void
 batch_work_cb(uv_work_t *req)
@@ -174,7 +150,7 @@ batch_work_cb(uv_work_t *req)
 	struct rl_source	*src;
 	size_t			 i, k;
 
-	batch_arena_grow();
+	heap_arena();
 	while ((k = atomic_fetch_add(&b->next, 1)) < b->nruns) {
 		r = &b->runs[k];
 		r->part = incident_create(w->rs);

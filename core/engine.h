@@ -86,6 +86,7 @@ source_rereadable(const struct rl_source *src)
 
 /* heap.c: the heap a wide read grows, on huge pages where they are had. */
 void		 heap_advise(void);
+void		 heap_arena(void);
 
 /*
  * context.c: the lines around a failure, kept while the bytes are in hand.

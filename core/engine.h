@@ -104,6 +104,8 @@ struct context_want {
 	uint64_t	 line;		/* its number */
 	char		*win;		/* CONTEXT_WINDOW bytes, owned */
 	size_t		 have;		/* of them read */
+	size_t		 room;		/* bytes win holds: CONTEXT_WINDOW, or
+					   fewer while its source rests */
 	struct rl_process *proc;	/* its last line, or NULL: an event's */
 	bool		 done;		/* cut for good: to be dropped */
 };
@@ -158,6 +160,7 @@ void		 context_chunk_end(struct context_reader *, struct rl_source *,
 void		 context_settle(struct context_reader *, struct rl_source *,
 		     bool);
 void		 context_reader_clear(struct context_reader *);
+void		 context_rest(struct context_reader *, struct rl_source *);
 
 /* incident.c: the model built as the lines are read. */
 struct rl_source *incident_add_source(struct rl_incident *, const char *,
@@ -194,6 +197,7 @@ void		 ingest_feed(struct ingest *, const char *, size_t);
 void		 ingest_more(struct ingest *, bool);
 void		 ingest_keep_fed(struct ingest *, bool);
 void		 ingest_flush(struct ingest *);
+void		 ingest_rest(struct ingest *);
 void		 ingest_drop_zeros(struct ingest *, size_t);
 void		 ingest_set_line_cb(struct ingest *, ingest_line_cb, void *);
 bool		 ingest_pending(const struct ingest *);

@@ -100,6 +100,9 @@ struct follow_file {
 	bool		 shut;		/* past the open files' budget: closed
 					   between looks, opened again at its
 					   offset when its path's file grows */
+	bool		 rested;	/* quiet at its end: its reading gave
+					   back what it held for more
+					   (ingest_rest), until bytes come */
 	int		 nhandles;	/* open handles; freed at 0 */
 	uv_fs_poll_t	 fspoll;	/* when dir->poll */
 	uv_timer_t	 quiet;		/* flushes a held partial line */
@@ -271,8 +274,16 @@ follow_file_drain(struct follow_file *ff)
 	n = source_fd_drain(f->inc, ff->src, ff->fd, &ff->offset, 0);
 	if (ff->src->compressed || ff->src->binary)
 		ff->done = true;
-	if (ingest_pending(ff->src->ingest) && follow_file_quiet(ff))
-		ingest_flush(ff->src->ingest);
+	if (n > 0)
+		ff->rested = false;
+	/*
+	 * Written a quiet spell ago: a held partial line is complete, and the
+	 * reading rests.  Once, not at each of the sweep's looks.
+	 */
+	if (!ff->rested && follow_file_quiet(ff)) {
+		ingest_rest(ff->src->ingest);
+		ff->rested = true;
+	}
 	if (n > 0)
 		follow_activity(f, (uint64_t)n);
 	if (f->closed)
@@ -289,7 +300,8 @@ follow_quiet_cb(uv_timer_t *h)
 {
 	struct follow_file	*ff = h->data;
 
-	ingest_flush(ff->src->ingest);
+	ingest_rest(ff->src->ingest);
+	ff->rested = true;
 	follow_activity(ff->f, 0);
 }
 

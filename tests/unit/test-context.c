@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "fixture.h"
+#include "ingest-int.h"
 
 static const char *PACK =
 	"[rule boom]\npattern = BOOM\nliteral = BOOM\nrole = root\n"
@@ -225,6 +226,119 @@ test_none(struct ruleset *rs)
 	incident_free(inc);
 }
 
+/* A process's last context as a string, or NULL. */
+static char *
+last_context(const struct rl_incident *inc)
+{
+	const struct rl_context	*c;
+
+	if (inc->nprocs == 0 || (c = inc->procs[0]->last_context) == NULL)
+		return NULL;
+	if (c->text != NULL)
+		return xstrdup(c->text);
+	return c->span != NULL ? xstrndup(c->span->bytes + c->at, c->len) :
+	    NULL;
+}
+
+/*
+ * Read text to a line's end at upto, ask for the model, maybe rest, read
+ * on, and say what the reading made: the failure's context (and its first
+ * line's number), the last timed line and its context.
+ */
+static char *
+read_resting(struct ruleset *rs, const char *text, size_t upto, bool rest,
+    size_t *shrunk, size_t *wants)
+{
+	struct rl_incident	*inc = incident_create(rs);
+	struct rl_source	*src;
+	struct ingest		*in;
+	const struct rl_event	*e;
+	struct buf		 b = { 0 };
+	const char		*got;
+	char			*s;
+	int64_t			 first = -1;
+	size_t			 i, o, n, len = strlen(text);
+
+	src = incident_add_source(inc, "/nonexistent/rest.log", SOURCE_FILE);
+	in = source_ingest(inc, src, NULL, NULL);
+	for (o = 0; o < upto; o += n) {
+		n = upto - o < 64 ? upto - o : 64;
+		ingest_feed(in, text + o, n);
+	}
+	if (rest) {
+		ingest_rest(in);
+		for (i = 0; i < in->ctx.nwant; i++) {
+			(*wants)++;
+			*shrunk += in->ctx.want[i]->room < CONTEXT_WINDOW;
+		}
+	}
+	pipeline_diagnose(inc);
+	ingest_feed(in, text + upto, len - upto);
+	ingest_flush(in);
+	pipeline_diagnose(inc);
+	got = (e = find(inc, "BOOM")) != NULL ? event_context(inc, e, &first) :
+	    NULL;
+	buf_printf(&b, "context (%lld) %s\n", (long long)first,
+	    got != NULL ? got : "none");
+	s = inc->nprocs > 0 ? process_last_line(inc, inc->procs[0]) : NULL;
+	buf_printf(&b, "last %s\n", s != NULL ? s : "none");
+	free(s);
+	s = last_context(inc);
+	buf_printf(&b, "last context %s\n", s != NULL ? s : "none");
+	free(s);
+	incident_free(inc);
+	return buf_steal(&b);
+}
+
+/*
+ * A followed file gone quiet at a line's end rests (ingest_rest): its
+ * windows keep only the bytes they have, its processes' slots and saved
+ * bytes go.  Resting after any line, asked for the model then, and read
+ * on, the reading must make what one that did not rest makes.
+ */
+static void
+test_rest(struct ruleset *rs)
+{
+	struct buf	 b = { 0 };
+	char		*want, *got;
+	const char	*p, *nl;
+	size_t		 i, j, bad = 0, lines = 0, shrunk = 0, wants = 0;
+
+	/* Timed lines past the failure to the last timed one; then untimed. */
+	for (i = 1; i <= 40; i++) {
+		if (i <= 25)
+			buf_printf(&b, "2024-01-01 00:00:%02zu ", i);
+		buf_printf(&b, "%s %05zu", i == 20 ? "BOOM" : "line", i);
+		for (j = 0; j < 60; j++)
+			buf_addc(&b, (char)('a' + (i + j) % 26));
+		buf_addc(&b, '\n');
+	}
+	for (p = b.p; (nl = strchr(p, '\n')) != NULL && nl[1] != '\0';
+	    p = nl + 1) {
+		lines++;
+		want = read_resting(rs, b.p, (size_t)(nl + 1 - b.p), false,
+		    NULL, NULL);
+		got = read_resting(rs, b.p, (size_t)(nl + 1 - b.p), true,
+		    &shrunk, &wants);
+		if (strcmp(got, want) != 0 || strstr(got, "BOOM 00020") ==
+		    NULL || strstr(got, "last 2024-01-01 00:00:25") == NULL) {
+			printf("# rested after line %zu:\n%s# where the "
+			    "reading that did not rest made:\n%s", lines, got,
+			    want);
+			bad++;
+		}
+		free(want);
+		free(got);
+	}
+	ok(bad == 0 && lines == 39, "a reading that rests after any line and "
+	    "reads on: the failure's context, the last line and its context "
+	    "are those of one that did not rest");
+	ok(wants > 0 && shrunk == wants, "a window still filling keeps only "
+	    "the bytes it has while the source rests (%zu of %zu)", shrunk,
+	    wants);
+	buf_clear(&b);
+}
+
 /*
  * A mapped file's windows stay readable while it is read, and the bytes
  * the next window needs of the last one (a process's last timed line and
@@ -402,6 +516,7 @@ main(void)
 	test_later(rs);
 	test_none(rs);
 	test_kept_fed(rs);
+	test_rest(rs);
 	test_shared(rs);
 	test_flood(rs);
 	ruleset_free(rs);

@@ -340,6 +340,61 @@ test_rest(struct ruleset *rs)
 }
 
 /*
+ * The rules that look back (only_after, not_within) see across a rest:
+ * the lines seen by rule are kept while the source rests and its tables
+ * by rule go.
+ */
+static void
+test_rest_rules(void)
+{
+	static const char	*pack =
+	    "[rule early]\npattern = EARLY\nliteral = EARLY\n"
+	    "role = evidence\n"
+	    "[rule late]\npattern = LATE\nliteral = LATE\nrole = root\n"
+	    "domain = code\nonly_after = early\n"
+	    "[rule near]\npattern = NEAR\nliteral = NEAR\nrole = root\n"
+	    "domain = code\nnot_within = early 3\n";
+	static const char	*head = "EARLY one\nplain\n";
+	static const char	*tail = "NEAR two\nLATE three\n";
+	struct ruleset		*rs = rules_inline(pack);
+	struct rl_incident	*inc;
+	struct rl_source	*src;
+	struct ingest		*in;
+	char			 got[2][128];
+	int			 rest;
+	size_t			 i;
+
+	for (rest = 0; rest < 2; rest++) {
+		inc = incident_create(rs);
+		src = incident_add_source(inc, "/nonexistent/rules.log",
+		    SOURCE_FILE);
+		in = source_ingest(inc, src, NULL, NULL);
+		ingest_feed(in, head, strlen(head));
+		if (rest)
+			ingest_rest(in);
+		ok(in->resting == (rest == 1), "%s", rest ? "resting, the "
+		    "tables by rule let go" : "read on at once");
+		ingest_feed(in, tail, strlen(tail));
+		ingest_flush(in);
+		pipeline_diagnose(inc);
+		got[rest][0] = '\0';
+		for (i = 0; i < inc->nevents; i++) {
+			snprintf(got[rest] + strlen(got[rest]),
+			    sizeof got[rest] - strlen(got[rest]), "%s%s ",
+			    inc->events[i]->rule->id,
+			    inc->events[i]->harmless ? "(harmless)" : "");
+		}
+		incident_free(inc);
+	}
+	is_str(got[1], got[0], "across a rest, the same events");
+	ok(strstr(got[1], "late ") != NULL &&
+	    strstr(got[1], "near(harmless)") != NULL,
+	    "only_after and not_within saw the line before the rest (%s)",
+	    got[1]);
+	ruleset_free(rs);
+}
+
+/*
  * A mapped file's windows stay readable while it is read, and the bytes
  * the next window needs of the last one (a process's last timed line and
  * the lines around it) are pointed to in them, not copied, until
@@ -517,6 +572,7 @@ main(void)
 	test_none(rs);
 	test_kept_fed(rs);
 	test_rest(rs);
+	test_rest_rules();
 	test_shared(rs);
 	test_flood(rs);
 	ruleset_free(rs);

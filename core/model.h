@@ -738,7 +738,7 @@ void		 report_json_print(struct buf *, const struct json_t *,
 		     const struct report_json_layout *, size_t, FILE *);
 void		 report_json_print_stream(struct buf *, const struct json_t *,
 		     const struct report_json_layout *, size_t, FILE *,
-		     const struct report_json_stream *);
+		     const struct report_json_stream *, size_t);
 struct report_tally *report_tally(const struct rl_incident *, size_t *);
 int64_t		 report_tally_amount(const struct rl_tally *);
 double		 report_tally_rate(const struct rl_tally *);

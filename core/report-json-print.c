@@ -28,8 +28,9 @@ struct json_printer {
 	FILE				*out;	/* flushed to at rows, or NULL */
 	const struct report_json_layout	*lay;
 	size_t				 nlay;
-	const struct report_json_stream	*stream;/* an array made as it is
-						   printed, or NULL */
+	const struct report_json_stream	*streams;/* arrays made as they are
+						   printed */
+	size_t				 nstreams;
 	char				 path[JSON_PATH_MAX];
 	size_t				 plen;
 	int				 lost;	/* steps in past a path that did
@@ -194,9 +195,10 @@ json_print_array(struct json_printer *p, const json_t *v)
 	rows = json_rule(p, JL_ROWS);
 	if (json_rule(p, JL_TIGHT) != NULL)
 		sep = ",";
-	if (p->stream != NULL && p->lost == 0 &&
-	    strcmp(p->stream->path, p->path) == 0)
-		stream = p->stream;
+	for (i = 0; i < p->nstreams && p->lost == 0; i++) {
+		if (strcmp(p->streams[i].path, p->path) == 0)
+			stream = &p->streams[i];
+	}
 	buf_addc(p->b, '[');
 	mark = p->b->len;
 	old = json_path_push(p, NULL);
@@ -277,19 +279,19 @@ void
 report_json_print(struct buf *b, const json_t *v,
     const struct report_json_layout *lay, size_t n, FILE *out)
 {
-	report_json_print_stream(b, v, lay, n, out, NULL);
+	report_json_print_stream(b, v, lay, n, out, NULL, 0);
 }
 
 /*
- * The same, with the elements of the (empty) array at stream's path
- * printed by the stream, one at a time: a long list is never all in
+ * The same, with the elements of each (empty) array at one of the streams'
+ * paths printed by its stream, one at a time: a long list is never all in
  * memory at once, and rows printed straight from the model cost a fifth
  * of a jansson object's each.
  */
 void
 report_json_print_stream(struct buf *b, const json_t *v,
     const struct report_json_layout *lay, size_t n, FILE *out,
-    const struct report_json_stream *stream)
+    const struct report_json_stream *streams, size_t nstreams)
 {
 	struct json_printer	p;
 
@@ -298,7 +300,8 @@ report_json_print_stream(struct buf *b, const json_t *v,
 	p.out = out;
 	p.lay = lay;
 	p.nlay = n;
-	p.stream = stream;
+	p.streams = streams;
+	p.nstreams = nstreams;
 	json_print_value(&p, v);
 }
 

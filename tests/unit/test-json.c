@@ -249,6 +249,89 @@ test_events(void)
 	ruleset_free(rs);
 }
 
+/* The rows of the list at key in an analyze --json output, or NULL. */
+static const char *
+rows_at(const char *out, const char *key, const char *rows, size_t n)
+{
+	char		 head[64];
+	const char	*at;
+
+	snprintf(head, sizeof head, "\n  \"%s\": ", key);
+	if ((at = strstr(out, head)) == NULL)
+		return NULL;
+	at += strlen(head);
+	return strncmp(at, rows, n) == 0 && at[n] == ',' ? at : NULL;
+}
+
+/*
+ * The ranks and the sources are printed straight from the model too, each
+ * key as the tree has it: a host with quotes and escapes and none, a rank
+ * of none, a time and none, and a source skipped as binary, with long
+ * lines, NUL bytes read around and an error.
+ */
+static void
+test_rows(void)
+{
+	static const char log[] =
+	    "[rank0]:2026-12-02 13:20:01,000 INFO step 1\n"
+	    "[rank1]:2026-12-02 13:20:02,000 INFO step 1\n"
+	    "[rank2]:RuntimeError: boom\n";
+	static const struct report_json_layout rows[] = {
+		{ "", JL_ROWS, 4, 2, NULL },
+	};
+	struct ruleset		*rs;
+	struct rl_incident	*inc;
+	struct rl_source	*src;
+	struct buf		 b = { 0 }, t = { 0 }, u = { 0 };
+	json_t			*tree;
+
+	rs = rules_shipped();
+	inc = run_pipeline(rs, log);
+	ok(inc->nranks == 3 && inc->nsources == 1, "three ranks, one file (%zu, %zu)", inc->nranks, inc->nsources);
+	if (inc->nranks == 3 && inc->nsources == 1) {
+		free(inc->ranks[0].host);
+		inc->ranks[0].host = xstrdup("node\"7\" \x1b[31m\\");
+		free(inc->ranks[1].host);
+		inc->ranks[1].host = NULL;
+		inc->ranks[2].rank = RL_NONE;
+		memset(&inc->ranks[2].last, 0, sizeof inc->ranks[2].last);
+		src = inc->sources[0];
+		src->binary = true;
+		src->long_lines = 3;
+		src->binary_lines = 2;
+		src->binary_bytes = 17;
+		free(src->error);
+		src->error = xstrdup("cannot \"read\"\t\x7f");
+	}
+	report_json(inc, &b, NULL);
+	tree = report_json_tree(inc);
+	report_json_print(&t, json_object_get(tree, "ranks"), rows,
+	    nitems(rows), NULL);
+	report_json_print(&u, json_object_get(tree, "sources"), rows,
+	    nitems(rows), NULL);
+	ok(rows_at(b.p, "ranks", t.p, t.len) != NULL, "the ranks' rows are "
+	    "the tree's, byte for byte");
+	ok(strstr(t.p, "\"host\": null") != NULL &&
+	    strstr(t.p, "\"rank\": null") != NULL &&
+	    strstr(t.p, "\"last_time\": null") != NULL &&
+	    strstr(t.p, "\"last_time\": \"2026-12-02T13:20:01.000\"") != NULL &&
+	    strstr(t.p, "node\\\"7\\\" \\u001b[31m\\\\") != NULL,
+	    "no host, no rank, no time, a time and an escaped host among "
+	    "them");
+	ok(rows_at(b.p, "sources", u.p, u.len) != NULL, "the sources' rows "
+	    "are the tree's, byte for byte");
+	ok(strstr(u.p, "\"skipped\": \"binary\", \"long_lines\": 3, "
+	    "\"binary_lines\": 2, \"binary_bytes\": 17, \"error\": "
+	    "\"cannot \\\"read\\\"\\t\\u007f\"}") != NULL,
+	    "every key a source may have, in the tree's order");
+	json_decref(tree);
+	buf_clear(&b);
+	buf_clear(&t);
+	buf_clear(&u);
+	incident_free(inc);
+	ruleset_free(rs);
+}
+
 int
 main(void)
 {
@@ -257,5 +340,6 @@ main(void)
 	test_job();
 	test_report();
 	test_events();
+	test_rows();
 	return tap_done();
 }

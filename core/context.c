@@ -392,8 +392,8 @@ context_want_cut(struct context_reader *cr, struct context_want *w,
 		return;
 	context_text_clear(c);
 	one.offset = w->offset;
-	if (context_bounds(w->win, w->have, before, w->from > 0, w->line,
-	    &at, &len, &one.first) == 0) {
+	if (context_bounds(w->win, w->have, before, w->from > 0 && !w->whole,
+	    w->line, &at, &len, &one.first) == 0) {
 		context_store(cr, &one, w->win + at, len, w->from + at);
 		one.nhead = (uint8_t)(w->have - before < sizeof one.head ?
 		    w->have - before : sizeof one.head);
@@ -590,6 +590,7 @@ context_process(struct context_reader *cr, struct rl_source *src,
 	slot->proc = p;
 	slot->have = 0;
 	slot->done = false;
+	slot->whole = false;
 	if (slot->from < abs)
 		return;
 	context_fill(slot, b, n, abs);
@@ -752,21 +753,36 @@ context_settle(struct context_reader *cr, struct rl_source *src, bool end)
 
 /*
  * The source rests at its end (a followed file gone quiet): the windows
- * still filling are cut for now and keep only the bytes they have, the
- * processes' slots with nothing to fill let go of theirs, and the span
- * grown for the next lines gives back its room.  Each grows again when
- * bytes come.  A window was 4 KB however little of it was had: at 10,000
- * followed ranks, 120 MB of a console's 690.
+ * still filling are cut for now and keep only the bytes they have from
+ * their cut's first line, the processes' slots with nothing to fill let
+ * go of theirs, and the span grown for the next lines gives back its
+ * room.  Each grows again when bytes come.  A window was 4 KB however
+ * little of it was had: at 10,000 followed ranks, 120 MB of a console's
+ * 690.
  */
 void
 context_rest(struct context_reader *cr, struct rl_source *src)
 {
 	struct context_want	*w;
-	size_t			 i;
+	size_t			 i, before, at, len;
+	int64_t			 first;
 
 	context_settle(cr, src, false);
 	for (i = 0; i < cr->nwant; i++) {
 		w = cr->want[i];
+		/*
+		 * Where the cut begins depends on no byte still to come: the
+		 * window keeps its lines from there, some 300 bytes of the
+		 * CONTEXT_BYTES before its line.
+		 */
+		before = (size_t)(w->offset - w->from);
+		if (context_bounds(w->win, w->have, before, w->from > 0 &&
+		    !w->whole, w->line, &at, &len, &first) == 0 && at > 0) {
+			memmove(w->win, w->win + at, w->have - at);
+			w->from += at;
+			w->have -= at;
+			w->whole = true;
+		}
 		if (w->room > w->have && w->have > 0) {
 			w->win = xrealloc(w->win, w->have);
 			w->room = w->have;

@@ -106,6 +106,9 @@ struct context_want {
 	size_t		 have;		/* of them read */
 	size_t		 room;		/* bytes win holds: CONTEXT_WINDOW, or
 					   fewer while its source rests */
+	bool		 whole;		/* from is a line's start, the first the
+					   cut keeps (context_rest): no cut
+					   first line to drop */
 	struct rl_process *proc;	/* its last line, or NULL: an event's */
 	bool		 done;		/* cut for good: to be dropped */
 };

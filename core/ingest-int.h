@@ -83,7 +83,8 @@ struct ingest {
 		uint64_t shape;		/* (ruleset_shape_token), or 0 */
 		size_t	 len;		/* ... with these prefix bytes */
 		char	 raw[64];
-	}		 quick[QUICK_WAYS];
+	}		*quick;		/* QUICK_WAYS of them, made when first
+					   wanted, let go while resting */
 	unsigned	 quick_next;	/* the entry to replace next */
 	uint32_t	 marks;		/* 1 << mark seen in this source */
 	uint64_t	*seen;		/* per rule: last line it matched, 0 never */

@@ -963,7 +963,8 @@ void
 report_json(const struct rl_incident *inc, struct buf *b, FILE *out)
 {
 	struct json_rows		 rows = { 0 };
-	struct json_each		 ranks = { inc, 0 }, sources = { inc, 0 };
+	struct json_each		 ranks = { inc, 0 };
+	struct json_each		 sources = { inc, 0 };
 	struct report_json_stream	 streams[] = {
 		{ "ranks", json_ranks_next, &ranks },
 		{ "events", json_rows_next, &rows },

@@ -199,6 +199,11 @@ test_report(void)
 	ruleset_free(rs);
 }
 
+/* A list printed a row a line, as analyze --json prints its lists. */
+static const struct report_json_layout rows[] = {
+	{ "", JL_ROWS, 4, 2, NULL },
+};
+
 /*
  * analyze --json prints its events straight from the model, and a report's
  * tree makes them as objects: both must print the same bytes.
@@ -217,9 +222,6 @@ test_events(void)
 	    "2026-12-02 13:20:01,000 INFO step 1\n"
 	    "2026-12-02 13:20:02,000 NCCL WARN before any error\n"
 	    "RuntimeError: boom \t \xff\n";
-	static const struct report_json_layout rows[] = {
-		{ "", JL_ROWS, 4, 2, NULL },
-	};
 	struct ruleset		*rs;
 	struct rl_incident	*inc;
 	struct buf		 b = { 0 }, t = { 0 };
@@ -276,9 +278,6 @@ test_rows(void)
 	    "[rank0]:2026-12-02 13:20:01,000 INFO step 1\n"
 	    "[rank1]:2026-12-02 13:20:02,000 INFO step 1\n"
 	    "[rank2]:RuntimeError: boom\n";
-	static const struct report_json_layout rows[] = {
-		{ "", JL_ROWS, 4, 2, NULL },
-	};
 	struct ruleset		*rs;
 	struct rl_incident	*inc;
 	struct rl_source	*src;
@@ -287,7 +286,8 @@ test_rows(void)
 
 	rs = rules_shipped();
 	inc = run_pipeline(rs, log);
-	ok(inc->nranks == 3 && inc->nsources == 1, "three ranks, one file (%zu, %zu)", inc->nranks, inc->nsources);
+	ok(inc->nranks == 3 && inc->nsources == 1, "three ranks, one file "
+	    "(%zu, %zu)", inc->nranks, inc->nsources);
 	if (inc->nranks == 3 && inc->nsources == 1) {
 		free(inc->ranks[0].host);
 		inc->ranks[0].host = xstrdup("node\"7\" \x1b[31m\\");

@@ -872,7 +872,7 @@ ingest_wake(struct ingest *in)
  * now (what the next feed would do), so the bytes saved for them go; the
  * context windows keep what they have; the keeps' slots not filled go;
  * the tables by rule go.  At 10,000 followed ranks these were 8 KB, some
- * 12 KB, 2 KB and 3.4 KB a rank: the console's 695 MB peak became 485.
+ * 12 KB, 2 KB and 3.4 KB a rank, a third of the console's peak.
  */
 void
 ingest_rest(struct ingest *in)

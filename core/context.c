@@ -591,8 +591,15 @@ context_process(struct context_reader *cr, struct rl_source *src,
 	slot->have = 0;
 	slot->done = false;
 	slot->whole = false;
+	/*
+	 * A last line begun in the chunk before (a line a read split, as a
+	 * block-buffered writer's often is) has fewer than CONTEXT_BYTES
+	 * before it in hand: its window begins at the first of them.  Its
+	 * cut needs CONTEXT_LINES lines of them, not all; this gave up and
+	 * the process had no lines around its last line.
+	 */
 	if (slot->from < abs)
-		return;
+		slot->from = abs;
 	context_fill(slot, b, n, abs);
 	if (cr->chunk != NULL)
 		context_fill(slot, cr->chunk, cr->nchunk, cr->abs);

@@ -525,8 +525,14 @@ ingest_time(struct ingest *in, struct stream *st, const struct rl_time *t,
 		p->last_len = len;
 		free(p->last_text);
 		p->last_text = NULL;
-		if (in->chunk != NULL && offset >= in->chunk_abs) {
-			/* Its bytes are copied once, at the feed's end. */
+		/*
+		 * Its bytes are copied once, at the feed's end, with the lines
+		 * around it: a line begun in the chunk before (a read split
+		 * it) is in the bytes kept before this chunk.  Copied here
+		 * alone, it had no lines around it.
+		 */
+		if (in->chunk != NULL &&
+		    offset + in->ctx.nprev >= in->chunk_abs) {
 			if (p->last_fed != in->feed_id) {
 				p->last_fed = in->feed_id;
 				in->moved = array_grow(in->moved, in->nmoved,

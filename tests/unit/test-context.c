@@ -305,10 +305,12 @@ read_resting(struct ruleset *rs, const char *text, size_t upto, bool rest,
 static void
 test_rest(struct ruleset *rs)
 {
-	struct buf	 b = { 0 };
-	char		*want, *got;
+	struct buf	 b = { 0 }, w = { 0 };
+	char		*want, *got, *cut;
 	const char	*p, *nl;
+	int64_t		 first;
 	size_t		 i, j, bad = 0, lines = 0, shrunk = 0, wants = 0;
+	size_t		 whole = 0;
 
 	/* Timed lines past the failure to the last timed one; then untimed. */
 	for (i = 1; i <= 40; i++) {
@@ -319,6 +321,10 @@ test_rest(struct ruleset *rs)
 			buf_addc(&b, (char)('a' + (i + j) % 26));
 		buf_addc(&b, '\n');
 	}
+	/* The last timed line's context, as a reading of the whole has it. */
+	p = strstr(b.p, "2024-01-01 00:00:25");
+	cut = cut_whole(b.p, (size_t)(p - b.p), 25, &first);
+	buf_printf(&w, "last context %s\n", cut != NULL ? cut : "(none)");
 	for (p = b.p; (nl = strchr(p, '\n')) != NULL && nl[1] != '\0';
 	    p = nl + 1) {
 		lines++;
@@ -333,15 +339,21 @@ test_rest(struct ruleset *rs)
 			    want);
 			bad++;
 		}
+		whole += strstr(got, w.p) != NULL;
 		free(want);
 		free(got);
 	}
 	ok(bad == 0 && lines == 39, "a reading that rests after any line and "
 	    "reads on: the failure's context, the last line and its context "
 	    "are those of one that did not rest");
+	ok(cut != NULL && whole == lines, "the last timed line's context is "
+	    "the whole's, asked for after any line of pieces of 64 bytes (%zu "
+	    "of %zu)", whole, lines);
 	ok(wants > 0 && shrunk == wants, "a window still filling keeps only "
 	    "the bytes it has from its cut's first line while the source "
 	    "rests (%zu of %zu)", shrunk, wants);
+	free(cut);
+	buf_clear(&w);
 	buf_clear(&b);
 }
 

@@ -61,6 +61,9 @@
 #include "follow.h"
 
 #define FOLLOW_QUIET_MS	500	/* a partial line is complete after this */
+#define FOLLOW_REST_MS	30000	/* and a file rests (ingest_rest) after
+				   this: a live rank that logs every few
+				   seconds does not rest and wake each time */
 #define FOLLOW_POLL_MS	50	/* stat interval on network file systems */
 #define FOLLOW_SWEEP_MS	1000	/* safety net for missed events */
 #define FOLLOW_DEPTH	32	/* folders deeper than this are not watched */
@@ -244,22 +247,21 @@ follow_dir_get(struct follow *f, const char *path, int depth)
 }
 
 /*
- * Was the open file last written a quiet spell ago or more?  Then its
- * partial last line is complete already: an old file's last line is read
- * with the rest, as a batch run reads it, not FOLLOW_QUIET_MS later.
+ * How long ago the open file was last written, in ms; -1 if not known.
+ * After FOLLOW_QUIET_MS its partial last line is complete already: an old
+ * file's last line is read with the rest, as a batch run reads it, not
+ * FOLLOW_QUIET_MS later.
  */
-static bool
+static int64_t
 follow_file_quiet(const struct follow_file *ff)
 {
 	struct stat	 sb;
 	struct timespec	 now;
-	int64_t		 ms;
 
 	if (fstat(ff->fd, &sb) != 0 || clock_gettime(CLOCK_REALTIME, &now) != 0)
-		return false;
-	ms = ((int64_t)now.tv_sec - (int64_t)sb.st_mtim.tv_sec) * 1000 +
+		return -1;
+	return ((int64_t)now.tv_sec - (int64_t)sb.st_mtim.tv_sec) * 1000 +
 	    ((int64_t)now.tv_nsec - (int64_t)sb.st_mtim.tv_nsec) / 1000000;
-	return ms >= FOLLOW_QUIET_MS;
 }
 
 /* Read what a file has past its offset. */
@@ -267,7 +269,7 @@ static void
 follow_file_drain(struct follow_file *ff)
 {
 	struct follow	*f = ff->f;
-	int64_t		 n;
+	int64_t		 n, quiet = -1;
 
 	if (ff->fd == -1 || ff->done)
 		return;
@@ -277,13 +279,14 @@ follow_file_drain(struct follow_file *ff)
 	if (n > 0)
 		ff->rested = false;
 	/*
-	 * Written a quiet spell ago: a held partial line is complete, and the
-	 * reading rests.  Once, not at each of the sweep's looks.
+	 * Written a quiet spell ago: a held partial line is complete; a long
+	 * one ago, the reading rests, once, not at each of the sweep's looks.
 	 */
-	if (!ff->rested && follow_file_quiet(ff)) {
+	if (!ff->rested && (quiet = follow_file_quiet(ff)) >= FOLLOW_REST_MS) {
 		ingest_rest(ff->src->ingest);
 		ff->rested = true;
-	}
+	} else if (quiet >= FOLLOW_QUIET_MS && ingest_pending(ff->src->ingest))
+		ingest_flush(ff->src->ingest);
 	if (n > 0)
 		follow_activity(f, (uint64_t)n);
 	if (f->closed)
@@ -300,8 +303,7 @@ follow_quiet_cb(uv_timer_t *h)
 {
 	struct follow_file	*ff = h->data;
 
-	ingest_rest(ff->src->ingest);
-	ff->rested = true;
+	ingest_flush(ff->src->ingest);
 	follow_activity(ff->f, 0);
 }
 

@@ -253,7 +253,7 @@ follow_dir_get(struct follow *f, const char *path, int depth)
  * FOLLOW_QUIET_MS later.
  */
 static int64_t
-follow_file_quiet(const struct follow_file *ff)
+follow_file_age(const struct follow_file *ff)
 {
 	struct stat	 sb;
 	struct timespec	 now;
@@ -269,7 +269,7 @@ static void
 follow_file_drain(struct follow_file *ff)
 {
 	struct follow	*f = ff->f;
-	int64_t		 n, quiet = -1;
+	int64_t		 n, age = -1;
 
 	if (ff->fd == -1 || ff->done)
 		return;
@@ -282,10 +282,10 @@ follow_file_drain(struct follow_file *ff)
 	 * Written a quiet spell ago: a held partial line is complete; a long
 	 * one ago, the reading rests, once, not at each of the sweep's looks.
 	 */
-	if (!ff->rested && (quiet = follow_file_quiet(ff)) >= FOLLOW_REST_MS) {
+	if (!ff->rested && (age = follow_file_age(ff)) >= FOLLOW_REST_MS) {
 		ingest_rest(ff->src->ingest);
 		ff->rested = true;
-	} else if (quiet >= FOLLOW_QUIET_MS && ingest_pending(ff->src->ingest))
+	} else if (age >= FOLLOW_QUIET_MS && ingest_pending(ff->src->ingest))
 		ingest_flush(ff->src->ingest);
 	if (n > 0)
 		follow_activity(f, (uint64_t)n);

@@ -107,16 +107,16 @@ heap_advise_arena(void)
 	void *volatile			 a = malloc(64), *volatile b;
 	uintptr_t			 h = heap_of(a), room;
 
-	free(a);
-	if (h == 0 || h == advised)
-		return;
-	advised = h;
 	/*
 	 * To the heap's end but a margin for glibc's headers: what is in use
 	 * is mostly below a block just had.  In two, each under the mmap
 	 * threshold.
 	 */
 	room = h + HEAP_ARENA - (uintptr_t)a;
+	free(a);
+	if (h == 0 || h == advised)
+		return;
+	advised = h;
 	if (room > HEAP_HUGE) {
 		a = malloc((room - HEAP_HUGE / 2) / 2);
 		b = malloc((room - HEAP_HUGE / 2) / 2);

@@ -89,13 +89,12 @@ struct ingest {
 	uint32_t	 marks;		/* 1 << mark seen in this source */
 	uint64_t	*seen;		/* per rule: last line it matched, 0 never */
 	struct rl_keep	**keep;		/* per rule: the keep it used last */
-	struct seen_line {		/* while resting (ingest_rest), seen's
-					   lines, and seen and keep let go */
+	struct seen_line {		/* while resting (ingest_rest: seen is
+					   NULL, and keep), seen's lines */
 		uint32_t rule;
 		uint64_t line;
 	}		*rested;
 	size_t		 nrested;
-	bool		 resting;
 	ingest_line_cb	 line_cb;	/* for `cat`, or NULL */
 	void		*line_arg;
 	uint64_t	 offset;	/* bytes consumed so far */

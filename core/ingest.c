@@ -840,7 +840,6 @@ ingest_tables_rest(struct ingest *in)
 	free(in->keep);
 	in->seen = NULL;
 	in->keep = NULL;
-	in->resting = true;
 	/* The peels kept, a cache too: 1.3 KB. */
 	free(in->quick);
 	in->quick = NULL;
@@ -853,7 +852,8 @@ ingest_wake(struct ingest *in)
 {
 	size_t	i;
 
-	if (!in->resting)
+	/* Resting: it has rules and let their tables go. */
+	if (in->seen != NULL || in->rs == NULL)
 		return;
 	in->seen = xcalloc(in->rs->nrules + 1, sizeof *in->seen);
 	in->keep = xcalloc(in->rs->nrules + 1, sizeof *in->keep);
@@ -862,7 +862,6 @@ ingest_wake(struct ingest *in)
 	free(in->rested);
 	in->rested = NULL;
 	in->nrested = 0;
-	in->resting = false;
 }
 
 /*

@@ -138,6 +138,29 @@ heap_arena(void)
 #endif
 }
 
+#ifdef HEAP_GLIBC
+/*
+ * Where the main heap's free top begins, with the heap grown past there by
+ * its pad: a block had there and given back, after which glibc trims the
+ * heap to the pad and no lower.  0 if this thread's blocks are not the
+ * main heap's.
+ */
+static uintptr_t
+heap_grow_ahead(void)
+{
+#ifndef HEAP_SANITIZED
+	/* volatile: a malloc freed unused is one the compiler drops */
+	void *volatile	a = malloc(HEAP_PAD / 2);
+	uintptr_t	p = a != NULL && heap_of(a) == 0 ? (uintptr_t)a : 0;
+
+	free(a);
+	return p;
+#else
+	return 0;
+#endif
+}
+#endif
+
 /* Advise the main heap's growth since the last call as huge pages. */
 void
 heap_advise(void)
@@ -160,8 +183,22 @@ heap_advise(void)
 	    !atomic_compare_exchange_strong(&advised, &from, top))
 		return;
 	if (from == 0) {
-		atomic_store(&base, (top + HEAP_HUGE - 1) &
-		    ~(uintptr_t)(HEAP_HUGE - 1));
+		/*
+		 * The first source's reading is advised before it starts,
+		 * not after: a `srun --label` console is one source, read in
+		 * small pages to its end (10,500 faults, a third of its
+		 * time, against 2,900).  What is above the heap's free top
+		 * is untouched, and advised now.
+		 */
+		low = heap_grow_ahead();
+		if (low == 0)
+			low = top;
+		low = (low + HEAP_HUGE - 1) & ~(uintptr_t)(HEAP_HUGE - 1);
+		atomic_store(&base, low);
+		from = top;
+		if ((top = (uintptr_t)sbrk(0)) > low &&
+		    atomic_compare_exchange_strong(&advised, &from, top))
+			(void)madvise((void *)low, top - low, MADV_HUGEPAGE);
 		return;
 	}
 	/*

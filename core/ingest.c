@@ -917,6 +917,11 @@ ingest_lead(struct ingest *in, const char *p, size_t n)
 void
 ingest_feed(struct ingest *in, const char *p, size_t n)
 {
+	/*
+	 * The heap this chunk's events grow, on huge pages before they are
+	 * touched: a console of 512 ranks is one source, read at once.
+	 */
+	heap_advise();
 	ingest_wake(in);
 	in->src->bytes += n;
 	in->inc->bytes += n;

@@ -150,9 +150,15 @@ heap_grow_ahead(void)
 {
 #ifndef HEAP_SANITIZED
 	/* volatile: a malloc freed unused is one the compiler drops */
-	void *volatile	a = malloc(HEAP_PAD / 2);
-	uintptr_t	p = a != NULL && heap_of(a) == 0 ? (uintptr_t)a : 0;
+	void *volatile	a = malloc(64);
+	uintptr_t	p = 0;
 
+	/* Not from a worker, whose arena a large block would grow anew. */
+	if (a != NULL && heap_of(a) == 0) {
+		free(a);
+		a = malloc(HEAP_PAD / 2);
+		p = a != NULL && heap_of(a) == 0 ? (uintptr_t)a : 0;
+	}
 	free(a);
 	return p;
 #else

@@ -25,6 +25,9 @@ static void	incident_unmake(struct rl_incident *);
 #define KEEP_STEPS	32	/* sampled step and periodic lines */
 #define KEEP_STEPS_MIN	2	/* ... with many sources, down to this */
 #define KEEP_SAMPLES	16384	/* samples a rule keeps over all sources */
+_Static_assert(KEEP_MARKS <= KEEP_MAX && KEEP_STEPS <= KEEP_MAX &&
+    KEEP_FAILURES <= KEEP_MAX && KEEP_EVIDENCE <= KEEP_MAX,
+    "a keep's limit fits its count");
 
 /* The tail of every keep that has had none: read, never written. */
 struct rl_event keep_no_tail;
@@ -396,7 +399,7 @@ keep_policy(const struct rl_incident *inc, struct rl_keep *k,
 		k->limit = KEEP_FAILURES;
 	}
 	k->ring = 1;
-	k->stride = 1;
+	k->stride = 0;
 }
 
 /*
@@ -563,10 +566,10 @@ keep_thin(struct rl_keep *k)
 {
 	uint32_t	i, n = 0;
 
-	while (k->n == k->limit && k->stride < (UINT64_C(1) << 62)) {
-		k->stride *= 2;
+	while (k->n == k->limit && k->stride < 62) {
+		k->stride++;
 		for (i = n = 0; i < k->n; i++) {
-			if ((k->v[i].ord & (k->stride - 1)) == 0)
+			if ((k->v[i].ord & keep_stride_mask(k)) == 0)
 				k->v[n++] = k->v[i];
 			else
 				free(k->v[i].text);
@@ -609,8 +612,8 @@ keep_add(struct rl_incident *inc, struct rl_keep *k, uint64_t ord)
 		break;
 	default:
 		/* The stride is a power of two: no division per line. */
-		if ((ord & (k->stride - 1)) == 0 && (k->n < k->limit ||
-		    (keep_thin(k) && (ord & (k->stride - 1)) == 0))) {
+		if ((ord & keep_stride_mask(k)) == 0 && (k->n < k->limit ||
+		    (keep_thin(k) && (ord & keep_stride_mask(k)) == 0))) {
 			e = keep_append(k);
 			if (k->tail != &keep_no_tail) {
 				free(k->tail->text);

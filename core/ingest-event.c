@@ -242,7 +242,7 @@ keep_to_tail(const struct rl_keep *k, uint64_t ord)
 {
 	switch (k->policy) {
 	case KEEP_SAMPLE:
-		return (ord & (k->stride - 1)) != 0;
+		return (ord & keep_stride_mask(k)) != 0;
 	case KEEP_FIRST:
 		return k->n >= k->limit;
 	default:
@@ -305,8 +305,8 @@ ingest_tail_again(struct ingest *in, const struct stream *st,
 	}
 	k->last_due = true;
 	k->last_off = in->offset;
-	k->last_len = len;
-	k->tail_len = len;
+	k->last_len = (uint32_t)len;
+	k->tail_len = (uint32_t)len;
 	return true;
 }
 
@@ -410,7 +410,7 @@ ingest_event(struct ingest *in, struct stream *st, const struct rl_match *m,
 		/* The latest line's time, once it is known. */
 		k->last_due = true;
 		k->last_off = in->offset;
-		k->last_len = len;
+		k->last_len = (uint32_t)len;
 	}
 	if (e == NULL)
 		return;
@@ -443,7 +443,7 @@ ingest_event(struct ingest *in, struct stream *st, const struct rl_match *m,
 	if (lazy) {
 		/* Its time and text at the end of the block (ingest_tails). */
 		if (e == k->tail)
-			k->tail_len = len;
+			k->tail_len = (uint32_t)len;
 		if (!k->dirty) {
 			k->dirty = true;
 			in->dirty = array_grow(in->dirty, in->ndirty,

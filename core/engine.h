@@ -3,9 +3,9 @@
  * (the reading, the incident's building, the diagnosis through diag.h,
  * the pipeline) and by no reader of the model.  model.h keeps the model,
  * which readers include, with opaque pointers (struct rl_keep, struct
- * keep_slot, struct ingest) where the incident holds the engine's state;
- * what the engine keeps while it reads (the bounded keeps of events, the
- * context windows) and how it reads are declared here.
+ * ingest) where the incident holds the engine's state; what the engine
+ * keeps while it reads (the bounded keeps of events, the context windows)
+ * and how it reads are declared here.
  */
 #ifndef RANKLINE_ENGINE_H
 #define RANKLINE_ENGINE_H
@@ -69,16 +69,6 @@ keep_stride_mask(const struct rl_keep *k)
 	return (UINT64_C(1) << k->stride) - 1;
 }
 
-/*
- * A slot of the keeps' table: a keep and the hash of its identity, so that
- * a look for a keep not there yet (each new writer of a signature, 25K at
- * 1,024 ranks) and the table's growth read the slots and no keep.
- */
-struct keep_slot {
-	uint64_t	 h;		/* never 0; 0 is an empty slot */
-	struct rl_keep	*k;
-};
-
 extern struct rl_event keep_no_tail;	/* never written: rule NULL */
 
 struct rl_keep	*incident_keep(struct rl_incident *, const struct rl_rule *,
@@ -86,7 +76,6 @@ struct rl_keep	*incident_keep(struct rl_incident *, const struct rl_rule *,
 struct rl_event	*keep_add(struct rl_incident *, struct rl_keep *, uint64_t);
 struct rl_event	*keep_find(struct rl_keep *, uint64_t);
 void		 keep_shrink(struct rl_keep **, size_t, const struct rl_source *);
-void		 incident_keeps_done(struct rl_incident *);
 
 /* A source that can be read again at the offsets its lines were read from. */
 static inline bool

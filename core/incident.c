@@ -126,7 +126,6 @@ incident_free(struct rl_incident *inc)
 	for (i = 0; i < inc->nkeeps; i++)
 		keep_free(inc->keeps[i]);
 	free(inc->keeps);
-	free(inc->khash);
 	free(inc->tally);
 	incident_disown(inc);
 	incident_unmake(inc);
@@ -419,101 +418,16 @@ keep_ahead(struct rl_keep *const *v, size_t n, size_t i)
 	return v[i];
 }
 
-/* The hash of a keep's identity, never 0 (an empty slot's). */
-static uint64_t
-keep_hash(const struct rl_rule *r, int proc, unsigned src)
-{
-	uint64_t	h = (uint64_t)(uintptr_t)r;
-
-	h = (h ^ (uint64_t)(uint32_t)proc) * 0x9e3779b97f4a7c15ULL;
-	h = (h ^ src) * 0x9e3779b97f4a7c15ULL;
-	return h | 1;
-}
-
-/* Put a keep in the table, which has room for it. */
-static void
-keep_put(struct rl_incident *inc, uint64_t h, struct rl_keep *k)
-{
-	size_t	mask = inc->khsize - 1, i;
-
-	for (i = (size_t)(h >> 32) & mask; inc->khash[i].h != 0;
-	    i = (i + 1) & mask)
-		;
-	inc->khash[i].h = h;
-	inc->khash[i].k = k;
-}
-
-/* Make the table room for n keeps, at most half full. */
-static void
-keep_fit(struct rl_incident *inc, size_t n)
-{
-	struct keep_slot	*old = inc->khash;
-	size_t			 nold = inc->khsize, size, i;
-
-	for (size = nold != 0 ? nold : 256; size < 2 * n; size *= 2)
-		;
-	if (size == nold)
-		return;
-	inc->khash = xcalloc(size, sizeof *inc->khash);
-	inc->khsize = size;
-	for (i = 0; i < nold; i++) {
-		if (old[i].h != 0)
-			keep_put(inc, old[i].h, old[i].k);
-	}
-	free(old);
-}
-
-/* The table made again from the keeps, if it was let go. */
-static void
-keep_reindex(struct rl_incident *inc)
-{
-	const struct rl_keep	*k;
-	size_t			 i;
-
-	if (inc->khsize != 0 || inc->nkeeps == 0)
-		return;
-	keep_fit(inc, inc->nkeeps);
-	for (i = 0; i < inc->nkeeps; i++) {
-		k = inc->keeps[i];
-		keep_put(inc, keep_hash(k->rule, k->process, k->source),
-		    inc->keeps[i]);
-	}
-}
-
 /*
- * Every line is read: the table that finds a line's keep is let go (8 MB
- * at 10,000 ranks, through the diagnosis); lines read later (a command
- * after the files) make it again.
+ * Make the keep of a rule's events from one process in one source.  Its
+ * source's reading makes each once, and finds its own (ingest_keep).
  */
-void
-incident_keeps_done(struct rl_incident *inc)
-{
-	free(inc->khash);
-	inc->khash = NULL;
-	inc->khsize = 0;
-}
-
-/* Find or make the keep of a rule's events from one process in one source. */
 struct rl_keep *
 incident_keep(struct rl_incident *inc, const struct rl_rule *r, int proc,
     unsigned src)
 {
-	const struct keep_slot	*s;
-	struct rl_keep		*k;
-	uint64_t		 h = keep_hash(r, proc, src);
-	size_t			 i, mask;
+	struct rl_keep	*k;
 
-	keep_reindex(inc);
-	if (inc->khsize != 0) {
-		mask = inc->khsize - 1;
-		for (i = (size_t)(h >> 32) & mask; (s = &inc->khash[i])->h != 0;
-		    i = (i + 1) & mask) {
-			if (s->h == h && s->k->rule == r &&
-			    s->k->process == proc && s->k->source == src)
-				return s->k;
-		}
-	}
-	keep_fit(inc, inc->nkeeps + 1);
 	k = xcalloc(1, sizeof *k);
 	k->tail = &keep_no_tail;
 	k->rule = r;
@@ -526,7 +440,6 @@ incident_keep(struct rl_incident *inc, const struct rl_rule *r, int proc,
 		    sizeof *inc->keeps);
 	}
 	inc->keeps[inc->nkeeps++] = k;
-	keep_put(inc, h, k);
 	return k;
 }
 
@@ -876,7 +789,7 @@ incident_absorb(struct rl_incident *inc, struct rl_incident *part)
 	struct rl_keep		*k;
 	struct rl_event		*e;
 	uint64_t		 base = inc->next_seq;
-	size_t			 i, j, slot, mask, from;
+	size_t			 i, j, slot, mask;
 	int			*map;
 
 	/*
@@ -916,8 +829,6 @@ incident_absorb(struct rl_incident *inc, struct rl_incident *part)
 	part->phsize = part->phashed = 0;
 
 	/* Keeps: the sources differ, so no two are the same keep. */
-	keep_reindex(inc);
-	from = inc->nkeeps;
 	inc->ckeeps = inc->nkeeps + part->nkeeps + 1;
 	inc->keeps = xreallocarray(inc->keeps, inc->ckeeps,
 	    sizeof *inc->keeps);
@@ -935,12 +846,6 @@ incident_absorb(struct rl_incident *inc, struct rl_incident *part)
 		inc->keeps[inc->nkeeps++] = k;
 	}
 	part->nkeeps = 0;
-	/* The new keeps into the table, grown from its own slots. */
-	keep_fit(inc, inc->nkeeps);
-	for (i = from; i < inc->nkeeps; i++) {
-		k = inc->keeps[i];
-		keep_put(inc, keep_hash(k->rule, k->process, k->source), k);
-	}
 	free(map);
 
 	inc->next_seq = base + part->next_seq;

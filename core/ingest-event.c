@@ -101,23 +101,64 @@ ingest_link_pid(struct rl_incident *inc, int pid, int rank, int local)
 	}
 }
 
-/* The keep for a rule's events from this process in this source. */
+/* Where a keep of the rule and process is, or would go, in in->kfind. */
+static size_t
+ingest_keep_slot(const struct ingest *in, const struct rl_rule *r, int proc)
+{
+	uint64_t	 h = (uint64_t)(uintptr_t)r;
+	size_t		 mask = in->nkfind - 1, i;
+	struct rl_keep	*k;
+
+	h = (h ^ (uint64_t)(uint32_t)proc) * 0x9e3779b97f4a7c15ULL;
+	for (i = (size_t)(h >> 32) & mask; (k = in->kfind[i]) != NULL &&
+	    (k->rule != r || k->process != proc); i = (i + 1) & mask)
+		;
+	return i;
+}
+
+/* The table of the keeps made, with room for one more. */
+static void
+ingest_keep_fit(struct ingest *in)
+{
+	size_t	 i, size;
+
+	if (in->kfind != NULL && 2 * (in->nmade + 1) <= in->nkfind)
+		return;
+	for (size = 32; size < 2 * (in->nmade + 1); size *= 2)
+		;
+	free(in->kfind);
+	in->kfind = xcalloc(size, sizeof *in->kfind);
+	in->nkfind = size;
+	for (i = 0; i < in->nmade; i++)
+		in->kfind[ingest_keep_slot(in, in->made[i]->rule,
+		    in->made[i]->process)] = in->made[i];
+}
+
+/*
+ * The keep for a rule's events from this process in this source: the one
+ * the rule had last, else one this reading made, else a new one.  Only
+ * this reading makes its source's keeps, so it looks them up itself: the
+ * incident's table of them all (8 MB at 10,000 ranks) was a cache miss for
+ * each writer's first line of a signature, and grew with every source.
+ */
 static struct rl_keep *
 ingest_keep(struct ingest *in, const struct rl_rule *r, int proc)
 {
 	struct rl_keep	*k = in->keep[r->index];
-	size_t		 had = in->inc->nkeeps;
+	size_t		 slot;
 
-	if (k == NULL || k->process != proc) {
-		k = in->keep[r->index] = incident_keep(in->inc, r, proc,
+	if (k != NULL && k->process == proc)
+		return k;
+	ingest_keep_fit(in);
+	slot = ingest_keep_slot(in, r, proc);
+	if ((k = in->kfind[slot]) == NULL) {
+		k = in->kfind[slot] = incident_keep(in->inc, r, proc,
 		    in->src->index);
-		if (in->inc->nkeeps != had) {
-			in->made = array_grow(in->made, in->nmade, &in->cmade,
-			    sizeof *in->made);
-			in->made[in->nmade++] = k;
-		}
+		in->made = array_grow(in->made, in->nmade, &in->cmade,
+		    sizeof *in->made);
+		in->made[in->nmade++] = k;
 	}
-	return k;
+	return in->keep[r->index] = k;
 }
 
 /*

@@ -165,6 +165,10 @@ struct ingest {
 					   together: 10,000 walks of them all) */
 	size_t		 nmade;
 	size_t		 cmade;
+	struct rl_keep	**kfind;	/* made by (rule, process), open
+					   addressing, at most half full; or
+					   NULL (resting, or none made) */
+	size_t		 nkfind;	/* its slots, a power of two */
 };
 
 struct peeled;

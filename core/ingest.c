@@ -146,6 +146,7 @@ ingest_free(struct ingest *in)
 	context_reader_clear(&in->ctx);
 	keep_shrink(in->made, in->nmade, in->src);
 	free(in->made);
+	free(in->kfind);
 	free(in);
 	heap_advise();
 }
@@ -838,8 +839,11 @@ ingest_tables_rest(struct ingest *in)
 	in->nrested = n;
 	free(in->seen);
 	free(in->keep);
+	free(in->kfind);
 	in->seen = NULL;
 	in->keep = NULL;
+	in->kfind = NULL;
+	in->nkfind = 0;
 	/* The peels kept, a cache too: 1.3 KB. */
 	free(in->quick);
 	in->quick = NULL;

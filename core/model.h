@@ -575,9 +575,6 @@ struct rl_incident {
 	struct rl_keep	**keeps;	/* owned, in creation order (engine.h) */
 	size_t		 nkeeps;
 	size_t		 ckeeps;	/* room for so many */
-	struct keep_slot *khash;	/* engine.h's: by (rule, process, source), open
-					   addressing, at most half full */
-	size_t		 khsize;	/* slots, a power of two, or 0 */
 	struct rl_tally	*tally;		/* per rule index, or NULL */
 	size_t		 ntally;
 	uint64_t	 matched;	/* lines a rule named, kept or not */

@@ -36,7 +36,6 @@ pipeline_read(struct rl_incident *inc, int argc, char **argv,
 	}
 	if (batch_read(inc, cb, arg, jobs) != 0)
 		bad = 1;
-	incident_keeps_done(inc);
 	source_readbuf_free();
 	return bad;
 }

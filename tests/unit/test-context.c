@@ -286,6 +286,8 @@ read_resting(struct ruleset *rs, const char *text, size_t upto, bool rest,
 	    NULL;
 	buf_printf(&b, "context (%lld) %s\n", (long long)first,
 	    got != NULL ? got : "none");
+	/* A keep made before the rest is found again after it. */
+	buf_printf(&b, "keeps %zu\n", inc->nkeeps);
 	s = inc->nprocs > 0 ? process_last_line(inc, inc->procs[0]) : NULL;
 	buf_printf(&b, "last %s\n", s != NULL ? s : "none");
 	free(s);
@@ -312,11 +314,15 @@ test_rest(struct ruleset *rs)
 	size_t		 i, j, bad = 0, lines = 0, shrunk = 0, wants = 0;
 	size_t		 whole = 0;
 
-	/* Timed lines past the failure to the last timed one; then untimed. */
+	/*
+	 * Timed lines past the failure to the last timed one; then untimed.
+	 * Notes before and after any rest, for one keep.
+	 */
 	for (i = 1; i <= 40; i++) {
 		if (i <= 25)
 			buf_printf(&b, "2024-01-01 00:00:%02zu ", i);
-		buf_printf(&b, "%s %05zu", i == 20 ? "BOOM" : "line", i);
+		buf_printf(&b, "%s %05zu", i == 20 ? "BOOM" : i % 10 == 3 ?
+		    "NOTE" : "line", i);
 		for (j = 0; j < 60; j++)
 			buf_addc(&b, (char)('a' + (i + j) % 26));
 		buf_addc(&b, '\n');
@@ -344,8 +350,8 @@ test_rest(struct ruleset *rs)
 		free(got);
 	}
 	ok(bad == 0 && lines == 39, "a reading that rests after any line and "
-	    "reads on: the failure's context, the last line and its context "
-	    "are those of one that did not rest");
+	    "reads on: the failure's context, the last line and its context, "
+	    "and its keeps are those of one that did not rest");
 	ok(cut != NULL && whole == lines, "the last timed line's context is "
 	    "the whole's, asked for after any line of pieces of 64 bytes (%zu "
 	    "of %zu)", whole, lines);

@@ -32,7 +32,46 @@ _Static_assert(KEEP_MARKS <= KEEP_MAX && KEEP_STEPS <= KEEP_MAX &&
 /* The tail of every keep that has had none: read, never written. */
 struct rl_event keep_no_tail;
 
-/* Free a keep and the texts of its events. */
+/*
+ * Keeps are had from slabs, not one by one: a wide job makes some twenty
+ * a rank, never freed before the incident, and each malloc'd alone carried
+ * its header (3.3 MB at 10,000 ranks) and lay wherever the heap had room,
+ * not beside its source's others.  A slab holds twice the last one's, up
+ * to KEEP_SLAB_MAX: a few keeps for a small incident.
+ */
+#define KEEP_SLAB_MIN	16
+#define KEEP_SLAB_MAX	64
+
+struct keep_slab {
+	struct keep_slab *next;		/* filled before this one */
+	uint32_t	 used;
+	uint32_t	 cap;
+	struct rl_keep	 k[];
+};
+
+/* A keep's memory, zeroed. */
+static struct rl_keep *
+keep_new(struct rl_incident *inc)
+{
+	struct keep_slab	*s = inc->kslab;
+	struct rl_keep		*k;
+	uint32_t		 cap;
+
+	if (s == NULL || s->used == s->cap) {
+		cap = s == NULL ? KEEP_SLAB_MIN : s->cap < KEEP_SLAB_MAX / 2 ?
+		    2 * s->cap : KEEP_SLAB_MAX;
+		s = xmalloc(sizeof *s + cap * sizeof *s->k);
+		s->next = inc->kslab;
+		s->used = 0;
+		s->cap = cap;
+		inc->kslab = s;
+	}
+	k = &s->k[s->used++];
+	memset(k, 0, sizeof *k);
+	return k;
+}
+
+/* Free the texts and events of a keep, whose memory is its slab's. */
 static void
 keep_free(struct rl_keep *k)
 {
@@ -45,7 +84,18 @@ keep_free(struct rl_keep *k)
 		free(k->tail->text);
 		free(k->tail);
 	}
-	free(k);
+}
+
+/* Free the keeps' slabs. */
+static void
+keep_slabs_free(struct keep_slab *s)
+{
+	struct keep_slab	*next;
+
+	for (; s != NULL; s = next) {
+		next = s->next;
+		free(s);
+	}
 }
 
 struct rl_incident *
@@ -126,6 +176,7 @@ incident_free(struct rl_incident *inc)
 	for (i = 0; i < inc->nkeeps; i++)
 		keep_free(inc->keeps[i]);
 	free(inc->keeps);
+	keep_slabs_free(inc->kslab);
 	free(inc->tally);
 	incident_disown(inc);
 	incident_unmake(inc);
@@ -428,7 +479,7 @@ incident_keep(struct rl_incident *inc, const struct rl_rule *r, int proc,
 {
 	struct rl_keep	*k;
 
-	k = xcalloc(1, sizeof *k);
+	k = keep_new(inc);
 	k->tail = &keep_no_tail;
 	k->rule = r;
 	k->process = proc;
@@ -787,6 +838,7 @@ incident_absorb(struct rl_incident *inc, struct rl_incident *part)
 {
 	struct rl_process	*p, *q;
 	struct rl_keep		*k;
+	struct keep_slab	*slab;
 	struct rl_event		*e;
 	uint64_t		 base = inc->next_seq;
 	size_t			 i, j, slot, mask;
@@ -846,6 +898,14 @@ incident_absorb(struct rl_incident *inc, struct rl_incident *part)
 		inc->keeps[inc->nkeeps++] = k;
 	}
 	part->nkeeps = 0;
+	/* Their memory with them: the part's slabs are the whole's. */
+	if ((slab = part->kslab) != NULL) {
+		while (slab->next != NULL)
+			slab = slab->next;
+		slab->next = inc->kslab;
+		inc->kslab = part->kslab;
+		part->kslab = NULL;
+	}
 	free(map);
 
 	inc->next_seq = base + part->next_seq;

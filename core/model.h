@@ -572,9 +572,11 @@ struct rl_incident {
 	size_t		 width;		/* sources of the whole reading, which
 					   sets what a keep holds (keep_policy),
 					   or 0: those known when it is made */
-	struct rl_keep	**keeps;	/* owned, in creation order (engine.h) */
+	struct rl_keep	**keeps;	/* in creation order (engine.h) */
 	size_t		 nkeeps;
 	size_t		 ckeeps;	/* room for so many */
+	struct keep_slab *kslab;	/* engine.h's: the keeps' memory, owned;
+					   the one filling first */
 	struct rl_tally	*tally;		/* per rule index, or NULL */
 	size_t		 ntally;
 	uint64_t	 matched;	/* lines a rule named, kept or not */

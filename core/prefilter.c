@@ -191,47 +191,50 @@ prefilter_intern(struct prefilter *pf, const char *s)
 	return (uint32_t)pf->nlit++;
 }
 
-/* Bucket the long literals by their anchors' hashes and set the bits. */
+/*
+ * Bucket the long literals by their anchors' hashes and set the bits.  The
+ * buckets' starts are counted in place: each ends up where its bucket
+ * ends, and filling backwards moves it to where the bucket begins, the
+ * literals in order within it.  A second table of counts was 512 KB to
+ * clear, twice at each start (the static anchors, then the learnt ones).
+ */
 static void
 prefilter_index(struct prefilter *pf)
 {
 	const uint8_t	*u;
-	uint32_t	 h, k, at;
-	size_t		 i, *count;
+	uint32_t	 h, at, *start;
+	size_t		 i, k;
 
 	memset(pf->bits, 0, sizeof pf->bits);
 	free(pf->start);
 	free(pf->items);
 	free(pf->item_off);
-	count = xcalloc(PF_SLOTS + 1, sizeof *count);
+	start = pf->start = xcalloc(PF_SLOTS + 1, sizeof *pf->start);
 	for (i = 0; i < pf->nlit; i++) {
 		if (pf->len[i] < PF_LONG)
 			continue;
 		pf->anchor[i] = pf_anchor(pf, pf->lit[i], pf->len[i]);
 		u = (const uint8_t *)pf->lit[i];
 		for (k = 0; k < PF_STRIDE; k++)
-			count[PF_HASH(pf_word(u + pf->anchor[i] + k)) + 1]++;
+			start[PF_HASH(pf_word(u + pf->anchor[i] + k))]++;
 	}
-	pf->start = xcalloc(PF_SLOTS + 1, sizeof *pf->start);
-	for (i = 1; i <= PF_SLOTS; i++)
-		pf->start[i] = pf->start[i - 1] + (uint32_t)count[i];
-	pf->items = xcalloc(pf->start[PF_SLOTS] + 1, sizeof *pf->items);
-	pf->item_off = xcalloc(pf->start[PF_SLOTS] + 1,
-	    sizeof *pf->item_off);
-	memset(count, 0, (PF_SLOTS + 1) * sizeof *count);
-	for (i = 0; i < pf->nlit; i++) {
+	for (h = 1; h < PF_SLOTS; h++)
+		start[h] += start[h - 1];
+	start[PF_SLOTS] = start[PF_SLOTS - 1];
+	pf->items = xcalloc(start[PF_SLOTS] + 1, sizeof *pf->items);
+	pf->item_off = xcalloc(start[PF_SLOTS] + 1, sizeof *pf->item_off);
+	for (i = pf->nlit; i-- > 0;) {
 		if (pf->len[i] < PF_LONG)
 			continue;
 		u = (const uint8_t *)pf->lit[i];
-		for (k = 0; k < PF_STRIDE; k++) {
-			at = pf->anchor[i] + k;
+		for (k = PF_STRIDE; k-- > 0;) {
+			at = pf->anchor[i] + (uint32_t)k;
 			h = PF_HASH(pf_word(u + at));
-			pf->items[pf->start[h] + count[h]] = (uint32_t)i;
-			pf->item_off[pf->start[h] + count[h]++] = at;
+			pf->items[--start[h]] = (uint32_t)i;
+			pf->item_off[start[h]] = at;
 			pf->bits[h >> 5] |= 1u << (h & 31);
 		}
 	}
-	free(count);
 }
 
 /*

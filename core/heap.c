@@ -10,10 +10,11 @@
  * time (1.8 to 2.0 s against 2.5 to 4.0 s a run, the same RSS).  glibc
  * does the same when GLIBC_TUNABLES holds glibc.malloc.hugetlb=1, which
  * no user sets: here the main heap is grown 32 MB at a time and the part
- * grown since the last call is advised (MADV_HUGEPAGE), once a source is
- * read.  The pages a source touched before the advice stay small; the
- * rest of its 8 MB come huge.  Where madvise or THP is missing (another
- * libc, THP set to never), nothing changes.
+ * grown since the last call is advised (MADV_HUGEPAGE) as each chunk is
+ * fed, the first call advising the free top before anything is read.  The
+ * pages a chunk touched before the advice stay small; the rest of the
+ * growth comes huge.  Where madvise or THP is missing (another libc, THP
+ * set to never), nothing changes.
  */
 #include <stdatomic.h>
 #include <stdint.h>

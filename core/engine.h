@@ -59,6 +59,8 @@ struct rl_keep {
 					   tail, samples, last) */
 	bool		 last_due;	/* `last` is to be the time of the line
 					   at last_off, of last_len bytes */
+	bool		 v_slab;	/* v is its source's slab's: copied out
+					   to grow, never freed alone */
 };
 #define KEEP_MAX	UINT16_MAX
 
@@ -75,7 +77,8 @@ struct rl_keep	*incident_keep(struct rl_incident *, const struct rl_rule *,
 		     int, unsigned);
 struct rl_event	*keep_add(struct rl_incident *, struct rl_keep *, uint64_t);
 struct rl_event	*keep_find(struct rl_keep *, uint64_t);
-void		 keep_shrink(struct rl_keep **, size_t, const struct rl_source *);
+void		 keep_shrink(struct rl_incident *, struct rl_keep **, size_t,
+		     const struct rl_source *, bool);
 
 /* A source that can be read again at the offsets its lines were read from. */
 static inline bool

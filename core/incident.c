@@ -33,40 +33,86 @@ _Static_assert(KEEP_MARKS <= KEEP_MAX && KEEP_STEPS <= KEEP_MAX &&
 struct rl_event keep_no_tail;
 
 /*
- * Keeps are had from slabs, not one by one: a wide job makes some twenty
- * a rank, never freed before the incident, and each malloc'd alone carried
- * its header (3.3 MB at 10,000 ranks) and lay wherever the heap had room,
- * not beside its source's others.  A slab holds twice the last one's, up
- * to KEEP_SLAB_MAX: a few keeps for a small incident.
+ * Keeps, and the events of sources read to their end, are had from slabs,
+ * not one by one: a wide job makes some twenty keeps a rank, never freed
+ * before the incident, and each keep or array malloc'd alone carried its
+ * header (3.3 MB each at 10,000 ranks) and lay wherever the heap had room,
+ * not beside its source's others.  A slab holds twice the last one's
+ * bytes, up to a most: little for a small incident, and little left empty
+ * in the last of each reading thread's part.
  */
-#define KEEP_SLAB_MIN	16
-#define KEEP_SLAB_MAX	64
+#define SLAB_KEEPS_MIN	2048
+#define SLAB_KEEPS_MAX	8192
+#define SLAB_EVENTS_MIN	4096
+#define SLAB_EVENTS_MAX	16384
 
-struct keep_slab {
-	struct keep_slab *next;		/* filled before this one */
-	uint32_t	 used;
-	uint32_t	 cap;
-	struct rl_keep	 k[];
+struct slab {
+	struct slab	*next;		/* filled before this one */
+	size_t		 used;
+	size_t		 cap;
+	size_t		 pad;		/* what follows is 16-byte aligned */
+	unsigned char	 b[];
 };
+
+/* n bytes from the slabs at *head, made as they fill. */
+static void *
+slab_alloc(struct slab **head, size_t n, size_t min, size_t max)
+{
+	struct slab	*s = *head;
+	size_t		 cap;
+	void		*p;
+
+	n = (n + 15) & ~(size_t)15;
+	if (s == NULL || s->cap - s->used < n) {
+		cap = s == NULL ? min : s->cap < max / 2 ? 2 * s->cap : max;
+		if (cap < n)
+			cap = n;
+		s = xmalloc(sizeof *s + cap);
+		s->next = *head;
+		s->used = 0;
+		s->cap = cap;
+		*head = s;
+	}
+	p = s->b + s->used;
+	s->used += n;
+	return p;
+}
+
+/* Free a list of slabs. */
+static void
+slabs_free(struct slab *s)
+{
+	struct slab	*next;
+
+	for (; s != NULL; s = next) {
+		next = s->next;
+		free(s);
+	}
+}
+
+/* Put the slabs of `from` at the head of *to's: a part's, absorbed. */
+static void
+slabs_take(struct slab **to, struct slab **from)
+{
+	struct slab	*s = *from;
+
+	if (s == NULL)
+		return;
+	while (s->next != NULL)
+		s = s->next;
+	s->next = *to;
+	*to = *from;
+	*from = NULL;
+}
 
 /* A keep's memory, zeroed. */
 static struct rl_keep *
 keep_new(struct rl_incident *inc)
 {
-	struct keep_slab	*s = inc->kslab;
-	struct rl_keep		*k;
-	uint32_t		 cap;
+	struct rl_keep	*k;
 
-	if (s == NULL || s->used == s->cap) {
-		cap = s == NULL ? KEEP_SLAB_MIN : s->cap < KEEP_SLAB_MAX / 2 ?
-		    2 * s->cap : KEEP_SLAB_MAX;
-		s = xmalloc(sizeof *s + cap * sizeof *s->k);
-		s->next = inc->kslab;
-		s->used = 0;
-		s->cap = cap;
-		inc->kslab = s;
-	}
-	k = &s->k[s->used++];
+	k = slab_alloc(&inc->kslab, sizeof *k, SLAB_KEEPS_MIN,
+	    SLAB_KEEPS_MAX);
 	memset(k, 0, sizeof *k);
 	return k;
 }
@@ -79,22 +125,11 @@ keep_free(struct rl_keep *k)
 
 	for (i = 0; i < k->n; i++)
 		free(k->v[i].text);
-	free(k->v);
+	if (!k->v_slab)
+		free(k->v);
 	if (k->tail != &keep_no_tail) {
 		free(k->tail->text);
 		free(k->tail);
-	}
-}
-
-/* Free the keeps' slabs. */
-static void
-keep_slabs_free(struct keep_slab *s)
-{
-	struct keep_slab	*next;
-
-	for (; s != NULL; s = next) {
-		next = s->next;
-		free(s);
 	}
 }
 
@@ -176,7 +211,8 @@ incident_free(struct rl_incident *inc)
 	for (i = 0; i < inc->nkeeps; i++)
 		keep_free(inc->keeps[i]);
 	free(inc->keeps);
-	keep_slabs_free(inc->kslab);
+	slabs_free(inc->kslab);
+	slabs_free(inc->eslab);
 	free(inc->tally);
 	incident_disown(inc);
 	incident_unmake(inc);
@@ -511,11 +547,20 @@ keep_tail(struct rl_keep *k)
 static struct rl_event *
 keep_append(struct rl_keep *k)
 {
+	struct rl_event	*v;
+
 	if (k->n == k->cap) {
 		k->cap = k->cap == 0 ? 1 : k->cap * 2;
 		if (k->cap > k->limit)
 			k->cap = k->limit;
-		k->v = xreallocarray(k->v, k->cap, sizeof *k->v);
+		if (k->v_slab) {
+			/* Its source's slab's: out of it, to grow. */
+			v = xreallocarray(NULL, k->cap, sizeof *v);
+			memcpy(v, k->v, k->n * sizeof *v);
+			k->v = v;
+			k->v_slab = false;
+		} else
+			k->v = xreallocarray(k->v, k->cap, sizeof *k->v);
 	}
 	return &k->v[k->n++];
 }
@@ -602,9 +647,11 @@ keep_add(struct rl_incident *inc, struct rl_keep *k, uint64_t ord)
  * again are let go (event_text reads them when asked).
  */
 void
-keep_shrink(struct rl_keep **v, size_t n, const struct rl_source *src)
+keep_shrink(struct rl_incident *inc, struct rl_keep **v, size_t n,
+    const struct rl_source *src, bool done)
 {
 	struct rl_keep	*k;
+	struct rl_event	*e;
 	size_t		 i;
 	bool		 away = src->lean && source_rereadable(src);
 
@@ -614,9 +661,22 @@ keep_shrink(struct rl_keep **v, size_t n, const struct rl_source *src)
 			continue;
 		if (away)
 			keep_texts_away(k);
-		if (k->cap == k->n || k->n == 0)
+		if (k->n == 0 || (k->cap == k->n && !done) || k->v_slab)
 			continue;
-		k->v = xreallocarray(k->v, k->n, sizeof *k->v);
+		if (done) {
+			/*
+			 * Read to its end, the source's events go side by
+			 * side: a pass over the keeps finds them in order.
+			 * Not at a rest, after which they may grow again.
+			 */
+			e = slab_alloc(&inc->eslab, k->n * sizeof *e,
+			    SLAB_EVENTS_MIN, SLAB_EVENTS_MAX);
+			memcpy(e, k->v, k->n * sizeof *e);
+			free(k->v);
+			k->v = e;
+			k->v_slab = true;
+		} else
+			k->v = xreallocarray(k->v, k->n, sizeof *k->v);
 		k->cap = k->n;
 	}
 }
@@ -838,7 +898,6 @@ incident_absorb(struct rl_incident *inc, struct rl_incident *part)
 {
 	struct rl_process	*p, *q;
 	struct rl_keep		*k;
-	struct keep_slab	*slab;
 	struct rl_event		*e;
 	uint64_t		 base = inc->next_seq;
 	size_t			 i, j, slot, mask;
@@ -899,13 +958,8 @@ incident_absorb(struct rl_incident *inc, struct rl_incident *part)
 	}
 	part->nkeeps = 0;
 	/* Their memory with them: the part's slabs are the whole's. */
-	if ((slab = part->kslab) != NULL) {
-		while (slab->next != NULL)
-			slab = slab->next;
-		slab->next = inc->kslab;
-		inc->kslab = part->kslab;
-		part->kslab = NULL;
-	}
+	slabs_take(&inc->kslab, &part->kslab);
+	slabs_take(&inc->eslab, &part->eslab);
 	free(map);
 
 	inc->next_seq = base + part->next_seq;

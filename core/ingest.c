@@ -144,7 +144,7 @@ ingest_free(struct ingest *in)
 	job_head_end(&in->src->head, &in->src->job, in->src->path);
 	context_settle(&in->ctx, in->src, true);
 	context_reader_clear(&in->ctx);
-	keep_shrink(in->made, in->nmade, in->src);
+	keep_shrink(in->inc, in->made, in->nmade, in->src, true);
 	free(in->made);
 	free(in->kfind);
 	free(in);
@@ -885,7 +885,7 @@ ingest_rest(struct ingest *in)
 	in->saved_p = NULL;
 	in->saved_len = 0;
 	context_rest(&in->ctx, in->src);
-	keep_shrink(in->made, in->nmade, in->src);
+	keep_shrink(in->inc, in->made, in->nmade, in->src, false);
 	ingest_tables_rest(in);
 }
 

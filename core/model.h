@@ -575,8 +575,9 @@ struct rl_incident {
 	struct rl_keep	**keeps;	/* in creation order (engine.h) */
 	size_t		 nkeeps;
 	size_t		 ckeeps;	/* room for so many */
-	struct keep_slab *kslab;	/* engine.h's: the keeps' memory, owned;
+	struct slab	*kslab;		/* engine.h's: the keeps' memory, owned;
 					   the one filling first */
+	struct slab	*eslab;		/* and the events' of sources read */
 	struct rl_tally	*tally;		/* per rule index, or NULL */
 	size_t		 ntally;
 	uint64_t	 matched;	/* lines a rule named, kept or not */

@@ -52,7 +52,7 @@ test_tail(struct ruleset *rs)
 	    "three first failures: kept, and no tail made");
 	add(inc, k, 4, k->limit);
 	ok(k->n == k->limit && k->tail != &keep_no_tail &&
-	    k->tail->line == 3 + k->limit, "past its limit of %u: the tail "
+	    k->tail->line == 3 + (uint64_t)k->limit, "past its limit of %u: the tail "
 	    "is made and holds the latest (line %llu)", k->limit,
 	    (unsigned long long)k->tail->line);
 	seq = k->tail->seq;
@@ -79,8 +79,8 @@ test_shrink(struct ruleset *rs)
 	add(inc, b, 1, 5);
 	add(inc, c, 0, 3);
 	ok(a->cap == 8 && b->cap == 8, "five events in room for eight");
-	keep_shrink(inc->keeps, inc->nkeeps, incident_add_source(inc,
-	    "/nonexistent/0.log", SOURCE_FILE));
+	keep_shrink(inc, inc->keeps, inc->nkeeps, incident_add_source(inc,
+	    "/nonexistent/0.log", SOURCE_FILE), false);
 	ok(a->cap == 5 && a->n == 5, "source 0's keep fits them: room for 5");
 	ok(b->cap == 8, "source 1's is left as it was");
 	for (i = 0; i < a->n; i++)
@@ -94,6 +94,40 @@ test_shrink(struct ruleset *rs)
 	incident_free(inc);
 }
 
+/*
+ * A source read to its end: its keeps' events go side by side into the
+ * incident's slabs, and a keep that grows again takes them out with it.
+ */
+static void
+test_shrink_done(struct ruleset *rs)
+{
+	struct rl_incident	*inc = incident_create(rs);
+	struct rl_source	*src;
+	struct rl_keep		*a, *b;
+	char			 t[32];
+	uint32_t		 i;
+	int			 bad = 0;
+
+	src = incident_add_source(inc, "/nonexistent/0.log", SOURCE_FILE);
+	a = incident_keep(inc, ruleset_find(rs, "boom"), RL_NONE, 0);
+	b = incident_keep(inc, ruleset_find(rs, "step"), RL_NONE, 0);
+	add(inc, a, 1, 5);
+	add(inc, b, 0, 3);
+	keep_shrink(inc, inc->keeps, inc->nkeeps, src, true);
+	ok(a->v_slab && b->v_slab && a->cap == 5 && b->cap == 3 &&
+	    b->v == a->v + 5, "read to its end: the two keeps' 8 events side "
+	    "by side");
+	add(inc, a, 6, 2);
+	for (i = 0; i < a->n; i++) {
+		snprintf(t, sizeof t, "line %u", i + 1);
+		bad += a->v[i].line != i + 1 || strcmp(a->v[i].text, t) != 0;
+	}
+	ok(bad == 0 && !a->v_slab && a->n == 7 && b->v_slab &&
+	    b->v[2].line == 2, "a keep that grows again takes its events out "
+	    "of the slab, its neighbour's stay");
+	incident_free(inc);
+}
+
 int
 main(void)
 {
@@ -101,6 +135,7 @@ main(void)
 
 	test_tail(rs);
 	test_shrink(rs);
+	test_shrink_done(rs);
 	ruleset_free(rs);
 	return tap_done();
 }

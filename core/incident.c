@@ -45,6 +45,7 @@ struct rl_event keep_no_tail;
 #define SLAB_KEEPS_MAX	8192
 #define SLAB_EVENTS_MIN	4096
 #define SLAB_EVENTS_MAX	16384
+#define SLAB_PACK_EVENTS 8	/* a keep's events packed at most */
 
 struct slab {
 	struct slab	*next;		/* filled before this one */
@@ -653,7 +654,7 @@ keep_shrink(struct rl_incident *inc, struct rl_keep **v, size_t n,
 	struct rl_keep	*k;
 	struct rl_event	*e;
 	size_t		 i;
-	bool		 away = src->lean && source_rereadable(src);
+	bool		 away = src->lean && source_rereadable(src), pack;
 
 	for (i = 0; i < n; i++) {
 		k = v[i];
@@ -661,13 +662,16 @@ keep_shrink(struct rl_incident *inc, struct rl_keep **v, size_t n,
 			continue;
 		if (away)
 			keep_texts_away(k);
-		if (k->n == 0 || (k->cap == k->n && !done) || k->v_slab)
+		pack = done && k->n <= SLAB_PACK_EVENTS;
+		if (k->n == 0 || (k->cap == k->n && !pack) || k->v_slab)
 			continue;
-		if (done) {
+		if (pack) {
 			/*
 			 * Read to its end, the source's events go side by
 			 * side: a pass over the keeps finds them in order.
-			 * Not at a rest, after which they may grow again.
+			 * Not at a rest, after which they may grow again,
+			 * and not a keep's many (a console's samples of 512
+			 * ranks, 10 MB), whose copy would be new memory.
 			 */
 			e = slab_alloc(&inc->eslab, k->n * sizeof *e,
 			    SLAB_EVENTS_MIN, SLAB_EVENTS_MAX);

@@ -38,7 +38,7 @@ struct rl_event keep_no_tail;
  * before the incident, and each keep or array malloc'd alone carried its
  * header (3.3 MB each at 10,000 ranks) and lay wherever the heap had room,
  * not beside its source's others.  A slab holds twice the last one's
- * bytes, up to a most: little for a small incident, and little left empty
+ * bytes, up to a limit: little for a small incident, and little left empty
  * in the last of each reading thread's part.
  */
 #define SLAB_KEEPS_MIN	2048

@@ -397,8 +397,9 @@ test_rest_rules(void)
 		if (rest)
 			ingest_rest(in);
 		ok((in->seen == NULL) == (rest == 1) && (rest == 0 ||
-		    (in->keep == NULL && in->quick == NULL)), "%s", rest ?
-		    "resting, the tables by rule and the peels kept let go" :
+		    (in->keep == NULL && in->kfind == NULL &&
+		    in->quick == NULL)), "%s", rest ? "resting, the tables "
+		    "by rule and of the keeps made, and the peels kept, let go" :
 		    "read on at once");
 		ingest_feed(in, tail, strlen(tail));
 		ingest_flush(in);

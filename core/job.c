@@ -668,6 +668,34 @@ job_world(const struct rl_incident *inc, struct rl_job *job)
 }
 
 /*
+ * Is an event's line one job_identity reads?  A line of a head was
+ * scanned as it was read (62,000 events at 1,000 ranks, all in their
+ * heads, were a third of the job's cost).  Past the head, the job is
+ * named by how it ended (Slurm's "*** JOB 1234 ON node07 CANCELLED",
+ * "StepId=1234.0" in an OOM kill), never by progress or evidence: 25 M
+ * instructions on a 512-rank console, all of them lines of steps and INFO.
+ */
+static bool
+job_reads(const struct rl_incident *inc, const struct rl_event *e)
+{
+	const struct rl_source	*src;
+
+	if (e->source >= inc->nsources)
+		return false;
+	src = inc->sources[e->source];
+	return (e->line > src->head.lines || src->head.reread) &&
+	    event_failing_role(e->role);
+}
+
+/* Is it one of those, its text let go? */
+static bool
+job_text_away(const struct rl_incident *inc, const struct rl_event *e)
+{
+	return e->text == NULL && (e->tform & EVENT_TEXT_AWAY) &&
+	    job_reads(inc, e);
+}
+
+/*
  * The job of an incident: its paths, its failures' lines past the heads
  * (a slurmstepd "*** JOB 1234 ... CANCELLED" comes last), then the head of
  * each log in order (what ingestion scanned), the first found of each
@@ -682,31 +710,30 @@ job_identity(const struct rl_incident *inc, struct rl_job *job)
 	const char		*text;
 	struct rl_job		 part;
 	struct job_at		 at;
-	size_t			 i;
+	size_t			 i, n;
+	size_t			*idx;
 
 	for (i = 0; i < inc->nsources; i++)
 		job_path(job, inc->sources[i]->path);
+	/*
+	 * The texts a lean reading let go are read back in bulk first: one
+	 * at a time, the 7,000 failures of a 512-rank console were as many
+	 * opens and reads (a fifth of its analysis).
+	 */
+	for (i = n = 0; i < inc->nevents; i++)
+		n += job_text_away(inc, inc->events[i]);
+	idx = xcalloc(n + 1, sizeof *idx);
+	for (i = n = 0; i < inc->nevents; i++) {
+		if (job_text_away(inc, inc->events[i]))
+			idx[n++] = i;
+	}
+	event_texts_hold(inc, idx, n);
+	free(idx);
 	for (i = 0; i < inc->nevents; i++) {
 		e = inc->events[i];
-		if (e->source >= inc->nsources)
+		if (!job_reads(inc, e) || (text = event_text(inc, e)) == NULL)
 			continue;
-		/*
-		 * A line of a head was scanned as it was read: 62,000 events
-		 * at 1,000 ranks, all in their heads, were a third of the
-		 * job's cost.
-		 */
 		src = inc->sources[e->source];
-		if (e->line <= src->head.lines && !src->head.reread)
-			continue;
-		/*
-		 * Past the head, the job is named by how it ended (Slurm's
-		 * "*** JOB 1234 ON node07 CANCELLED", "StepId=1234.0" in an
-		 * OOM kill), never by progress or evidence: 25 M instructions
-		 * on a 512-rank console, all of them lines of steps and INFO.
-		 */
-		if (!event_failing_role(e->role) ||
-		    (text = event_text(inc, e)) == NULL)
-			continue;
 		at.path = src->path;
 		at.line = e->line;
 		job_line(job, &at, text, strlen(text));

@@ -244,6 +244,17 @@ bool		 ingest_writer_known(const struct ingest *,
  * (a fifth of skipping's whole cost), where ingest.c alone had them.
  */
 
+/*
+ * Is a kept event's text still to come (a line read while skipping, its
+ * time and text found at the block's end)?  A text let go as it was read
+ * (a lean source's) is there, only not held.
+ */
+static inline bool
+event_text_due(const struct rl_event *e)
+{
+	return e->text == NULL && !(e->tform & EVENT_TEXT_AWAY);
+}
+
 /* Does this stream write for one process (so a link may name it)? */
 static inline bool
 ingest_stream_is_process(const struct ingest *in, const struct stream *st)

@@ -190,11 +190,11 @@ ingest_tails(struct ingest *in)
 		k = in->dirty[i];
 		k->dirty = false;
 		/* The samples of this block still kept: the last ones in v. */
-		for (j = k->n; j > 0 && k->v[j - 1].text == NULL; j--)
+		for (j = k->n; j > 0 && event_text_due(&k->v[j - 1]); j--)
 			;
 		for (; j <= k->n; j++) {
 			e = j < k->n ? &k->v[j] : k->tail;
-			if (e->rule == NULL || e->text != NULL ||
+			if (e->rule == NULL || !event_text_due(e) ||
 			    e->offset < in->blk_abs)
 				continue;
 			ls = in->blk + (e->offset - in->blk_abs);

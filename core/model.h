@@ -149,7 +149,8 @@ struct rl_source {
 	bool		 lean;		/* read to its end, it lets its events'
 					   texts and its contexts go where it
 					   can be read again at their offsets
-					   (incident_lean) */
+					   (incident_lean); its texts from the
+					   first are never copied */
 	unsigned	 generation;	/* files read at its path before this one
 					   (rotations and truncations while
 					   followed): 0 for the first */

@@ -155,6 +155,7 @@ batch_work_cb(uv_work_t *req)
 		r = &b->runs[k];
 		r->part = incident_create(w->rs);
 		r->part->width = b->whole->nsources;
+		r->part->lean = b->whole->lean;
 		for (i = r->from; i < r->to; i++) {
 			src = b->whole->sources[i];
 			if (source_file_read(r->part, src, NULL, NULL) != 0)

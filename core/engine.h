@@ -179,7 +179,8 @@ struct rl_event	*incident_add_event(struct rl_incident *);
 uint32_t	 incident_samples(size_t);
 
 /* event-text.c: a lean reading's texts, read back when asked. */
-#define LEAN_SOURCES	512	/* sources from which a reading is lean */
+#define LEAN_SOURCES	512	/* sources from which a reading is lean,
+					   or writers of one source */
 void		 incident_lean(struct rl_incident *);
 void		 keep_texts_away(struct rl_keep *);
 bool		 capacity_rule_reads(const struct rl_rule *);

@@ -234,7 +234,9 @@ event_texts_hold(const struct rl_incident *inc, const size_t *idx, size_t n)
  * they are many: a few logs keep them, so that nothing opens a log twice
  * (a round trip each on a network file system, and a rotated log is no
  * longer what was read), while at 10,000 ranks they were 115 MB of the
- * peak's 295 MB, for the few texts and contexts a report shows.
+ * peak's 295 MB, for the few texts and contexts a report shows.  One
+ * source of as many writers (an srun --label console) turns lean as it
+ * meets them (ingest_stream).
  */
 void
 incident_lean(struct rl_incident *inc)

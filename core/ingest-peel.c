@@ -690,6 +690,13 @@ ingest_stream(struct ingest *in, const struct peeled *pl)
 	    sizeof *in->writers);
 	in->writers[in->nwriters++] = w;
 	in->whash[slot] = w;
+	/*
+	 * A console of as many writers as a wide reading has files (an
+	 * srun --label stream of 512 ranks) is as lean as they would be:
+	 * its texts from here on are let go as read (incident_lean).
+	 */
+	if (in->nwriters == LEAN_SOURCES && in->inc->lean)
+		in->src->lean = true;
 	in->last_writer = w;
 	if (w->local_rank == RL_NONE && w->rank == RL_NONE &&
 	    w->pid == RL_NONE && w->host == NULL)

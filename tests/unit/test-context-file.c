@@ -9,7 +9,8 @@
  * (EVENT_TEXT_AWAY); both are read back when a reader asks.  They must
  * be what a reading that kept them holds; a file that changed since it
  * was read must give no context rather than another line's; and a few
- * files keep everything, so that nothing opens a log twice.
+ * files keep everything, so that nothing opens a log twice.  One file of
+ * as many writers (an srun --label console) is as lean.
  */
 #include <fcntl.h>
 #include <stdlib.h>
@@ -150,6 +151,81 @@ limits_noted(void)
 	ruleset_free(rs);
 }
 
+/*
+ * One file of many writers, an srun --label console: from its
+ * LEAN_SOURCES-th writer on it is as lean as as many files would be, its
+ * texts never copied, read back as a full reading held them; a console
+ * of fewer writers keeps them, so that it is not opened twice.
+ */
+static void
+console_lean(void)
+{
+	static const char	*abc = "abcdefghijklmnopqrstuvwxyz"
+	    "abcdefghijklmnopqrstuvwxyz";
+	static const char	*pack =
+	    "[attrib prefix.slurm_label]\nkind = prefix\n"
+	    "pattern = ^ {0,4}(?<rank>\\d{1,5}):[ ]\n"
+	    "[rule boom]\npattern = BOOM\nliteral = BOOM\nrole = root\n"
+	    "domain = code\n"
+	    "[rule ready]\npattern = ready at\nliteral = ready\n"
+	    "role = evidence\n";
+	struct ruleset		*rs = rules_inline(pack);
+	struct rl_incident	*inc, *full;
+	const struct rl_source	*src;
+	struct buf		 b = { 0 };
+	char			*argv[1];
+	size_t			 i, j, writers, nctx, ntext, naway, bad, nboom;
+
+	for (writers = LEAN_SOURCES - 1; writers <= LEAN_SOURCES; writers++) {
+		tree_create();
+		buf_clear(&b);
+		for (i = 0; i < writers; i++)
+			buf_printf(&b, "%3zu: rank %zu ready at 09:00\n", i, i);
+		for (i = nboom = 0; i < writers; i += 97, nboom++)
+			buf_printf(&b, "%3zu: BOOM on rank %zu, %.*s\n", i, i,
+			    (int)(i % 50), abc);
+		argv[0] = xstrdup(tree_put("console.log", b.p));
+		full = incident_create(rs);
+		is_int(pipeline_read(full, 1, argv, NULL, NULL, 1), 0,
+		    "%zu writers: the console is read whole", writers);
+		pipeline_diagnose(full);
+		inc = incident_create(rs);
+		inc->lean = true;
+		is_int(pipeline_read(inc, 1, argv, NULL, NULL, 1), 0,
+		    "%zu writers: the console is read lean", writers);
+		pipeline_diagnose(inc);
+		src = inc->sources[0];
+		held(inc, src, &nctx, &ntext, &naway);
+		if (writers < LEAN_SOURCES)
+			ok(!src->lean && naway == 0 &&
+			    ntext == inc->nevents && inc->nevents > writers,
+			    "a console of %zu writers keeps its %zu texts",
+			    writers, ntext);
+		else
+			/* But those the diagnosis read back: the failures'. */
+			ok(src->lean && naway == inc->nevents &&
+			    ntext <= nboom && inc->nevents > writers,
+			    "a console of %zu writers holds %zu of its %zu "
+			    "texts", writers, ntext, naway);
+		bad = inc->nevents != full->nevents;
+		for (i = 0; i < inc->nevents && !bad; i++) {
+			for (j = 0; j < full->nevents &&
+			    full->events[j]->line != inc->events[i]->line; j++)
+				;
+			bad += j == full->nevents || strcmp(event_text(inc,
+			    inc->events[i]), full->events[j]->text) != 0;
+		}
+		ok(bad == 0, "%zu writers: each of the %zu texts reads back "
+		    "as the whole reading's", writers, inc->nevents);
+		incident_free(inc);
+		incident_free(full);
+		free(argv[0]);
+		tree_remove();
+	}
+	buf_clear(&b);
+	ruleset_free(rs);
+}
+
 int
 main(void)
 {
@@ -265,5 +341,6 @@ main(void)
 	buf_clear(&b);
 	ruleset_free(rs);
 	limits_noted();
+	console_lean();
 	return tap_done();
 }

@@ -76,6 +76,8 @@ struct ingest {
 					   an srun --label console */
 	size_t		 whsize;	/* a power of two, or 0 */
 	struct writer	*last_writer;	/* the one the previous line named */
+	uint64_t	 id;		/* unique in the process: whose writer
+					   a peel_raw slot holds */
 	struct stream	*bare;		/* the stream of lines without a
 					   prefix, once there was one */
 	struct quick_peel {		/* lines ingest_line_quick peeled:
@@ -173,6 +175,8 @@ struct ingest {
 
 struct peeled;
 
+struct peel_raw;
+
 /* What the prefixes of one line named. */
 struct peeled {
 	int		 local_rank;
@@ -180,6 +184,9 @@ struct peeled {
 	int		 pid;
 	char		 host[256];	/* empty when none */
 	bool		 any;		/* some prefix named a writer */
+	struct peel_raw	*raw;		/* the slot of the prefix bytes that
+					   named them, or NULL: ingest_stream
+					   keeps the writer found there */
 };
 
 /* A link or record attribution matched the line. */

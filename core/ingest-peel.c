@@ -290,6 +290,8 @@ struct peel_raw {
 	int		 rank;
 	int		 pid;
 	char		 host[64];
+	uint64_t	 wid;		/* the ingest whose writer w is, or 0 */
+	struct writer	*w;
 };
 
 /*
@@ -342,6 +344,7 @@ peel_raw_put(struct peel_raw *r, const struct peel_memo *me, const char *s,
 	r->rank = pl->rank;
 	r->pid = pl->pid;
 	memcpy(r->host, pl->host, hl + 1);
+	r->wid = 0;
 }
 
 /*
@@ -375,6 +378,7 @@ ingest_peel(struct ingest *in, const char *s, size_t n, struct peeled *pl)
 	pl->local_rank = pl->rank = pl->pid = RL_NONE;
 	pl->host[0] = '\0';
 	pl->any = false;
+	pl->raw = NULL;
 	if (rs->memo != NULL && n > 0) {
 		k = peel_key(s, n, key, &slot);
 		me = peel_memo_find(rs, slot, key, n);
@@ -406,6 +410,7 @@ ingest_peel(struct ingest *in, const char *s, size_t n, struct peeled *pl)
 				pl->any = pl->local_rank != RL_NONE ||
 				    pl->rank != RL_NONE || pl->pid != RL_NONE ||
 				    pl->host[0] != '\0';
+				pl->raw = raw;
 				/*
 				 * Where writers take turns (512 ranks of an
 				 * srun --label console), the next line's
@@ -428,6 +433,8 @@ ingest_peel(struct ingest *in, const char *s, size_t n, struct peeled *pl)
 			}
 			peel_memo_raw(me, s, pos, pl);
 			peel_raw_put(raw, me, s, pos, pl);
+			if (raw != NULL && raw->nstep != 0)
+				pl->raw = raw;
 			return pos;
 		}
 	}
@@ -644,6 +651,7 @@ writer_peeled(const struct writer *w, struct peeled *pl)
 	pl->pid = w->pid;
 	snprintf(pl->host, sizeof pl->host, "%s", w->host != NULL ? w->host :
 	    "");
+	pl->raw = NULL;
 }
 
 /* Put every writer in whash again, with room for one more. */
@@ -664,6 +672,16 @@ writer_rehash(struct ingest *in)
 	}
 }
 
+/* The writer just found, kept in the slot of the bytes that named it. */
+static void
+ingest_writer_keep(const struct ingest *in, const struct peeled *pl)
+{
+	if (pl->raw != NULL) {
+		pl->raw->wid = in->id;
+		pl->raw->w = in->last_writer;
+	}
+}
+
 /* Find or make the stream for what the prefixes named. */
 struct stream *
 ingest_stream(struct ingest *in, const struct peeled *pl)
@@ -673,11 +691,20 @@ ingest_stream(struct ingest *in, const struct peeled *pl)
 
 	if (w != NULL && ingest_writer_is(w, pl))
 		return w->st;
+	/*
+	 * Where 512 writers take turns (an srun --label console), each
+	 * line's is another than the last's: the prefix bytes' slot keeps
+	 * whose they were, where hashing what they named again and
+	 * comparing it was 5% of the samples.
+	 */
+	if (pl->raw != NULL && pl->raw->wid == in->id)
+		return (in->last_writer = pl->raw->w)->st;
 	if (2 * (in->nwriters + 1) > in->whsize)
 		writer_rehash(in);
 	slot = ingest_writer_slot(in, pl);
 	if (in->whash[slot] != NULL) {
 		in->last_writer = in->whash[slot];
+		ingest_writer_keep(in, pl);
 		return in->last_writer->st;
 	}
 	w = xcalloc(1, sizeof *w);
@@ -698,6 +725,7 @@ ingest_stream(struct ingest *in, const struct peeled *pl)
 	if (in->nwriters == LEAN_SOURCES && in->inc->lean)
 		in->src->lean = true;
 	in->last_writer = w;
+	ingest_writer_keep(in, pl);
 	if (w->local_rank == RL_NONE && w->rank == RL_NONE &&
 	    w->pid == RL_NONE && w->host == NULL)
 		in->bare = w->st;

@@ -40,6 +40,7 @@
  */
 #define _GNU_SOURCE		/* memrchr */
 #include <limits.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -68,6 +69,9 @@ ingest_offset(const struct ingest *in)
 {
 	return in->offset;
 }
+
+/* Numbers for the ingests, threads' too: 0 is none's. */
+static _Atomic uint64_t ingest_ids;
 
 /*
  * How many bytes of a source are read line by line before skipping may
@@ -100,6 +104,7 @@ ingest_create(struct rl_incident *inc, struct rl_source *src)
 	in = xcalloc(1, sizeof *in);
 	in->inc = inc;
 	in->src = src;
+	in->id = atomic_fetch_add(&ingest_ids, 1) + 1;
 	in->rs = (struct ruleset *)inc->rules;
 	if (in->rs != NULL) {
 		in->seen = xcalloc(in->rs->nrules + 1, sizeof *in->seen);
@@ -249,6 +254,7 @@ ingest_line(struct ingest *in, const char *line, size_t len, enum line_how how,
 		pl.local_rank = pl.rank = pl.pid = RL_NONE;
 		pl.host[0] = '\0';
 		pl.any = false;
+		pl.raw = NULL;
 		off = 0;
 	} else
 		off = ingest_peel(in, line, len, &pl);
@@ -259,6 +265,7 @@ ingest_line(struct ingest *in, const char *line, size_t len, enum line_how how,
 		if (pl.pid == RL_NONE)
 			pl.pid = jr.pid;
 		pl.any = pl.any || pl.host[0] != '\0' || pl.pid != RL_NONE;
+		pl.raw = NULL;	/* not the prefix bytes' alone */
 	}
 	msg = line + off;
 	mlen = len - off;

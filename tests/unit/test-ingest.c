@@ -923,6 +923,48 @@ test_spill_cap(void)
 	ruleset_free(rs);
 }
 
+/*
+ * Writers taking turns, in two consoles read one after the other with
+ * one ruleset: the slot of a prefix's bytes remembers its writer for the
+ * console being read only (the other's writers went with its reading).
+ */
+static void
+test_writer_turns(void)
+{
+	struct ruleset		*rs = pack();
+	struct rl_incident	*inc = incident_create(rs);
+	struct rl_source	*src[2];
+	struct seen		 sn = { 0 };
+	struct buf		 b = { 0 };
+	size_t			 i, k, bad = 0;
+
+	for (i = 0; i < 40; i++)
+		buf_printf(&b, "[default%zu]:2026-12-02 13:19:%02zu,000 INFO "
+		    "step %zu\n", i % 4, i, i / 4);
+	src[0] = incident_add_source(inc, "node1/console.log", SOURCE_FILE);
+	src[1] = incident_add_source(inc, "node2/console.log", SOURCE_FILE);
+	for (k = 0; k < 2; k++) {
+		attrib_path(rs, src[k]);
+		feed(inc, src[k], b.p, b.len, b.len, &sn);
+	}
+	is_int(sn.n, 80, "two consoles of 40 lines");
+	is_int(inc->nprocs, 8, "four writers in each, a process each");
+	for (i = 0; i < inc->nprocs; i++) {
+		bad += inc->procs[i]->lines != 10;
+		for (k = 0; k < inc->nprocs; k++)
+			bad += k != i && inc->procs[k]->local_rank ==
+			    inc->procs[i]->local_rank &&
+			    inc->procs[k]->host != NULL &&
+			    inc->procs[i]->host != NULL &&
+			    strcmp(inc->procs[k]->host, inc->procs[i]->host) == 0;
+	}
+	is_int((int)bad, 0, "each wrote its own 10 lines in its own console");
+	buf_clear(&b);
+	buf_clear(&sn.text);
+	incident_free(inc);
+	ruleset_free(rs);
+}
+
 int
 main(void)
 {
@@ -933,6 +975,7 @@ main(void)
 	test_chunks();
 	test_long_and_binary();
 	test_prefix_streams();
+	test_writer_turns();
 	test_paths();
 	test_pending_time();
 	test_peel_far();

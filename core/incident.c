@@ -988,12 +988,32 @@ incident_absorb(struct rl_incident *inc, struct rl_incident *part)
 		errlist_add(&inc->errors, "%s", part->errors.v[i]);
 }
 
-/* A process's last timed line, as ingestion copied it; "" if none. */
+/*
+ * A process's last timed line, as ingestion copied it, or read again
+ * where a lean reading did not copy it (a hang shows a few of them); ""
+ * if none, or if its place in the file is no longer a line.
+ */
 char *
 process_last_line(const struct rl_incident *inc, const struct rl_process *p)
 {
-	(void)inc;
-	return xstrdup(p->last_text != NULL ? p->last_text : "");
+	const struct rl_source	*src;
+	char			*t;
+	ssize_t			 n;
+	int			 fd;
+
+	if (p->last_text != NULL || p->last_source < 0 ||
+	    (size_t)p->last_source >= inc->nsources)
+		return xstrdup(p->last_text != NULL ? p->last_text : "");
+	src = inc->sources[p->last_source];
+	if (!src->lean || (fd = source_reopen(src)) == -1)
+		return xstrdup("");
+	t = xmalloc((size_t)p->last_len + 1);
+	n = pread(fd, t, p->last_len, (off_t)p->last_offset);
+	close(fd);
+	if (n != (ssize_t)p->last_len || memchr(t, '\n', p->last_len) != NULL)
+		n = 0;
+	t[n] = '\0';
+	return t;
 }
 
 /* Free everything an answer owns and make it empty again. */

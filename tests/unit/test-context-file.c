@@ -279,6 +279,79 @@ last_lines(void)
 	ruleset_free(rs);
 }
 
+/*
+ * A process's last line has the lines around it, whether its window was
+ * kept raw until the end (a console of a few hundred writers) or cut at
+ * once (past a thousand, as a pdsh stream of many hosts is), read whole
+ * or lean: each the cut the whole file gives.
+ */
+static void
+many_writers(void)
+{
+	static const size_t	 hosts[] = { 100, 1100 };
+	struct ruleset		*rs = rules_inline(
+	    "[attrib prefix.pdsh_host]\nkind = prefix\n"
+	    "pattern = ^(?<host>host\\d+): \n" "[rule boom]\n"
+	    "pattern = BOOM\nliteral = BOOM\nrole = root\ndomain = code\n");
+	struct rl_incident	*inc;
+	const struct rl_process	*p;
+	struct rl_event		 e;
+	struct buf		 b = { 0 };
+	const char		*got;
+	char			*argv[1], *want, *nl;
+	int64_t			 first, wfirst;
+	size_t			 h, i, k, bad, n;
+	bool			 lean;
+
+	for (h = 0; h < nitems(hosts); h++) {
+		tree_create();
+		buf_clear(&b);
+		for (k = 0; k < 3; k++)
+			for (i = 0; i < hosts[h]; i++)
+				buf_printf(&b, "host%04zu: 2026-12-02 09:00:%02zu,"
+				    "%03zu INFO step %zu of host %zu\n", i, k,
+				    i % 1000, k, i);
+		argv[0] = xstrdup(tree_put("pdsh.log", b.p));
+		for (lean = false; ; lean = true) {
+			inc = incident_create(rs);
+			inc->lean = lean;
+			is_int(pipeline_read(inc, 1, argv, NULL, NULL, 1), 0,
+			    "%zu hosts, %s: the stream is read", hosts[h],
+			    lean ? "lean" : "whole");
+			for (i = bad = n = 0; i < inc->nprocs; i++) {
+				p = inc->procs[i];
+				if (p->last_source != 0)
+					continue;
+				n++;
+				memset(&e, 0, sizeof e);
+				e.offset = p->last_offset;
+				e.process = (int)p->index;
+				e.text = xstrndup(b.p + p->last_offset,
+				    (size_t)((nl = strchr(b.p +
+				    p->last_offset, '\n')) - b.p) -
+				    p->last_offset);
+				want = cut_whole(b.p, p->last_offset,
+				    p->last_line, &wfirst);
+				got = event_context(inc, &e, &first);
+				bad += got == NULL || want == NULL ||
+				    strcmp(got, want) != 0 || first != wfirst;
+				free(want);
+				free(e.text);
+			}
+			ok(bad == 0 && n == hosts[h], "%zu hosts, %s: each of "
+			    "the %zu last lines has the lines around it",
+			    hosts[h], lean ? "lean" : "whole", n);
+			incident_free(inc);
+			if (lean)
+				break;
+		}
+		free(argv[0]);
+		tree_remove();
+	}
+	buf_clear(&b);
+	ruleset_free(rs);
+}
+
 int
 main(void)
 {
@@ -396,5 +469,6 @@ main(void)
 	limits_noted();
 	console_lean();
 	last_lines();
+	many_writers();
 	return tap_done();
 }

@@ -29,6 +29,7 @@
 #define EV_MAX		24	/* items one list keeps; the rest are counted */
 #define EV_TEXT_MAX	1024	/* bytes of a line an item keeps */
 #define EV_TIES_MAX	16	/* collateral ranks tied to the first, listed */
+#define SKEW_NAMED	4	/* hosts whose clocks the explanation names */
 #define EV_NEAR_MS	(10 * 60 * 1000) /* a hardware line this near counts */
 
 #define CONF_BONUS	0.05	/* per corroborating line */
@@ -524,28 +525,64 @@ ev_first_hang(struct rl_incident *inc, const struct rl_event *f,
 	}
 }
 
-/* The clocks: when hosts disagree, say by how much and how it was used. */
+/* Is a host's clock off from the reference's by more than the tolerance? */
+static bool
+ev_skewed(const struct rl_answer *a, const struct rl_skew *k)
+{
+	return !k->reference && llabs(k->offset_ms) >= a->skew_tolerance_ms;
+}
+
+/*
+ * The clocks: when hosts disagree, say by how much and how it was used.
+ * Past SKEW_NAMED hosts only the furthest off are named, and the rest
+ * counted: a stream of 100,000 hosts whose clocks drift made an
+ * explanation of 10 MB, one sentence a host, which the clocks' list in
+ * the report and the JSON holds anyway.
+ */
 static void
 ev_first_skew(struct rl_incident *inc, struct buf *x)
 {
 	const struct rl_answer	*a = &inc->answer;
-	size_t			 i;
-	const struct rl_skew	*ref = NULL;
+	const struct rl_skew	*ref = NULL, *k;
+	size_t			 i, j, n = 0, named[SKEW_NAMED], nnamed = 0;
 
 	for (i = 0; i < a->nskew; i++) {
 		if (a->skew[i].reference)
 			ref = &a->skew[i];
+		n += ev_skewed(a, &a->skew[i]);
 	}
-	for (i = 0; i < a->nskew && ref != NULL; i++) {
-		if (a->skew[i].reference ||
-		    llabs(a->skew[i].offset_ms) < a->skew_tolerance_ms)
+	if (ref == NULL)
+		return;
+	for (i = 0; i < a->nskew; i++) {
+		if (!ev_skewed(a, &a->skew[i]))
 			continue;
+		if (n <= SKEW_NAMED) {
+			named[nnamed++] = i;
+			continue;
+		}
+		/* The furthest off, furthest first. */
+		for (j = 0; j < nnamed && llabs(a->skew[named[j]].offset_ms) >=
+		    llabs(a->skew[i].offset_ms); j++)
+			;
+		if (j == SKEW_NAMED)
+			continue;
+		if (nnamed < SKEW_NAMED)
+			nnamed++;
+		memmove(&named[j + 1], &named[j], (nnamed - 1 - j) *
+		    sizeof *named);
+		named[j] = i;
+	}
+	for (j = 0; j < nnamed; j++) {
+		k = &a->skew[named[j]];
 		buf_printf(x, " %s's clock is %.1f s %s %s's (from %zu step "
 		    "lines): its times were corrected before ordering.",
-		    a->skew[i].host, fabs((double)a->skew[i].offset_ms) / 1000,
-		    a->skew[i].offset_ms > 0 ? "ahead of" : "behind", ref->host,
-		    a->skew[i].samples);
+		    k->host, fabs((double)k->offset_ms) / 1000,
+		    k->offset_ms > 0 ? "ahead of" : "behind", ref->host,
+		    k->samples);
 	}
+	if (n > nnamed)
+		buf_printf(x, " So were %zu more hosts' clocks, none further "
+		    "off (the clocks' list has each).", n - nnamed);
 }
 
 /* The first failure's evidence, and more of its explanation. */

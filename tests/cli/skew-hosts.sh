@@ -54,4 +54,31 @@ PY
 [ "$(cat "$tmp/check")" = ok ]
 ok $? "48 hosts' offsets against node00, each at its 6 steps ($(head -c 300 "$tmp/check"))"
 
+# With a failure to explain, the explanation names the four clocks
+# furthest off, furthest first, and counts the rest: one sentence a host
+# was 10 MB at 100,000 hosts.
+printf '%s\n' "2026-12-02 10:00:20,000 INFO     [rank95] train: step" \
+    "[rank95]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB." \
+    >>"$tmp/node47/rank95.log"
+$RANKLINE analyze --no-store --json "$tmp" >"$tmp/out2.json" 2>&1
+python3 - "$tmp/out2.json" <<'PY' >"$tmp/check2" 2>&1
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+sk = d["skew"]
+off = sorted((h for h in sk["hosts"] if not h["reference"] and
+              abs(h["offset_ms"]) >= sk["tolerance_ms"]),
+             key=lambda h: -abs(h["offset_ms"]))
+ex = d["first_failure"]["explanation"]
+named = re.findall(r"(node\d+)'s clock is", ex)
+more = re.search(r"So were (\d+) more hosts' clocks", ex)
+bad = []
+if named != [h["host"] for h in off[:4]]:
+    bad.append("named %s, want %s" % (named, [h["host"] for h in off[:4]]))
+if len(off) <= 4 or more is None or int(more.group(1)) != len(off) - 4:
+    bad.append("%d off, %s" % (len(off), more and more.group(0)))
+print("; ".join(bad) or "ok")
+PY
+[ "$(cat "$tmp/check2")" = ok ]
+ok $? "the explanation names the 4 clocks furthest off and counts the rest ($(head -c 300 "$tmp/check2"))"
+
 tap_done

@@ -136,6 +136,8 @@ struct rl_source {
 	uint64_t	 bytes;		/* bytes read */
 	uint64_t	 walk_size;	/* its size when its path was walked */
 	int64_t		 walk_mtime;	/* and its time then, if walk_size */
+	uint64_t	 walk_dev;	/* the file its path was then, or 0: */
+	uint64_t	 walk_ino;	/* read again only while it still is */
 	int64_t		 file_size;	/* a regular file's size when the
 					   reading opened it, or -1 */
 	uint64_t	 long_lines;	/* lines cut at the length limit */

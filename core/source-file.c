@@ -121,6 +121,10 @@ source_walk(struct rl_incident *inc, const char *path, int depth)
 	src = incident_add_source(inc, path, SOURCE_FILE);
 	src->walk_size = S_ISREG(sb.st_mode) ? (uint64_t)sb.st_size : 0;
 	src->walk_mtime = (int64_t)sb.st_mtime;
+	if (S_ISREG(sb.st_mode)) {
+		src->walk_dev = (uint64_t)sb.st_dev;
+		src->walk_ino = (uint64_t)sb.st_ino;
+	}
 	return 0;
 }
 
@@ -441,7 +445,14 @@ source_reopen(const struct rl_source *src)
 	if ((fd = open(src->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC |
 	    O_NOCTTY)) == -1)
 		return -1;
-	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+	/*
+	 * A log rotated by renaming since it was read (another file at its
+	 * path now) is not that source: its bytes at an event's offset would
+	 * be another line, shown as the event's.
+	 */
+	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) ||
+	    (src->walk_ino != 0 && ((uint64_t)sb.st_ino != src->walk_ino ||
+	    (uint64_t)sb.st_dev != src->walk_dev))) {
 		close(fd);
 		return -1;
 	}

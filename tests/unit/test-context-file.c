@@ -456,6 +456,30 @@ main(void)
 	ok(ev != NULL && event_context(inc, ev, &first) == NULL,
 	    "a file changed since it was read gives no context");
 	incident_free(inc);
+
+	/*
+	 * Rotated by renaming: another file at the path, with a failure at
+	 * the same place.  Its line is not the event's: no text, no context.
+	 */
+	put(b.p);
+	inc = analyze(rs, true, false);
+	snprintf(name, sizeof name, "%s.1", path);
+	if (rename(path, name) != 0 || (fd = open(path, O_WRONLY | O_CREAT,
+	    0600)) == -1)
+		fatal("cannot rotate %s", path);
+	close(fd);
+	for (i = 0; (want = strstr(other, "bOOM")) != NULL; i++)
+		memcpy(want, "BOOX", 4);
+	put(other);
+	for (i = 0; i < inc->nevents && inc->events[i]->line != 40; i++)
+		;
+	ev = i < inc->nevents ? inc->events[i] : NULL;
+	ok(ev != NULL && strcmp(event_text(inc, ev), "") == 0 &&
+	    event_context(inc, ev, &first) == NULL, "a file rotated by "
+	    "renaming since it was read gives neither the new file's line "
+	    "nor its lines around");
+	incident_free(inc);
+	unlink(name);
 	free(other);
 
 	for (i = 1; i < LEAN_SOURCES; i++) {

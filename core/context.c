@@ -23,7 +23,6 @@
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "engine.h"
 
@@ -260,18 +259,12 @@ static char *
 context_reread(const struct rl_source *src, const struct rl_context *c)
 {
 	char	*t;
-	size_t	 have = 0, off, cmp;
-	ssize_t	 k;
-	int	 fd;
+	size_t	 have, off, cmp;
 
-	if (c->offset < c->from || c->offset - c->from > c->len ||
-	    (fd = source_reopen(src)) == -1)
+	if (c->offset < c->from || c->offset - c->from > c->len)
 		return NULL;
 	t = xmalloc((size_t)c->len + 1);
-	while (have < c->len && (k = pread(fd, t + have, c->len - have,
-	    (off_t)(c->from + have))) > 0)
-		have += (size_t)k;
-	close(fd);
+	have = source_pread(src, t, c->len, c->from);
 	off = (size_t)(c->offset - c->from);
 	cmp = c->len - off < c->nhead ? c->len - off : c->nhead;
 	if (have != c->len || memchr(t, '\0', have) != NULL ||

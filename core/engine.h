@@ -233,6 +233,8 @@ bool		 source_spilled(const struct rl_source *, uint64_t);
 void		 source_feed(struct rl_incident *, struct rl_source *,
 		     struct ingest *, const char *, size_t);
 int		 source_reopen(const struct rl_source *);
+size_t		 source_pread(const struct rl_source *, void *, size_t,
+		     uint64_t);
 /* find-read.c: a source read again in an incident of its own (cat, /). */
 struct rl_source *source_again(struct rl_incident *, const struct rl_source *,
 		     ingest_line_cb, void *);

@@ -48,17 +48,10 @@ event_text_read(const struct rl_incident *inc, const struct rl_event *e)
 {
 	char	*t;
 	size_t	 n = e->tlen, have = 0;
-	ssize_t	 k;
-	int	 fd;
 
 	t = xmalloc(n + sizeof TEXT_MARK);
-	if (e->source < inc->nsources &&
-	    (fd = source_reopen(inc->sources[e->source])) != -1) {
-		while (have < n && (k = pread(fd, t + have, n - have,
-		    (off_t)(e->offset + have))) > 0)
-			have += (size_t)k;
-		close(fd);
-	}
+	if (e->source < inc->nsources)
+		have = source_pread(inc->sources[e->source], t, n, e->offset);
 	if (have != n || !text_compose(t, t, n, e->tform & EVENT_TEXT_CUT))
 		t[0] = '\0';
 	return t;

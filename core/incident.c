@@ -998,19 +998,17 @@ process_last_line(const struct rl_incident *inc, const struct rl_process *p)
 {
 	const struct rl_source	*src;
 	char			*t;
-	ssize_t			 n;
-	int			 fd;
+	size_t			 n;
 
 	if (p->last_text != NULL || p->last_source < 0 ||
 	    (size_t)p->last_source >= inc->nsources)
 		return xstrdup(p->last_text != NULL ? p->last_text : "");
 	src = inc->sources[p->last_source];
-	if (!src->lean || (fd = source_reopen(src)) == -1)
+	if (!src->lean)
 		return xstrdup("");
-	t = xmalloc((size_t)p->last_len + 1);
-	n = pread(fd, t, p->last_len, (off_t)p->last_offset);
-	close(fd);
-	if (n != (ssize_t)p->last_len || memchr(t, '\n', p->last_len) != NULL)
+	t = xmalloc(p->last_len + 1);
+	n = source_pread(src, t, p->last_len, p->last_offset);
+	if (n != p->last_len || memchr(t, '\n', n) != NULL)
 		n = 0;
 	t[n] = '\0';
 	return t;

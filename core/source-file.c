@@ -459,6 +459,27 @@ source_reopen(const struct rl_source *src)
 	return fd;
 }
 
+/*
+ * Read n bytes of a source again at offset off into buf, as source_reopen
+ * allows; returns how many were had (fewer at the file's end, 0 where it
+ * cannot be read again).
+ */
+size_t
+source_pread(const struct rl_source *src, void *buf, size_t n, uint64_t off)
+{
+	size_t	have = 0;
+	ssize_t	k;
+	int	fd;
+
+	if ((fd = source_reopen(src)) == -1)
+		return 0;
+	while (have < n && (k = pread(fd, (char *)buf + have, n - have,
+	    (off_t)(off + have))) > 0)
+		have += (size_t)k;
+	close(fd);
+	return have;
+}
+
 /* The source's ingest, made on first use and kept between reads. */
 struct ingest *
 source_ingest(struct rl_incident *inc, struct rl_source *src,

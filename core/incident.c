@@ -55,6 +55,15 @@ struct slab {
 	unsigned char	 b[];
 };
 
+/*
+ * What the slabs hold asks 8-byte alignment, no more: a keep's events go
+ * side by side, where rounding each keep's to 16 left 8 bytes after every
+ * odd count of 136-byte events.
+ */
+#define SLAB_ALIGN	8
+_Static_assert(_Alignof(struct rl_event) <= SLAB_ALIGN &&
+    _Alignof(struct rl_keep) <= SLAB_ALIGN, "slabs align what they hold");
+
 /* n bytes from the slabs at *head, made as they fill. */
 static void *
 slab_alloc(struct slab **head, size_t n, size_t min, size_t max)
@@ -63,7 +72,7 @@ slab_alloc(struct slab **head, size_t n, size_t min, size_t max)
 	size_t		 cap;
 	void		*p;
 
-	n = (n + 15) & ~(size_t)15;
+	n = (n + SLAB_ALIGN - 1) & ~(size_t)(SLAB_ALIGN - 1);
 	if (s == NULL || s->cap - s->used < n) {
 		cap = s == NULL ? min : s->cap < max / 2 ? 2 * s->cap : max;
 		if (cap < n)
@@ -360,26 +369,28 @@ found:
 static void
 event_init(struct rl_incident *inc, struct rl_event *e)
 {
+	int	i;
+
 	/*
 	 * Field by field, not a memset: a replaced tail is made empty once per
 	 * matched line, and the compilers make a memset of this size a
 	 * `rep stos`, whose start costs more than these stores.
 	 */
-	_Static_assert(sizeof *e == 144, "event_init sets every field");
+	_Static_assert(sizeof *e == 136, "event_init sets every field");
 	e->line = e->offset = 0;
 	e->time = (struct rl_time){ 0 };
 	e->rule = NULL;
 	e->text = NULL;
 	e->seq = inc->next_seq++;
 	e->ord = 0;
-	memset(e->capv, 0, sizeof e->capv);
+	for (i = 0; i < EVENT_CAPS; i++)
+		e->capv[i] = RL_CAP_UNSET;
 	e->source = 0;
 	e->process = e->rank = RL_NONE;
 	e->role = 0;
 	e->at = 0;
 	e->pat = 0;
-	memset(e->capk, 0, sizeof e->capk);
-	e->ncap = e->guess = 0;
+	e->guess = 0;
 	e->timed = e->weak = e->rank_resolved = e->harmless = false;
 	e->tform = 0;
 	e->tlen = 0;

@@ -346,15 +346,8 @@ ingest_tail_again(struct ingest *in, const struct stream *st,
 	e->time = st->last;
 	e->at = m->subject - line <= UINT16_MAX ?
 	    (uint16_t)(m->subject - line) : 0;
-	memset(e->capv, 0, sizeof e->capv);
-	memset(e->capk, 0, sizeof e->capk);
-	e->ncap = 0;
-	for (i = 0; i < m->pat->ncapv && e->ncap < EVENT_CAPS; i++) {
-		if (cap[m->pat->capv[i]] == RL_CAP_UNSET)
-			continue;
-		e->capk[e->ncap] = m->pat->capv[i];
-		e->capv[e->ncap++] = cap[m->pat->capv[i]];
-	}
+	for (i = 0; i < m->pat->ncapv; i++)
+		e->capv[i] = cap[m->pat->capv[i]];
 	k->last_due = true;
 	k->last_off = in->offset;
 	k->last_len = (uint32_t)len;
@@ -482,12 +475,8 @@ ingest_event(struct ingest *in, struct stream *st, const struct rl_match *m,
 	e->pat = (uint8_t)(m->pat - r->pat);
 	e->at = m->subject - line <= UINT16_MAX ?
 	    (uint16_t)(m->subject - line) : 0;
-	for (i = 0; i < m->pat->ncapv && e->ncap < EVENT_CAPS; i++) {
-		if (cap[m->pat->capv[i]] == RL_CAP_UNSET)
-			continue;
-		e->capk[e->ncap] = m->pat->capv[i];
-		e->capv[e->ncap++] = cap[m->pat->capv[i]];
-	}
+	for (i = 0; i < m->pat->ncapv; i++)
+		e->capv[i] = cap[m->pat->capv[i]];
 	e->weak = st->rec != NULL;
 	e->process = (int)p->index;
 	if (rank != RL_NONE || local != RL_NONE)

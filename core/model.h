@@ -249,7 +249,9 @@ struct rl_rank {
 /*
  * The numeric captures an event keeps: a rule's pattern names a few (three
  * at most in the shipped packs), and an event held thirteen slots for them,
- * half of its size, across millions of kept and gathered events.
+ * half of its size, across millions of kept and gathered events.  The
+ * pattern that matched says which each is, so the event keeps the values
+ * alone, in its order, RL_CAP_UNSET where the line had none.
  */
 #define EVENT_CAPS	RULE_NCAPS
 
@@ -267,7 +269,9 @@ struct rl_event {
 					   event_text */
 	uint64_t	 seq;		/* arrival order, for stable sorting */
 	uint64_t	 ord;		/* its keep's match number, from 0 */
-	int64_t		 capv[EVENT_CAPS];/* numeric captures; see event_cap */
+	int64_t		 capv[EVENT_CAPS];/* numeric captures, in the order of
+					   its pattern's (rule->pat[pat]);
+					   see event_cap */
 	unsigned	 source;	/* index of its source */
 	int		 process;	/* index of its process, or RL_NONE */
 	int		 rank;		/* resolved global rank, or RL_NONE */
@@ -275,8 +279,6 @@ struct rl_event {
 					   by context */
 	uint8_t		 pat;		/* which of the rule's patterns did */
 	uint16_t	 at;		/* where in text its pattern matched */
-	uint8_t		 capk[EVENT_CAPS];/* which capture each is (rl_cap) */
-	uint8_t		 ncap;		/* how many it holds */
 	uint8_t		 guess;		/* how its time was had: TIME_OWN, ... */
 	bool		 timed;		/* the line carried its time itself */
 	bool		 weak;		/* in a launcher's record: a copy, coarse time */
@@ -371,10 +373,14 @@ void		 event_texts_hold(const struct rl_incident *, const size_t *,
 static inline int64_t
 event_cap(const struct rl_event *e, enum rl_cap c)
 {
-	int	i;
+	const struct rl_pattern	*p;
+	int			 i;
 
-	for (i = 0; i < e->ncap; i++) {
-		if (e->capk[i] == c)
+	if (e->rule == NULL || e->pat >= e->rule->npat)
+		return RL_CAP_UNSET;
+	p = &e->rule->pat[e->pat];
+	for (i = 0; i < p->ncapv; i++) {
+		if (p->capv[i] == c)
 			return e->capv[i];
 	}
 	return RL_CAP_UNSET;

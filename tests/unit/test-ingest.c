@@ -965,9 +965,60 @@ test_writer_turns(void)
 	ruleset_free(rs);
 }
 
+/*
+ * An event keeps its captures' values alone, in its pattern's order: which
+ * each is comes from the pattern that matched, so a capture that pattern
+ * does not name, or that the line did not have, reads as unset, whichever
+ * of the rule's patterns matched and wherever the value sits among them.
+ */
+static void
+test_captures(void)
+{
+	static const char	*text =
+	    "worker exit signal 9\n"
+	    "worker exit code 3 signal 15\n"
+	    "lost rank 7 pid 5000000000\n";
+	struct ruleset		*rs = pack_text(
+	    "[rule t.exit]\n"
+	    "pattern = exit (?:code (?<exitcode>\\d+) )?signal (?<signal>\\d+)\n"
+	    "pattern = lost rank (?<rank>\\d+) pid (?<pid>\\d+)\n"
+	    "role = root\ndomain = infrastructure\n");
+	struct rl_incident	*inc = incident_create(rs);
+	struct rl_source	*src;
+	struct rl_event		*e[3] = { NULL };
+	struct seen		 sn = { 0 };
+	size_t			 i;
+
+	src = incident_add_source(inc, "worker.log", SOURCE_FILE);
+	feed(inc, src, text, strlen(text), 7, &sn);
+	is_int((int)inc->nevents, 3, "three lines, three events");
+	for (i = 0; i < inc->nevents && i < 3; i++)
+		e[inc->events[i]->line - 1] = inc->events[i];
+	ok(e[0] != NULL && e[1] != NULL && e[2] != NULL, "one for each line");
+	if (e[0] == NULL || e[1] == NULL || e[2] == NULL)
+		goto out;
+	ok(event_cap(e[0], CAP_EXITCODE) == RL_CAP_UNSET &&
+	    event_cap(e[0], CAP_SIGNAL) == 9,
+	    "a capture the line lacks is unset, the one after it is had");
+	ok(event_cap(e[1], CAP_EXITCODE) == 3 &&
+	    event_cap(e[1], CAP_SIGNAL) == 15 &&
+	    event_cap(e[1], CAP_RANK) == RL_CAP_UNSET,
+	    "both of the pattern's, and none it does not name");
+	ok(event_cap(e[2], CAP_RANK) == 7 &&
+	    event_cap(e[2], CAP_PID) == INT64_C(5000000000) &&
+	    event_cap(e[2], CAP_SIGNAL) == RL_CAP_UNSET &&
+	    event_cap(e[2], CAP_EXITCODE) == RL_CAP_UNSET,
+	    "the second pattern's own captures, 64 bits wide");
+out:
+	buf_clear(&sn.text);
+	incident_free(inc);
+	ruleset_free(rs);
+}
+
 int
 main(void)
 {
+	test_captures();
 	test_spill_cap();
 	test_mapped_shrink();
 	test_journal();

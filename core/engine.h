@@ -37,7 +37,6 @@ struct rl_keep {
 					   keeps (a rank's first failures and
 					   evidence) never have one, and it
 					   was half a keep's size */
-	uint64_t	 last_off;
 	uint64_t	 matched;	/* lines matched, kept or not */
 	uint64_t	 lines;		/* of those, not harmless: the tally's */
 	int64_t		 count;		/* their `count` captures, summed */
@@ -46,8 +45,10 @@ struct rl_keep {
 	struct rl_time	 last;		/* the latest's */
 	int		 process;	/* index of its process */
 	unsigned	 source;	/* index of its source */
-	uint32_t	 tail_len;	/* its line's length, while dirty */
-	uint32_t	 last_len;
+	uint32_t	 due;		/* while its tail and samples wait for
+					   the block's end: 1 + its place in
+					   its ingest's list of those (struct
+					   keep_due); else 0 */
 	uint16_t	 limit;		/* events kept at most: KEEP_MAX */
 	uint16_t	 n;
 	uint16_t	 cap;		/* slots of v; grows to limit */
@@ -55,10 +56,6 @@ struct rl_keep {
 	uint8_t		 policy;	/* enum keep_policy */
 	uint8_t		 stride;	/* KEEP_SAMPLE: ords kept are multiples
 					   of 1 << stride */
-	bool		 dirty;		/* times and texts are to come (ingest's
-					   tail, samples, last) */
-	bool		 last_due;	/* `last` is to be the time of the line
-					   at last_off, of last_len bytes */
 	bool		 v_slab;	/* v is its source's slab's: copied out
 					   to grow, never freed alone */
 };

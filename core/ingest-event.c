@@ -302,6 +302,20 @@ keep_to_tail(const struct rl_keep *k, uint64_t ord)
 	}
 }
 
+/* A keep's entry in the list of those waiting for the block's end, made
+ * if it has none. */
+static struct keep_due *
+ingest_due(struct ingest *in, struct rl_keep *k)
+{
+	if (k->due == 0) {
+		in->dirty = array_grow(in->dirty, in->ndirty, &in->cdirty,
+		    sizeof *in->dirty);
+		in->dirty[in->ndirty] = (struct keep_due){ .k = k };
+		k->due = (uint32_t)++in->ndirty;
+	}
+	return &in->dirty[k->due - 1];
+}
+
 /*
  * A line read while skipping, which its keep puts in its tail, where the
  * keep's last line, read the same way, still waits for its time and text
@@ -319,11 +333,12 @@ ingest_tail_again(struct ingest *in, const struct stream *st,
 {
 	const struct rl_rule	*r = m->rule;
 	struct rl_event		*e = k->tail;
+	struct keep_due		*d;
 	uint64_t		 ord;
 	int			 i;
 
 	ord = cap[CAP_STEP] >= 0 ? (uint64_t)cap[CAP_STEP] : k->matched;
-	if (!k->dirty || k->lines == 0 || !keep_to_tail(k, ord) ||
+	if (k->due == 0 || k->lines == 0 || !keep_to_tail(k, ord) ||
 	    e->rule != r || !event_text_due(e) || e->harmless || e->timed ||
 	    e->guess != TIME_STREAM || e->rank_resolved ||
 	    e->source != in->src->index || e->process != (int)p->index ||
@@ -348,10 +363,10 @@ ingest_tail_again(struct ingest *in, const struct stream *st,
 	    (uint16_t)(m->subject - line) : 0;
 	for (i = 0; i < m->pat->ncapv; i++)
 		e->capv[i] = cap[m->pat->capv[i]];
-	k->last_due = true;
-	k->last_off = in->offset;
-	k->last_len = (uint32_t)len;
-	k->tail_len = (uint32_t)len;
+	d = &in->dirty[k->due - 1];
+	d->last_due = true;
+	d->last_off = in->offset;
+	d->last_len = d->tail_len = (uint32_t)len;
 	return true;
 }
 
@@ -372,6 +387,7 @@ ingest_event(struct ingest *in, struct stream *st, const struct rl_match *m,
 	struct rl_process	*p = st->proc;
 	struct rl_time		 t = st->last;
 	int64_t			 cap[CAP_NCAPS];
+	struct keep_due		*d;
 	int			 i, rank, local;
 	bool			 harmless = false, first, sample;
 	uint64_t		 old_tail;
@@ -450,12 +466,14 @@ ingest_event(struct ingest *in, struct stream *st, const struct rl_match *m,
 		k->first = t;
 	if (!harmless && !lazy) {
 		k->last = t;
-		k->last_due = false;
+		if (k->due != 0)
+			in->dirty[k->due - 1].last_due = false;
 	} else if (!harmless) {
 		/* The latest line's time, once it is known. */
-		k->last_due = true;
-		k->last_off = in->offset;
-		k->last_len = (uint32_t)len;
+		d = ingest_due(in, k);
+		d->last_due = true;
+		d->last_off = in->offset;
+		d->last_len = (uint32_t)len;
 	}
 	if (e == NULL)
 		return;
@@ -483,14 +501,9 @@ ingest_event(struct ingest *in, struct stream *st, const struct rl_match *m,
 		e->rank = rank;
 	if (lazy) {
 		/* Its time and text at the end of the block (ingest_tails). */
+		d = ingest_due(in, k);
 		if (e == k->tail)
-			k->tail_len = (uint32_t)len;
-		if (!k->dirty) {
-			k->dirty = true;
-			in->dirty = array_grow(in->dirty, in->ndirty,
-			    &in->cdirty, sizeof *in->dirty);
-			in->dirty[in->ndirty++] = k;
-		}
+			d->tail_len = (uint32_t)len;
 		return;
 	}
 	ingest_event_text(in, e, line, len);

@@ -54,6 +54,20 @@ struct writer {
 	struct stream	*st;		/* borrowed from the ingest */
 };
 
+/*
+ * A keep whose latest events wait for the block's end (ingest_tails), and
+ * the lines their times and texts are read from then.  Here, not in the
+ * keep: a keep waits only within a block, and these were 16 bytes of each
+ * of some twenty keeps a rank.
+ */
+struct keep_due {
+	struct rl_keep	*k;		/* k->due is 1 + its place */
+	uint64_t	 last_off;	/* with last_due: k->last is to be */
+	uint32_t	 last_len;	/* the time of this line */
+	uint32_t	 tail_len;	/* the tail's line's length */
+	bool		 last_due;
+};
+
 struct ingest {
 	struct rl_incident *inc;	/* borrowed */
 	struct rl_source *src;		/* borrowed */
@@ -125,7 +139,8 @@ struct ingest {
 		struct rl_time	 t;	/* had this time, its own or */
 		bool		 found;	/* a line's before it; or none */
 	}		 when;
-	struct rl_keep	**dirty;	/* keeps whose tail waits for the block's end */
+	struct keep_due	*dirty;		/* keeps whose tail waits for the
+					   block's end */
 	size_t		 ndirty;
 	size_t		 cdirty;	/* room in dirty */
 	uint64_t	*idle;		/* per literal: it only feeds links the

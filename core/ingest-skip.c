@@ -179,6 +179,7 @@ ingest_line_len(const struct ingest *in, const char *ls)
 void
 ingest_tails(struct ingest *in)
 {
+	struct keep_due	*d;
 	struct rl_keep	*k;
 	struct rl_event	*e;
 	const char	*ls;
@@ -187,8 +188,9 @@ ingest_tails(struct ingest *in)
 	bool		 own;
 
 	for (i = 0; i < in->ndirty; i++) {
-		k = in->dirty[i];
-		k->dirty = false;
+		d = &in->dirty[i];
+		k = d->k;
+		k->due = 0;
 		/* The samples of this block still kept: the last ones in v. */
 		for (j = k->n; j > 0 && event_text_due(&k->v[j - 1]); j--)
 			;
@@ -198,7 +200,7 @@ ingest_tails(struct ingest *in)
 			    e->offset < in->blk_abs)
 				continue;
 			ls = in->blk + (e->offset - in->blk_abs);
-			len = e == k->tail ? k->tail_len :
+			len = e == k->tail ? d->tail_len :
 			    ingest_line_len(in, ls);
 			if (!ingest_when(in, in->streams[0], ls, len,
 			    &e->time, &own))
@@ -207,13 +209,12 @@ ingest_tails(struct ingest *in)
 			e->guess = own ? TIME_OWN : TIME_STREAM;
 			ingest_event_text(in, e, ls, len);
 		}
-		if (k->last_due && k->last_off >= in->blk_abs) {
-			ls = in->blk + (k->last_off - in->blk_abs);
-			if (!ingest_when(in, in->streams[0], ls, k->last_len,
+		if (d->last_due && d->last_off >= in->blk_abs) {
+			ls = in->blk + (d->last_off - in->blk_abs);
+			if (!ingest_when(in, in->streams[0], ls, d->last_len,
 			    &k->last, &own))
 				k->last = in->streams[0]->last;
 		}
-		k->last_due = false;
 	}
 	in->ndirty = 0;
 }

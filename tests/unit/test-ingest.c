@@ -1015,9 +1015,66 @@ out:
 	ruleset_free(rs);
 }
 
+/*
+ * A keep's latest line, read while skipping and alone of its keep in its
+ * block, goes to the keep's tail and has its time and text at the block's
+ * end, from the line's own length: here one step in some 1,000 lines of
+ * other writing, read in 64 KB parts, so that each part holds one at most.
+ */
+static void
+test_tail_alone(void)
+{
+	struct ruleset		*rs = pack();
+	struct rl_incident	*inc = incident_create(rs);
+	struct rl_source	*src;
+	struct buf		 b = { 0 };
+	const struct rl_event	*e, *last = NULL;
+	char			 want[96], got[32], tw[32];
+	size_t			 i, steps = 0;
+	unsigned		 ms;
+	struct rl_time		 t;
+
+	for (i = 0; i < 120000; i++) {
+		ms = (unsigned)i * 10;
+		if (i % 997 == 996)
+			step_line(&b, ms, steps++);
+		else
+			buf_printf(&b, "2026-12-02 10:%02u:%02u,%03u INFO queue "
+			    "%zu drained\n", ms / 60000 % 60, ms / 1000 % 60,
+			    ms % 1000, i);
+	}
+	src = incident_add_source(inc, "rank0.log", SOURCE_FILE);
+	feed_more(inc, src, b.p, b.len, 65536, b.len);
+	for (i = 0; i < inc->nevents; i++) {
+		e = inc->events[i];
+		if (strcmp(e->rule->id, "t.step") == 0 &&
+		    (last == NULL || e->line > last->line))
+			last = e;
+	}
+	ms = (unsigned)(119 * 997 + 996) * 10;
+	snprintf(want, sizeof want, "2026-12-02 10:%02u:%02u,%03u INFO step "
+	    "%zu", ms / 60000 % 60, ms / 1000 % 60, ms % 1000, steps - 1);
+	t = step_time(ms);
+	clock_format(&t, tw, sizeof tw);
+	if (last != NULL)
+		clock_format(&last->time, got, sizeof got);
+	ok(last != NULL && last->line == 119 * 997 + 997 &&
+	    last->text != NULL && strcmp(last->text, want) == 0 &&
+	    strcmp(got, tw) == 0, "the last of %zu steps, one to a part, is "
+	    "its own whole line at its own time", steps);
+	if (last != NULL)
+		printf("# line %llu: \"%s\" at %s\n",
+		    (unsigned long long)last->line,
+		    last->text != NULL ? last->text : "(null)", got);
+	buf_clear(&b);
+	incident_free(inc);
+	ruleset_free(rs);
+}
+
 int
 main(void)
 {
+	test_tail_alone();
 	test_captures();
 	test_spill_cap();
 	test_mapped_shrink();

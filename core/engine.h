@@ -61,6 +61,13 @@ struct rl_keep {
 };
 #define KEEP_MAX	UINT16_MAX
 
+/*
+ * A sample's stride stops here: an event keeps the low 32 bits of its ord,
+ * and a stride of 32 asks no more of them.  (Reached only by steps past
+ * four billion; a full sample then puts later lines in its tail.)
+ */
+#define KEEP_STRIDE_MAX	32
+
 /* The ords a sample keeps are those with no bit of this set. */
 static inline uint64_t
 keep_stride_mask(const struct rl_keep *k)

@@ -376,7 +376,7 @@ event_init(struct rl_incident *inc, struct rl_event *e)
 	 * matched line, and the compilers make a memset of this size a
 	 * `rep stos`, whose start costs more than these stores.
 	 */
-	_Static_assert(sizeof *e == 136, "event_init sets every field");
+	_Static_assert(sizeof *e == 128, "event_init sets every field");
 	e->line = e->offset = 0;
 	e->time = (struct rl_time){ 0 };
 	e->rule = NULL;
@@ -587,7 +587,7 @@ keep_thin(struct rl_keep *k)
 {
 	uint32_t	i, n = 0;
 
-	while (k->n == k->limit && k->stride < 62) {
+	while (k->n == k->limit && k->stride < KEEP_STRIDE_MAX) {
 		k->stride++;
 		for (i = n = 0; i < k->n; i++) {
 			if ((k->v[i].ord & keep_stride_mask(k)) == 0)
@@ -647,7 +647,7 @@ keep_add(struct rl_incident *inc, struct rl_keep *k, uint64_t ord)
 		break;
 	}
 	event_init(inc, e);
-	e->ord = ord;
+	e->ord = (uint32_t)ord;
 	return e;
 }
 

@@ -350,7 +350,7 @@ ingest_tail_again(struct ingest *in, const struct stream *st,
 	/* keep_add's part: the tail emptied, numbered and ordered. */
 	k->matched++;
 	e->seq = in->inc->next_seq++;
-	e->ord = ord;
+	e->ord = (uint32_t)ord;
 	if (k->policy == KEEP_FIRST && event_failing_role(r->role)) {
 		context_drop(in->src, e->offset);
 		context_event(&in->ctx, in->src, in->offset, lineno);

@@ -268,10 +268,12 @@ struct rl_event {
 					   with EVENT_TEXT_AWAY: read it with
 					   event_text */
 	uint64_t	 seq;		/* arrival order, for stable sorting */
-	uint64_t	 ord;		/* its keep's match number, from 0 */
 	int64_t		 capv[EVENT_CAPS];/* numeric captures, in the order of
 					   its pattern's (rule->pat[pat]);
 					   see event_cap */
+	uint32_t	 ord;		/* its keep's match number (or step),
+					   from 0, its low 32 bits: all a
+					   sample's stride tests (KEEP_STRIDE_MAX) */
 	unsigned	 source;	/* index of its source */
 	int		 process;	/* index of its process, or RL_NONE */
 	int		 rank;		/* resolved global rank, or RL_NONE */
@@ -279,14 +281,15 @@ struct rl_event {
 					   by context */
 	uint8_t		 pat;		/* which of the rule's patterns did */
 	uint16_t	 at;		/* where in text its pattern matched */
-	uint8_t		 guess;		/* how its time was had: TIME_OWN, ... */
-	bool		 timed;		/* the line carried its time itself */
-	bool		 weak;		/* in a launcher's record: a copy, coarse time */
-	bool		 rank_resolved;	/* diagnose took rank from the process */
-	bool		 harmless;	/* context made it harmless */
-	uint8_t		 tform;		/* EVENT_TEXT_*: where text can be had */
 	uint16_t	 tlen;		/* with EVENT_TEXT_RAW: the line's bytes
 					   text holds */
+	/* In bits: with them, an event is 128 bytes, not 136. */
+	unsigned	 guess:2;	/* how its time was had: TIME_OWN, ... */
+	unsigned	 tform:4;	/* EVENT_TEXT_*: where text can be had */
+	bool		 timed:1;	/* the line carried its time itself */
+	bool		 weak:1;	/* in a launcher's record: a copy, coarse time */
+	bool		 rank_resolved:1;/* diagnose took rank from the process */
+	bool		 harmless:1;	/* context made it harmless */
 };
 
 /*

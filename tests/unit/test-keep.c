@@ -128,6 +128,46 @@ test_shrink_done(struct ruleset *rs)
 	incident_free(inc);
 }
 
+/*
+ * A sample of steps past four billion, whose events keep their ords' low
+ * 32 bits: spread by the same stride as the full numbers would be, and,
+ * where every step is a multiple of every stride an event can test, full
+ * at its limit with the latest in its tail, not thinned by a bit it lacks.
+ */
+static void
+test_sample_far(struct ruleset *rs)
+{
+	struct rl_incident	*inc = incident_create(rs);
+	struct rl_keep		*a, *b;
+	uint64_t		 base = UINT64_C(5) << 32, mask;
+	uint32_t		 i;
+	int			 bad = 0;
+
+	a = incident_keep(inc, ruleset_find(rs, "step"), RL_NONE, 0);
+	b = incident_keep(inc, ruleset_find(rs, "step"), RL_NONE, 1);
+	ok(a->policy == KEEP_SAMPLE && a->limit >= 2, "steps are sampled");
+	add(inc, a, base, 1000);
+	mask = keep_stride_mask(a);
+	for (i = 0; i < a->n; i++)
+		bad += (a->v[i].ord & mask) != 0 ||
+		    a->v[i].line - base != (uint64_t)i * (mask + 1);
+	ok(bad == 0 && a->n == a->limit && a->stride > 0 &&
+	    a->tail->line == base + 999, "1,000 steps past 2^32: one in "
+	    "%llu kept from the first, the latest in the tail",
+	    (unsigned long long)mask + 1);
+	for (i = 0; i < 3 * a->limit; i++) {
+		struct rl_event	*e = keep_add(inc, b, (uint64_t)(i + 1) << 33);
+
+		e->rule = b->rule;
+		e->line = i + 1;
+	}
+	ok(b->n == b->limit && b->stride == KEEP_STRIDE_MAX &&
+	    b->tail->line == 3 * (uint64_t)b->limit && b->v[0].line == 1,
+	    "steps all multiples of 2^33: the first %u kept, the latest in "
+	    "the tail", b->limit);
+	incident_free(inc);
+}
+
 int
 main(void)
 {
@@ -136,6 +176,7 @@ main(void)
 	test_tail(rs);
 	test_shrink(rs);
 	test_shrink_done(rs);
+	test_sample_far(rs);
 	ruleset_free(rs);
 	return tap_done();
 }

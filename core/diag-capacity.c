@@ -107,62 +107,226 @@ cap_in_time(const struct rl_incident *inc, const struct rl_event *e)
 }
 
 /*
- * Which of cap_fields a rule captures, as bits.  The events asked about
- * come from a few rules, so the answers are kept for the first
- * CAP_RULES_KEPT of them.
+ * Which of cap_fields a rule captures, as bits: worked out once a rule,
+ * and kept in it.  Reading threads ask at once of the same rules; each
+ * finds the same bits.
  */
-#define CAP_RULES_KEPT	32
+#define CAP_FIELDS_KNOWN	(UINT32_C(1) << 31)
 
-struct cap_rules {
-	const struct rl_rule	*r[CAP_RULES_KEPT];
-	uint32_t		 mask[CAP_RULES_KEPT];
-	size_t			 n;
-};
-
-_Static_assert(sizeof cap_fields / sizeof *cap_fields <= 32,
+_Static_assert(sizeof cap_fields / sizeof *cap_fields < 31,
     "a rule's cap_fields fit a mask");
 
 static uint32_t
-cap_rule_mask(struct cap_rules *cr, const struct rl_rule *r)
+cap_rule_mask(const struct rl_rule *r)
 {
-	uint32_t	mask = 0;
-	size_t		i;
+	/* Rules are made on the heap, never const: the bits may be kept. */
+	struct rl_rule	*w = (struct rl_rule *)(uintptr_t)r;
+	uint32_t	 mask;
+	size_t		 i;
 
-	for (i = 0; i < cr->n; i++) {
-		if (cr->r[i] == r)
-			return cr->mask[i];
-	}
+	if ((mask = __atomic_load_n(&r->cap_fields, __ATOMIC_RELAXED)) != 0)
+		return mask & ~CAP_FIELDS_KNOWN;
 	for (i = 0; i < sizeof cap_fields / sizeof *cap_fields; i++) {
 		if (rule_has_capture(r, cap_fields[i].name))
 			mask |= 1u << i;
 	}
-	if (cr->n < CAP_RULES_KEPT) {
-		cr->r[cr->n] = r;
-		cr->mask[cr->n++] = mask;
-	}
+	__atomic_store_n(&w->cap_fields, mask | CAP_FIELDS_KNOWN,
+	    __ATOMIC_RELAXED);
 	return mask;
+}
+
+/*
+ * What the capacity reads of a line whose text a lean reading let go: the
+ * numbers of its rule's named captures and argument keys, as a reading of
+ * its text would find them.  A lean reading kept these texts whole before,
+ * for every diagnosis to read (the launch and engine lines of each rank,
+ * 9.6 MB at 10,000 ranks); read back instead, they were each of 10,000
+ * files again.  The numbers are had once, as the text goes.
+ */
+struct cap_digest {
+	uint64_t		 offset;	/* the line's, in its source */
+	const struct rl_rule	*rule;		/* its event's */
+	uint32_t		 v;		/* its first number in vals */
+	uint16_t		 fields;	/* the cap_fields it gave, as bits */
+	uint8_t			 args;		/* the cap_args it gave, as bits */
+};
+
+struct cap_digests {
+	struct cap_digest	*v;		/* by offset, then rule */
+	size_t			 n;
+	size_t			 cap;
+	double			*vals;		/* their numbers, in the order of
+						   cap_fields, then cap_args */
+	size_t			 nvals;
+	size_t			 cvals;
+};
+
+_Static_assert(sizeof cap_fields / sizeof *cap_fields <= 16 &&
+    sizeof cap_args / sizeof *cap_args <= 8, "a digest's bits hold them");
+
+/* Where a line's digest is, or would go, in d. */
+static size_t
+cap_digest_place(const struct cap_digests *d, uint64_t offset,
+    const struct rl_rule *r)
+{
+	size_t	lo = 0, hi = d->n, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (d->v[mid].offset < offset || (d->v[mid].offset == offset &&
+		    (uintptr_t)d->v[mid].rule < (uintptr_t)r))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* An event's digest in its source (*dp), or NULL. */
+static const struct cap_digest *
+cap_digest_find(const struct rl_incident *inc, const struct rl_event *e,
+    const struct cap_digests **dp)
+{
+	const struct cap_digests	*d;
+	size_t				 at;
+
+	if (e->source >= inc->nsources ||
+	    (d = *dp = inc->sources[e->source]->capd) == NULL)
+		return NULL;
+	at = cap_digest_place(d, e->offset, e->rule);
+	return at < d->n && d->v[at].offset == e->offset &&
+	    d->v[at].rule == e->rule ? &d->v[at] : NULL;
+}
+
+/* Add a number to a digest being made. */
+static void
+cap_digest_push(struct cap_digests *d, double v)
+{
+	d->vals = array_grow(d->vals, d->nvals, &d->cvals, sizeof *d->vals);
+	d->vals[d->nvals++] = v;
+}
+
+/*
+ * The numbers of an event whose text is about to go, kept in its source:
+ * what cap_read_event would read of the text.  Once: a text read back and
+ * let go again has its digest already.
+ */
+void
+capacity_digest(struct rl_source *src, const struct rl_event *e)
+{
+	struct cap_digests	*d = src->capd;
+	struct cap_digest	 g = { .offset = e->offset, .rule = e->rule };
+	size_t			 at, i;
+	double			 v;
+	uint32_t		 mask;
+
+	if (d == NULL)
+		d = src->capd = xcalloc(1, sizeof *d);
+	at = cap_digest_place(d, e->offset, e->rule);
+	if (at < d->n && d->v[at].offset == e->offset &&
+	    d->v[at].rule == e->rule)
+		return;
+	g.v = (uint32_t)d->nvals;
+	mask = cap_rule_mask(e->rule);
+	for (i = 0; i < sizeof cap_fields / sizeof *cap_fields; i++) {
+		if (!(mask >> i & 1) ||
+		    !event_capture_num(NULL, e, cap_fields[i].name, &v))
+			continue;
+		g.fields |= (uint16_t)(1u << i);
+		cap_digest_push(d, v);
+	}
+	if (e->rule->checklist & ((1u << CHECK_ARGS) | (1u << CHECK_MODEL))) {
+		for (i = 0; i < sizeof cap_args / sizeof *cap_args; i++) {
+			if (text_key_num(e->text, cap_args[i].name, &v) &&
+			    v > 0) {
+				g.args |= (uint8_t)(1u << i);
+				cap_digest_push(d, v);
+			}
+		}
+	}
+	d->v = array_grow(d->v, d->n, &d->cap, sizeof *d->v);
+	memmove(d->v + at + 1, d->v + at, (d->n - at) * sizeof *d->v);
+	d->v[at] = g;
+	d->n++;
+}
+
+/* A source was read to its end: its digests give back the room not used. */
+void
+capacity_digests_fit(struct cap_digests *d)
+{
+	if (d == NULL)
+		return;
+	if (d->cap > d->n && d->n > 0) {
+		d->v = xreallocarray(d->v, d->n, sizeof *d->v);
+		d->cap = d->n;
+	}
+	if (d->cvals > d->nvals && d->nvals > 0) {
+		d->vals = xreallocarray(d->vals, d->nvals, sizeof *d->vals);
+		d->cvals = d->nvals;
+	}
+}
+
+void
+capacity_digests_free(struct cap_digests *d)
+{
+	if (d == NULL)
+		return;
+	free(d->v);
+	free(d->vals);
+	free(d);
+}
+
+/* A field of the capacity had from a capture, as cap_read_event has it. */
+static void
+cap_set_field(struct rl_capacity *c, size_t i, double v, bool *vllm)
+{
+	*cap_at(c, cap_fields[i].off) = v * cap_fields[i].scale;
+	/* A GPU's total alone (a CUDA OOM) is not vLLM's profile. */
+	if (strcmp(cap_fields[i].name, "total_gib") != 0 &&
+	    strcmp(cap_fields[i].name, "util") != 0)
+		*vllm = true;
+}
+
+/* Read one digest's numbers into the capacity; true if it gave any. */
+static bool
+cap_read_digest(struct rl_capacity *c, const struct cap_digests *d,
+    const struct cap_digest *g, bool *vllm)
+{
+	const double	*v = d->vals + g->v;
+	size_t		 i;
+
+	for (i = 0; i < sizeof cap_fields / sizeof *cap_fields; i++) {
+		if (g->fields >> i & 1)
+			cap_set_field(c, i, *v++, vllm);
+	}
+	for (i = 0; i < sizeof cap_args / sizeof *cap_args; i++) {
+		if (g->args >> i & 1)
+			*cap_at(c, cap_args[i].off) = *v++;
+	}
+	return g->fields != 0 || g->args != 0;
 }
 
 /* Read one event's numbers into the capacity; true if it gave any. */
 static bool
 cap_read_event(const struct rl_incident *inc, struct rl_capacity *c,
-    const struct rl_event *e, struct cap_rules *cr, bool *vllm)
+    const struct rl_event *e, bool *vllm)
 {
-	size_t		i;
-	double		v;
-	bool		any = false;
-	uint32_t	mask = cap_rule_mask(cr, e->rule);
+	const struct cap_digests	*d;
+	const struct cap_digest		*g;
+	size_t				 i;
+	double				 v;
+	bool				 any = false;
+	uint32_t			 mask;
 
+	if ((g = cap_digest_find(inc, e, &d)) != NULL)
+		return cap_read_digest(c, d, g, vllm);
+	mask = cap_rule_mask(e->rule);
 	for (i = 0; i < sizeof cap_fields / sizeof *cap_fields; i++) {
 		if (!(mask >> i & 1) ||
 		    !event_capture_num(inc, e, cap_fields[i].name, &v))
 			continue;
-		*cap_at(c, cap_fields[i].off) = v * cap_fields[i].scale;
+		cap_set_field(c, i, v, vllm);
 		any = true;
-		/* A GPU's total alone (a CUDA OOM) is not vLLM's profile. */
-		if (strcmp(cap_fields[i].name, "total_gib") != 0 &&
-		    strcmp(cap_fields[i].name, "util") != 0)
-			*vllm = true;
 	}
 	if (e->rule->checklist & ((1u << CHECK_ARGS) | (1u << CHECK_MODEL))) {
 		for (i = 0; i < sizeof cap_args / sizeof *cap_args; i++) {
@@ -185,8 +349,10 @@ cap_wanted(const struct rl_incident *inc, const struct rl_event *e)
 
 /*
  * Are a rule's lines ones the capacity reads numbers from (those up to the
- * first failure)?  A lean reading keeps their texts rather than let them
- * go: every diagnosis reads them back, at 10,000 ranks each file again.
+ * first failure)?  A lean reading keeps their texts until their source is
+ * read to its end, and then only what the capacity reads of them
+ * (capacity_digest): every diagnosis reads them, at 10,000 ranks each file
+ * again if read back.
  */
 bool
 capacity_rule_reads(const struct rl_rule *r)
@@ -205,8 +371,8 @@ static bool
 cap_gather(struct rl_incident *inc, struct rl_capacity *c)
 {
 	const struct rl_event	*e;
-	struct cap_rules	 cr = { .n = 0 };
-	size_t			 i, n = 0, *v;
+	const struct cap_digests *d;
+	size_t			 i, n = 0, nt = 0, *v, *t;
 	bool			 vllm = false;
 
 	v = xcalloc(inc->nevents + 1, sizeof *v);
@@ -214,10 +380,17 @@ cap_gather(struct rl_incident *inc, struct rl_capacity *c)
 		if (cap_wanted(inc, inc->events[i]))
 			v[n++] = i;
 	}
-	event_texts_hold(inc, v, n);
+	/* The texts of those whose numbers were not had as their texts went. */
+	t = xcalloc(n + 1, sizeof *t);
+	for (i = 0; i < n; i++) {
+		if (cap_digest_find(inc, inc->events[v[i]], &d) == NULL)
+			t[nt++] = v[i];
+	}
+	event_texts_hold(inc, t, nt);
+	free(t);
 	for (i = 0; i < n; i++) {
 		e = inc->events[v[i]];
-		if (cap_read_event(inc, c, e, &cr, &vllm) &&
+		if (cap_read_event(inc, c, e, &vllm) &&
 		    c->evidence.n < CAP_EVIDENCE)
 			evlist_add(&c->evidence, inc, (int)v[i], STANCE_SUPPORTS,
 			    "a number of the memory budget (%s)",

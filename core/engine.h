@@ -82,7 +82,7 @@ struct rl_keep	*incident_keep(struct rl_incident *, const struct rl_rule *,
 struct rl_event	*keep_add(struct rl_incident *, struct rl_keep *, uint64_t);
 struct rl_event	*keep_find(struct rl_keep *, uint64_t);
 void		 keep_shrink(struct rl_incident *, struct rl_keep **, size_t,
-		     const struct rl_source *, bool);
+		     struct rl_source *, bool);
 
 /* A source that can be read again at the offsets its lines were read from. */
 static inline bool
@@ -186,8 +186,11 @@ uint32_t	 incident_samples(size_t);
 #define LEAN_SOURCES	512	/* sources from which a reading is lean,
 					   or writers of one source */
 void		 incident_lean(struct rl_incident *);
-void		 keep_texts_away(struct rl_keep *);
+void		 keep_texts_away(struct rl_keep *, struct rl_source *);
 bool		 capacity_rule_reads(const struct rl_rule *);
+void		 capacity_digest(struct rl_source *, const struct rl_event *);
+void		 capacity_digests_fit(struct cap_digests *);
+void		 capacity_digests_free(struct cap_digests *);
 void		 event_texts_each(const struct rl_incident *, const size_t *,
 		     size_t, void (*)(void *, size_t, const char *), void *);
 

@@ -70,13 +70,17 @@ event_text(const struct rl_incident *inc, const struct rl_event *e)
 	return e->text;
 }
 
-/* Let go of an event's text where it can be read again. */
+/*
+ * Let go of an event's text where it can be read again; of a line the
+ * capacity reads numbers from, once they are had (capacity_digest).
+ */
 static void
-event_text_away(struct rl_event *e)
+event_text_away(struct rl_event *e, struct rl_source *src)
 {
-	if (e->text == NULL || !(e->tform & EVENT_TEXT_RAW) ||
-	    capacity_rule_reads(e->rule))
+	if (e->text == NULL || !(e->tform & EVENT_TEXT_RAW))
 		return;
+	if (capacity_rule_reads(e->rule))
+		capacity_digest(src, e);
 	if (text_names_limits(e->text, e->tlen))
 		e->tform |= EVENT_TEXT_LIMITS;
 	free(e->text);
@@ -86,14 +90,14 @@ event_text_away(struct rl_event *e)
 
 /* A lean source was read to its end: its keep lets its texts go. */
 void
-keep_texts_away(struct rl_keep *k)
+keep_texts_away(struct rl_keep *k, struct rl_source *src)
 {
 	uint32_t	i;
 
 	for (i = 0; i < k->n; i++)
-		event_text_away(&k->v[i]);
+		event_text_away(&k->v[i], src);
 	if (k->tail != &keep_no_tail)
-		event_text_away(k->tail);
+		event_text_away(k->tail, src);
 }
 
 /* An event of a bulk read, and where its text's bytes are. */

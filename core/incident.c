@@ -189,6 +189,7 @@ source_free(struct rl_source *s)
 	job_clear(&s->job);
 	buf_clear(&s->head.line);
 	context_list_clear(s);
+	capacity_digests_free(s->capd);
 	if (s->spill != -1)
 		close(s->spill);
 	free(s);
@@ -660,7 +661,7 @@ keep_add(struct rl_incident *inc, struct rl_keep *k, uint64_t ord)
  */
 void
 keep_shrink(struct rl_incident *inc, struct rl_keep **v, size_t n,
-    const struct rl_source *src, bool done)
+    struct rl_source *src, bool done)
 {
 	struct rl_keep	*k;
 	struct rl_event	*e;
@@ -672,7 +673,7 @@ keep_shrink(struct rl_incident *inc, struct rl_keep **v, size_t n,
 		if (k->source != src->index)
 			continue;
 		if (away)
-			keep_texts_away(k);
+			keep_texts_away(k, src);
 		pack = done && k->n <= SLAB_PACK_EVENTS;
 		if (k->n == 0 || (k->cap == k->n && !pack) || k->v_slab)
 			continue;
@@ -694,6 +695,8 @@ keep_shrink(struct rl_incident *inc, struct rl_keep **v, size_t n,
 			k->v = xreallocarray(k->v, k->n, sizeof *k->v);
 		k->cap = k->n;
 	}
+	if (done)
+		capacity_digests_fit(src->capd);
 }
 
 /* A kept event by its arrival number, or NULL if it is no longer kept. */

@@ -190,6 +190,10 @@ struct rl_source {
 	struct job_head	 head;		/* its head's unfinished line */
 	char		 lead[64];	/* its first bytes, NUL-ended (a
 					   checkpoint tracker's step) */
+	struct cap_digests *capd;	/* what the capacity reads of its
+					   lines whose texts a lean reading
+					   let go (diag-capacity.c), owned;
+					   or NULL */
 	struct rl_context *contexts;	/* around its failures, by offset */
 	size_t		 ncontexts;
 	size_t		 ccontexts;	/* room in contexts */

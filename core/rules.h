@@ -161,6 +161,10 @@ struct rl_rule {
 	char		**counter;	/* must not match */
 	size_t		 ncounter;
 	unsigned	 index;		/* position in the set */
+	uint32_t	 cap_fields;	/* diag-capacity.c's: which of the
+					   memory budget's numbers it names,
+					   as bits, with CAP_FIELDS_KNOWN once
+					   worked out (by any thread: atomic) */
 	bool		 blind;		/* every pattern treats digits alike */
 };
 

@@ -352,6 +352,95 @@ many_writers(void)
 	ruleset_free(rs);
 }
 
+/*
+ * The memory budget of a lean reading is the whole reading's, while the
+ * texts of the lines it reads its numbers from are let go with the rest:
+ * what the capacity reads of each (named captures, argument keys) is had
+ * as the text goes.  Each rank's numbers differ, and one rank fails
+ * midway, so that which lines count, and which of them is the latest, are
+ * both asked.
+ */
+static void
+capacity_lean(void)
+{
+	static const char	*pack =
+	    "[rule kv]\npattern = GPU KV cache size: (?<kv_tokens>[0-9,]+) "
+	    "tokens\nrole = evidence\nchecklist = memory\ngroup = capacity\n"
+	    "domain = unknown\n"
+	    "[rule args]\npattern = non-default args: \nrole = evidence\n"
+	    "checklist = args\ndomain = unknown\n"
+	    "[rule oom]\npattern = needs (?<needed_gib>[0-9.]+) GiB KV cache"
+	    ", (?<available_gib>[0-9.]+) GiB available\nrole = root\n"
+	    "group = capacity\ndomain = config\n";
+	struct ruleset		*rs = rules_inline(pack);
+	struct rl_incident	*inc[2];
+	const struct rl_capacity *c[2];
+	const struct rl_event	*e;
+	struct buf		 b = { 0 };
+	char			*argv[1], name[32];
+	size_t			 i, k, held[2] = { 0, 0 }, away = 0, bad = 0;
+
+	tree_create();
+	for (i = 0; i < LEAN_SOURCES; i++) {
+		buf_clear(&b);
+		buf_printf(&b, "2026-12-02 09:%02zu:%02zu,000 INFO non-default "
+		    "args: model=m, max_model_len=%zu, "
+		    "gpu_memory_utilization=0.%zu, max_num_seqs=%zu\n",
+		    i / 60, i % 60, 4096 + i, 50 + i % 40, 16 + i);
+		buf_printf(&b, "2026-12-02 09:%02zu:%02zu,500 INFO GPU KV cache "
+		    "size: %zu,%03zu tokens\n", i / 60, i % 60, 100 + i, i);
+		if (i == 300)
+			buf_printf(&b, "2026-12-02 09:05:00,750 ERROR needs "
+			    "1.5 GiB KV cache, 0.%zu GiB available\n", i % 9);
+		snprintf(name, sizeof name, "rank%zu.log", i);
+		argv[0] = (char *)tree_put(name, b.p);
+	}
+	argv[0] = tree_root;
+	for (k = 0; k < 2; k++) {
+		inc[k] = incident_create(rs);
+		inc[k]->lean = k == 1;
+		is_int(pipeline_read(inc[k], 1, argv, NULL, NULL, 1), 0,
+		    "%d rank logs read %s", LEAN_SOURCES, k ? "lean" : "whole");
+		pipeline_diagnose(inc[k]);
+		c[k] = &inc[k]->answer.capacity;
+		for (i = 0; i < inc[k]->nevents; i++) {
+			e = inc[k]->events[i];
+			if (strcmp(e->rule->id, "oom") == 0)
+				continue;
+			held[k] += e->text != NULL;
+			away += k == 1 && (e->tform & EVENT_TEXT_AWAY);
+		}
+	}
+	ok(c[0]->nlines > 0 && c[0]->max_model_len == 4096 + 300 &&
+	    c[0]->kv_tokens == 400300 && c[0]->max_num_seqs == 16 + 300,
+	    "whole: the budget from the failing rank's own lines, the "
+	    "latest by 09:05 (%zu lines)", c[0]->nlines);
+	bad = c[0]->nlines != c[1]->nlines || c[0]->nwhatif != c[1]->nwhatif ||
+	    c[0]->evidence.n != c[1]->evidence.n;
+	for (i = 0; i < c[0]->nlines && !bad; i++)
+		bad += strcmp(c[0]->lines[i], c[1]->lines[i]) != 0;
+	for (i = 0; i < c[0]->nwhatif && !bad; i++)
+		bad += strcmp(c[0]->whatif[i], c[1]->whatif[i]) != 0;
+	for (i = 0; i < c[0]->evidence.n && !bad; i++)
+		bad += c[0]->evidence.v[i].line != c[1]->evidence.v[i].line ||
+		    c[0]->evidence.v[i].source != c[1]->evidence.v[i].source ||
+		    strcmp(c[0]->evidence.v[i].text != NULL ?
+		    c[0]->evidence.v[i].text : "", c[1]->evidence.v[i].text !=
+		    NULL ? c[1]->evidence.v[i].text : "") != 0;
+	ok(bad == 0 && memcmp(&c[0]->total_gib, &c[1]->total_gib,
+	    offsetof(struct rl_capacity, lines) -
+	    offsetof(struct rl_capacity, total_gib)) == 0,
+	    "lean: the same numbers, budget, what-ifs and evidence");
+	ok(held[0] == 2 * LEAN_SOURCES && away == 2 * LEAN_SOURCES &&
+	    held[1] <= 8, "the whole reading holds its %zu texts; the lean "
+	    "one holds %zu, those of the evidence shown", held[0], held[1]);
+	for (k = 0; k < 2; k++)
+		incident_free(inc[k]);
+	buf_clear(&b);
+	tree_remove();
+	ruleset_free(rs);
+}
+
 int
 main(void)
 {
@@ -492,6 +581,7 @@ main(void)
 	ruleset_free(rs);
 	limits_noted();
 	console_lean();
+	capacity_lean();
 	last_lines();
 	many_writers();
 	return tap_done();

@@ -182,28 +182,63 @@ cap_digest_place(const struct cap_digests *d, uint64_t offset,
 	return lo;
 }
 
+/* The digest of a line at *at in d, or NULL (it would go at *at). */
+static const struct cap_digest *
+cap_digest_of(const struct cap_digests *d, const struct rl_event *e,
+    size_t *at)
+{
+	*at = cap_digest_place(d, e->offset, e->rule);
+	return *at < d->n && d->v[*at].offset == e->offset &&
+	    d->v[*at].rule == e->rule ? &d->v[*at] : NULL;
+}
+
 /* An event's digest in its source (*dp), or NULL. */
 static const struct cap_digest *
 cap_digest_find(const struct rl_incident *inc, const struct rl_event *e,
     const struct cap_digests **dp)
 {
-	const struct cap_digests	*d;
-	size_t				 at;
+	size_t	at;
 
 	if (e->source >= inc->nsources ||
-	    (d = *dp = inc->sources[e->source]->capd) == NULL)
+	    (*dp = inc->sources[e->source]->capd) == NULL)
 		return NULL;
-	at = cap_digest_place(d, e->offset, e->rule);
-	return at < d->n && d->v[at].offset == e->offset &&
-	    d->v[at].rule == e->rule ? &d->v[at] : NULL;
+	return cap_digest_of(*dp, e, &at);
 }
 
-/* Add a number to a digest being made. */
-static void
-cap_digest_push(struct cap_digests *d, double v)
+#define CAP_NUMBERS	(sizeof cap_fields / sizeof *cap_fields + \
+			 sizeof cap_args / sizeof *cap_args)
+
+/*
+ * The numbers the capacity reads of an event's text into vals, in the
+ * order of cap_fields, then cap_args, and which they are into g; how many.
+ * A digest keeps them as its text goes; a text held is read so each time.
+ */
+static size_t
+cap_numbers(const struct rl_incident *inc, const struct rl_event *e,
+    struct cap_digest *g, double *vals)
 {
-	d->vals = array_grow(d->vals, d->nvals, &d->cvals, sizeof *d->vals);
-	d->vals[d->nvals++] = v;
+	size_t		i, n = 0;
+	uint32_t	mask = cap_rule_mask(e->rule);
+
+	g->fields = 0;
+	g->args = 0;
+	for (i = 0; i < sizeof cap_fields / sizeof *cap_fields; i++) {
+		if ((mask >> i & 1) &&
+		    event_capture_num(inc, e, cap_fields[i].name, &vals[n])) {
+			g->fields |= (uint16_t)(1u << i);
+			n++;
+		}
+	}
+	if (e->rule->checklist & ((1u << CHECK_ARGS) | (1u << CHECK_MODEL))) {
+		for (i = 0; i < sizeof cap_args / sizeof *cap_args; i++) {
+			if (text_key_num(event_text(inc, e), cap_args[i].name,
+			    &vals[n]) && vals[n] > 0) {
+				g->args |= (uint8_t)(1u << i);
+				n++;
+			}
+		}
+	}
+	return n;
 }
 
 /*
@@ -216,33 +251,19 @@ capacity_digest(struct rl_source *src, const struct rl_event *e)
 {
 	struct cap_digests	*d = src->capd;
 	struct cap_digest	 g = { .offset = e->offset, .rule = e->rule };
-	size_t			 at, i;
-	double			 v;
-	uint32_t		 mask;
+	double			 vals[CAP_NUMBERS];
+	size_t			 at, i, n;
 
 	if (d == NULL)
 		d = src->capd = xcalloc(1, sizeof *d);
-	at = cap_digest_place(d, e->offset, e->rule);
-	if (at < d->n && d->v[at].offset == e->offset &&
-	    d->v[at].rule == e->rule)
+	if (cap_digest_of(d, e, &at) != NULL)
 		return;
+	n = cap_numbers(NULL, e, &g, vals);
 	g.v = (uint32_t)d->nvals;
-	mask = cap_rule_mask(e->rule);
-	for (i = 0; i < sizeof cap_fields / sizeof *cap_fields; i++) {
-		if (!(mask >> i & 1) ||
-		    !event_capture_num(NULL, e, cap_fields[i].name, &v))
-			continue;
-		g.fields |= (uint16_t)(1u << i);
-		cap_digest_push(d, v);
-	}
-	if (e->rule->checklist & ((1u << CHECK_ARGS) | (1u << CHECK_MODEL))) {
-		for (i = 0; i < sizeof cap_args / sizeof *cap_args; i++) {
-			if (text_key_num(e->text, cap_args[i].name, &v) &&
-			    v > 0) {
-				g.args |= (uint8_t)(1u << i);
-				cap_digest_push(d, v);
-			}
-		}
+	for (i = 0; i < n; i++) {
+		d->vals = array_grow(d->vals, d->nvals, &d->cvals,
+		    sizeof *d->vals);
+		d->vals[d->nvals++] = vals[i];
 	}
 	d->v = array_grow(d->v, d->n, &d->cap, sizeof *d->v);
 	memmove(d->v + at + 1, d->v + at, (d->n - at) * sizeof *d->v);
@@ -276,28 +297,21 @@ capacity_digests_free(struct cap_digests *d)
 	free(d);
 }
 
-/* A field of the capacity had from a capture, as cap_read_event has it. */
-static void
-cap_set_field(struct rl_capacity *c, size_t i, double v, bool *vllm)
-{
-	*cap_at(c, cap_fields[i].off) = v * cap_fields[i].scale;
-	/* A GPU's total alone (a CUDA OOM) is not vLLM's profile. */
-	if (strcmp(cap_fields[i].name, "total_gib") != 0 &&
-	    strcmp(cap_fields[i].name, "util") != 0)
-		*vllm = true;
-}
-
-/* Read one digest's numbers into the capacity; true if it gave any. */
+/* Read one line's numbers into the capacity; true if it gave any. */
 static bool
-cap_read_digest(struct rl_capacity *c, const struct cap_digests *d,
-    const struct cap_digest *g, bool *vllm)
+cap_read_numbers(struct rl_capacity *c, const struct cap_digest *g,
+    const double *v, bool *vllm)
 {
-	const double	*v = d->vals + g->v;
-	size_t		 i;
+	size_t	i;
 
 	for (i = 0; i < sizeof cap_fields / sizeof *cap_fields; i++) {
-		if (g->fields >> i & 1)
-			cap_set_field(c, i, *v++, vllm);
+		if (!(g->fields >> i & 1))
+			continue;
+		*cap_at(c, cap_fields[i].off) = *v++ * cap_fields[i].scale;
+		/* A GPU's total alone (a CUDA OOM) is not vLLM's profile. */
+		if (strcmp(cap_fields[i].name, "total_gib") != 0 &&
+		    strcmp(cap_fields[i].name, "util") != 0)
+			*vllm = true;
 	}
 	for (i = 0; i < sizeof cap_args / sizeof *cap_args; i++) {
 		if (g->args >> i & 1)
@@ -313,31 +327,13 @@ cap_read_event(const struct rl_incident *inc, struct rl_capacity *c,
 {
 	const struct cap_digests	*d;
 	const struct cap_digest		*g;
-	size_t				 i;
-	double				 v;
-	bool				 any = false;
-	uint32_t			 mask;
+	struct cap_digest		 own;
+	double				 vals[CAP_NUMBERS];
 
 	if ((g = cap_digest_find(inc, e, &d)) != NULL)
-		return cap_read_digest(c, d, g, vllm);
-	mask = cap_rule_mask(e->rule);
-	for (i = 0; i < sizeof cap_fields / sizeof *cap_fields; i++) {
-		if (!(mask >> i & 1) ||
-		    !event_capture_num(inc, e, cap_fields[i].name, &v))
-			continue;
-		cap_set_field(c, i, v, vllm);
-		any = true;
-	}
-	if (e->rule->checklist & ((1u << CHECK_ARGS) | (1u << CHECK_MODEL))) {
-		for (i = 0; i < sizeof cap_args / sizeof *cap_args; i++) {
-			if (text_key_num(event_text(inc, e), cap_args[i].name, &v) &&
-			    v > 0) {
-				*cap_at(c, cap_args[i].off) = v;
-				any = true;
-			}
-		}
-	}
-	return any;
+		return cap_read_numbers(c, g, d->vals + g->v, vllm);
+	cap_numbers(inc, e, &own, vals);
+	return cap_read_numbers(c, &own, vals, vllm);
 }
 
 /* Is an event one whose numbers the capacity reads? */

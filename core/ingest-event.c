@@ -302,8 +302,10 @@ keep_to_tail(const struct rl_keep *k, uint64_t ord)
 	}
 }
 
-/* A keep's entry in the list of those waiting for the block's end, made
- * if it has none. */
+/*
+ * A keep's entry in the list of those waiting for the block's end, made if
+ * it has none.
+ */
 static struct keep_due *
 ingest_due(struct ingest *in, struct rl_keep *k)
 {

@@ -30,9 +30,12 @@ enum keep_policy { KEEP_FIRST, KEEP_LAST, KEEP_SAMPLE };
  */
 struct rl_keep {
 	const struct rl_rule *rule;	/* borrowed from the ruleset */
-	struct rl_event	*v;		/* kept, in arrival order; owned with text */
-	struct rl_event	*tail;		/* the latest if not in v (rule NULL:
-					   none), owned with its text; or
+	void		*v;		/* kept, in arrival order, each
+					   EVENT_SIZE(rule->ncaps) bytes
+					   (keep_at); owned with their texts */
+	struct rl_event	*tail;		/* the latest if not in v, as large
+					   (rule NULL: none), owned with its
+					   text; or
 					   &keep_no_tail until one is: most
 					   keeps (a rank's first failures and
 					   evidence) never have one, and it
@@ -76,6 +79,20 @@ keep_stride_mask(const struct rl_keep *k)
 }
 
 extern struct rl_event keep_no_tail;	/* never written: rule NULL */
+
+/* The bytes of each of a keep's events: the event and its captures. */
+static inline size_t
+keep_esize(const struct rl_keep *k)
+{
+	return EVENT_SIZE(k->rule->ncaps);
+}
+
+/* A keep's i-th event. */
+static inline struct rl_event *
+keep_at(const struct rl_keep *k, size_t i)
+{
+	return (struct rl_event *)(void *)((char *)k->v + i * keep_esize(k));
+}
 
 struct rl_keep	*incident_keep(struct rl_incident *, const struct rl_rule *,
 		     int, unsigned);

@@ -95,7 +95,7 @@ keep_texts_away(struct rl_keep *k, struct rl_source *src)
 	uint32_t	i;
 
 	for (i = 0; i < k->n; i++)
-		event_text_away(&k->v[i], src);
+		event_text_away(keep_at(k, i), src);
 	if (k->tail != &keep_no_tail)
 		event_text_away(k->tail, src);
 }

@@ -134,7 +134,7 @@ keep_free(struct rl_keep *k)
 	uint32_t	i;
 
 	for (i = 0; i < k->n; i++)
-		free(k->v[i].text);
+		free(keep_at(k, i)->text);
 	if (!k->v_slab)
 		free(k->v);
 	if (k->tail != &keep_no_tail) {
@@ -368,24 +368,25 @@ found:
 
 /* Make an event empty, with the next arrival number. */
 static void
-event_init(struct rl_incident *inc, struct rl_event *e)
+event_init(struct rl_incident *inc, struct rl_event *e, unsigned ncaps)
 {
-	int	i;
+	int64_t		*capv = event_capv(e);
+	unsigned	 i;
 
 	/*
 	 * Field by field, not a memset: a replaced tail is made empty once per
 	 * matched line, and the compilers make a memset of this size a
 	 * `rep stos`, whose start costs more than these stores.
 	 */
-	_Static_assert(sizeof *e == 128, "event_init sets every field");
+	_Static_assert(sizeof *e == 80, "event_init sets every field");
 	e->line = e->offset = 0;
 	e->time = (struct rl_time){ 0 };
 	e->rule = NULL;
 	e->text = NULL;
 	e->seq = inc->next_seq++;
 	e->ord = 0;
-	for (i = 0; i < EVENT_CAPS; i++)
-		e->capv[i] = RL_CAP_UNSET;
+	for (i = 0; i < ncaps; i++)
+		capv[i] = RL_CAP_UNSET;
 	e->source = 0;
 	e->process = e->rank = RL_NONE;
 	e->role = 0;
@@ -416,9 +417,9 @@ incident_push(struct rl_incident *inc, struct rl_event *e)
 struct rl_event *
 incident_add_event(struct rl_incident *inc)
 {
-	struct rl_event	*e = xcalloc(1, sizeof *e);
+	struct rl_event	*e = xcalloc(1, EVENT_SIZE(EVENT_CAPS));
 
-	event_init(inc, e);
+	event_init(inc, e, EVENT_CAPS);
 	inc->made = xreallocarray(inc->made, inc->nmade + 1,
 	    sizeof *inc->made);
 	inc->made[inc->nmade++] = e;
@@ -548,7 +549,7 @@ static struct rl_event *
 keep_tail(struct rl_keep *k)
 {
 	if (k->tail == &keep_no_tail)
-		k->tail = xcalloc(1, sizeof *k->tail);
+		k->tail = xcalloc(1, keep_esize(k));
 	return k->tail;
 }
 
@@ -560,7 +561,8 @@ keep_tail(struct rl_keep *k)
 static struct rl_event *
 keep_append(struct rl_keep *k)
 {
-	struct rl_event	*v;
+	void	*v;
+	size_t	 size = keep_esize(k);
 
 	if (k->n == k->cap) {
 		k->cap = k->cap == 0 ? 1 : k->cap * 2;
@@ -568,14 +570,14 @@ keep_append(struct rl_keep *k)
 			k->cap = k->limit;
 		if (k->v_slab) {
 			/* Its source's slab's: out of it, to grow. */
-			v = xreallocarray(NULL, k->cap, sizeof *v);
-			memcpy(v, k->v, k->n * sizeof *v);
+			v = xreallocarray(NULL, k->cap, size);
+			memcpy(v, k->v, k->n * size);
 			k->v = v;
 			k->v_slab = false;
 		} else
-			k->v = xreallocarray(k->v, k->cap, sizeof *k->v);
+			k->v = xreallocarray(k->v, k->cap, size);
 	}
-	return &k->v[k->n++];
+	return keep_at(k, k->n++);
 }
 
 /*
@@ -586,15 +588,17 @@ keep_append(struct rl_keep *k)
 static bool
 keep_thin(struct rl_keep *k)
 {
-	uint32_t	i, n = 0;
+	struct rl_event	*e;
+	uint32_t	 i, n = 0;
 
 	while (k->n == k->limit && k->stride < KEEP_STRIDE_MAX) {
 		k->stride++;
 		for (i = n = 0; i < k->n; i++) {
-			if ((k->v[i].ord & keep_stride_mask(k)) == 0)
-				k->v[n++] = k->v[i];
+			e = keep_at(k, i);
+			if ((e->ord & keep_stride_mask(k)) == 0)
+				memmove(keep_at(k, n++), e, keep_esize(k));
 			else
-				free(k->v[i].text);
+				free(e->text);
 		}
 		k->n = n;
 	}
@@ -628,7 +632,7 @@ keep_add(struct rl_incident *inc, struct rl_keep *k, uint64_t ord)
 			break;
 		}
 		/* The first mark stays; the latest take turns in the rest. */
-		e = &k->v[k->ring];
+		e = keep_at(k, k->ring);
 		free(e->text);
 		k->ring = k->ring + 1 < k->limit ? k->ring + 1 : 1;
 		break;
@@ -639,7 +643,7 @@ keep_add(struct rl_incident *inc, struct rl_keep *k, uint64_t ord)
 			e = keep_append(k);
 			if (k->tail != &keep_no_tail) {
 				free(k->tail->text);
-				memset(k->tail, 0, sizeof *k->tail);
+				memset(k->tail, 0, keep_esize(k));
 			}
 		} else {
 			e = keep_tail(k);
@@ -647,7 +651,7 @@ keep_add(struct rl_incident *inc, struct rl_keep *k, uint64_t ord)
 		}
 		break;
 	}
-	event_init(inc, e);
+	event_init(inc, e, k->rule->ncaps);
 	e->ord = (uint32_t)ord;
 	return e;
 }
@@ -664,7 +668,7 @@ keep_shrink(struct rl_incident *inc, struct rl_keep **v, size_t n,
     struct rl_source *src, bool done)
 {
 	struct rl_keep	*k;
-	struct rl_event	*e;
+	void		*e;
 	size_t		 i;
 	bool		 away = src->lean && source_rereadable(src), pack;
 
@@ -685,14 +689,14 @@ keep_shrink(struct rl_incident *inc, struct rl_keep **v, size_t n,
 			 * and not a keep's many (a console's samples of 512
 			 * ranks, 10 MB), whose copy would be new memory.
 			 */
-			e = slab_alloc(&inc->eslab, k->n * sizeof *e,
+			e = slab_alloc(&inc->eslab, k->n * keep_esize(k),
 			    SLAB_EVENTS_MIN, SLAB_EVENTS_MAX);
-			memcpy(e, k->v, k->n * sizeof *e);
+			memcpy(e, k->v, k->n * keep_esize(k));
 			free(k->v);
 			k->v = e;
 			k->v_slab = true;
 		} else
-			k->v = xreallocarray(k->v, k->n, sizeof *k->v);
+			k->v = xreallocarray(k->v, k->n, keep_esize(k));
 		k->cap = k->n;
 	}
 	if (done)
@@ -708,8 +712,8 @@ keep_find(struct rl_keep *k, uint64_t seq)
 	if (k->tail->rule != NULL && k->tail->seq == seq)
 		return k->tail;
 	for (i = 0; i < k->n; i++) {
-		if (k->v[i].seq == seq)
-			return &k->v[i];
+		if (keep_at(k, i)->seq == seq)
+			return keep_at(k, i);
 	}
 	return NULL;
 }
@@ -732,7 +736,7 @@ incident_gather(struct rl_incident *inc)
 	struct rl_keep	*k;
 	struct rl_tally	*t;
 	struct rl_event	*e;
-	size_t		 i, need, nc = 0;
+	size_t		 i, need, bytes = 0, nc = 0;
 	uint32_t	 j;
 	int64_t		 ms;
 
@@ -743,8 +747,10 @@ incident_gather(struct rl_incident *inc)
 	 * Room for them all at once, with a little for the diagnosis's own:
 	 * doubling would leave up to half of the largest array unused.
 	 */
-	for (i = 0, need = 16; i < inc->nkeeps; i++)
+	for (i = 0, need = 16; i < inc->nkeeps; i++) {
 		need += inc->keeps[i]->n + 1;
+		bytes += (inc->keeps[i]->n + 1) * keep_esize(inc->keeps[i]);
+	}
 	if (need > inc->cevents) {
 		inc->cevents = need;
 		inc->events = xreallocarray(inc->events, inc->cevents,
@@ -754,10 +760,9 @@ incident_gather(struct rl_incident *inc)
 		free(inc->copies);
 		inc->copies = NULL;
 		inc->ccopies = 0;
-	} else if (need > inc->ccopies) {
-		inc->ccopies = need;
-		inc->copies = xreallocarray(inc->copies, inc->ccopies,
-		    sizeof *inc->copies);
+	} else if (bytes > inc->ccopies) {
+		inc->ccopies = bytes;
+		inc->copies = xrealloc(inc->copies, inc->ccopies);
 	}
 	for (i = 0; i < inc->ntally; i++) {
 		memset(&inc->tally[i], 0, sizeof inc->tally[i]);
@@ -782,12 +787,15 @@ incident_gather(struct rl_incident *inc)
 				t->last = ms;
 		}
 		for (j = 0; j <= k->n; j++) {
-			e = j < k->n ? &k->v[j] : k->tail;
+			e = j < k->n ? keep_at(k, j) : k->tail;
 			if (e == k->tail && e->rule == NULL)
 				continue;
 			if (!inc->settled) {
-				inc->copies[nc] = *e;
-				e = &inc->copies[nc++];
+				memcpy((char *)inc->copies + nc, e,
+				    keep_esize(k));
+				e = (struct rl_event *)(void *)
+				    ((char *)inc->copies + nc);
+				nc += keep_esize(k);
 			}
 			incident_push(inc, e);
 		}
@@ -965,7 +973,7 @@ incident_absorb(struct rl_incident *inc, struct rl_incident *part)
 		k = keep_ahead(part->keeps, part->nkeeps, i);
 		k->process = k->process == RL_NONE ? RL_NONE : map[k->process];
 		for (j = 0; j <= k->n; j++) {
-			e = j < k->n ? &k->v[j] : k->tail;
+			e = j < k->n ? keep_at(k, j) : k->tail;
 			if (e == k->tail && e->rule == NULL)
 				continue;
 			e->seq += base;

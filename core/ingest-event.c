@@ -364,7 +364,7 @@ ingest_tail_again(struct ingest *in, const struct stream *st,
 	e->at = m->subject - line <= UINT16_MAX ?
 	    (uint16_t)(m->subject - line) : 0;
 	for (i = 0; i < m->pat->ncapv; i++)
-		e->capv[i] = cap[m->pat->capv[i]];
+		event_capv(e)[i] = cap[m->pat->capv[i]];
 	d = &in->dirty[k->due - 1];
 	d->last_due = true;
 	d->last_off = in->offset;
@@ -496,7 +496,7 @@ ingest_event(struct ingest *in, struct stream *st, const struct rl_match *m,
 	e->at = m->subject - line <= UINT16_MAX ?
 	    (uint16_t)(m->subject - line) : 0;
 	for (i = 0; i < m->pat->ncapv; i++)
-		e->capv[i] = cap[m->pat->capv[i]];
+		event_capv(e)[i] = cap[m->pat->capv[i]];
 	e->weak = st->rec != NULL;
 	e->process = (int)p->index;
 	if (rank != RL_NONE || local != RL_NONE)

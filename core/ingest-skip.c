@@ -192,10 +192,10 @@ ingest_tails(struct ingest *in)
 		k = d->k;
 		k->due = 0;
 		/* The samples of this block still kept: the last ones in v. */
-		for (j = k->n; j > 0 && event_text_due(&k->v[j - 1]); j--)
+		for (j = k->n; j > 0 && event_text_due(keep_at(k, j - 1)); j--)
 			;
 		for (; j <= k->n; j++) {
-			e = j < k->n ? &k->v[j] : k->tail;
+			e = j < k->n ? keep_at(k, j) : k->tail;
 			if (e->rule == NULL || !event_text_due(e) ||
 			    e->offset < in->blk_abs)
 				continue;

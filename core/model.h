@@ -255,7 +255,11 @@ struct rl_rank {
  * at most in the shipped packs), and an event held thirteen slots for them,
  * half of its size, across millions of kept and gathered events.  The
  * pattern that matched says which each is, so the event keeps the values
- * alone, in its order, RL_CAP_UNSET where the line had none.
+ * alone, in its order, RL_CAP_UNSET where the line had none; and they
+ * follow the event in memory, as many as its rule's patterns name at most
+ * (rule->ncaps): most kept events are of rules that name none (a rank's
+ * evidence, its tracebacks), and six slots each were 48 of their 128
+ * bytes.  An event made whole (incident_add_event) has room for all.
  */
 #define EVENT_CAPS	RULE_NCAPS
 
@@ -272,9 +276,6 @@ struct rl_event {
 					   with EVENT_TEXT_AWAY: read it with
 					   event_text */
 	uint64_t	 seq;		/* arrival order, for stable sorting */
-	int64_t		 capv[EVENT_CAPS];/* numeric captures, in the order of
-					   its pattern's (rule->pat[pat]);
-					   see event_cap */
 	uint32_t	 ord;		/* its keep's match number (or step),
 					   from 0, its low 32 bits: all a
 					   sample's stride tests (KEEP_STRIDE_MAX) */
@@ -287,14 +288,28 @@ struct rl_event {
 	uint16_t	 at;		/* where in text its pattern matched */
 	uint16_t	 tlen;		/* with EVENT_TEXT_RAW: the line's bytes
 					   text holds */
-	/* In bits: with them, an event is 128 bytes, not 136. */
+	/* In bits: with them, an event is 80 bytes, not 88. */
 	unsigned	 guess:2;	/* how its time was had: TIME_OWN, ... */
 	unsigned	 tform:4;	/* EVENT_TEXT_*: where text can be had */
 	bool		 timed:1;	/* the line carried its time itself */
 	bool		 weak:1;	/* in a launcher's record: a copy, coarse time */
 	bool		 rank_resolved:1;/* diagnose took rank from the process */
 	bool		 harmless:1;	/* context made it harmless */
+	/* Then its numeric captures (event_capv). */
 };
+
+/* The bytes of an event with room for n numeric captures after it. */
+#define EVENT_SIZE(n)	(sizeof(struct rl_event) + (size_t)(n) * sizeof(int64_t))
+
+/*
+ * Its numeric captures, in the order of its pattern's (rule->pat[pat]),
+ * as many as the pattern names: see event_cap.
+ */
+static inline int64_t *
+event_capv(struct rl_event *e)
+{
+	return (int64_t *)(void *)(e + 1);
+}
 
 /*
  * Where an event's text can be had.  RAW: it is the tlen bytes of its
@@ -388,7 +403,7 @@ event_cap(const struct rl_event *e, enum rl_cap c)
 	p = &e->rule->pat[e->pat];
 	for (i = 0; i < p->ncapv; i++) {
 		if (p->capv[i] == c)
-			return e->capv[i];
+			return ((const int64_t *)(const void *)(e + 1))[i];
 	}
 	return RL_CAP_UNSET;
 }
@@ -571,9 +586,10 @@ struct rl_incident {
 					   once diagnosed; texts borrowed */
 	size_t		 nevents;
 	size_t		 cevents;
-	struct rl_event	*copies;	/* what events point to while sources
-					   may still grow; else the keeps */
-	size_t		 ccopies;
+	void		*copies;	/* what events point to while sources
+					   may still grow, each as large as
+					   its keep's; else the keeps */
+	size_t		 ccopies;	/* bytes there */
 	struct rl_event	**made;		/* the diagnosis's own events, owned */
 	size_t		 nmade;
 	bool		 settled;	/* no more lines will be read */

@@ -156,6 +156,8 @@ rule_key(struct rl_rule *r, const char *k, const char *v, char **cause)
 			pattern_clear(&r->pat[--r->npat]);
 			return -1;
 		}
+		if (r->pat[r->npat - 1].ncapv > r->ncaps)
+			r->ncaps = (uint8_t)r->pat[r->npat - 1].ncapv;
 		return 0;
 	}
 	if (strcmp(k, "literal") == 0)

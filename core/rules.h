@@ -166,6 +166,9 @@ struct rl_rule {
 					   as bits, with CAP_FIELDS_KNOWN once
 					   worked out (by any thread: atomic) */
 	bool		 blind;		/* every pattern treats digits alike */
+	uint8_t		 ncaps;		/* the most numeric captures one of
+					   its patterns names: the room its
+					   kept events have (EVENT_SIZE) */
 };
 
 /* Attribution: where a file or a line comes from. */

@@ -17,7 +17,9 @@ static const char *PACK =
 	"[rule boom]\npattern = BOOM\nliteral = BOOM\nrole = root\n"
 	"domain = code\n"
 	"[rule step]\npattern = step (?<step>\\d+)\nliteral = step\n"
-	"role = progress\n";
+	"role = progress\n"
+	"[rule pair]\npattern = at (?<step>\\d+) of (?<total>\\d+)\n"
+	"pattern = alone\nliteral = at\nrole = progress\n";
 
 /* Add n events to k, each with its line number and a text of its own. */
 static void
@@ -84,12 +86,12 @@ test_shrink(struct ruleset *rs)
 	ok(a->cap == 5 && a->n == 5, "source 0's keep fits them: room for 5");
 	ok(b->cap == 8, "source 1's is left as it was");
 	for (i = 0; i < a->n; i++)
-		bad += a->v[i].line != i + 1;
+		bad += keep_at(a, i)->line != i + 1;
 	for (i = 0; i < c->n; i++)
-		bad += c->v[i].line != i;
+		bad += keep_at(c, i)->line != i;
 	ok(bad == 0 && c->cap == c->n, "and every event is where it was");
 	add(inc, a, 6, 2);
-	ok(a->n == 7 && a->v[6].line == 7 && a->cap >= 7,
+	ok(a->n == 7 && keep_at(a, 6)->line == 7 && a->cap >= 7,
 	    "a shrunk keep grows again");
 	incident_free(inc);
 }
@@ -115,16 +117,17 @@ test_shrink_done(struct ruleset *rs)
 	add(inc, b, 0, 3);
 	keep_shrink(inc, inc->keeps, inc->nkeeps, src, true);
 	ok(a->v_slab && b->v_slab && a->cap == 5 && b->cap == 3 &&
-	    b->v == a->v + 5, "read to its end: the two keeps' 8 events side "
+	    b->v == (void *)keep_at(a, 5), "read to its end: the two keeps' 8 events side "
 	    "by side");
 	add(inc, a, 6, 2);
 	for (i = 0; i < a->n; i++) {
 		snprintf(t, sizeof t, "line %u", i + 1);
-		bad += a->v[i].line != i + 1 || strcmp(a->v[i].text, t) != 0;
+		bad += keep_at(a, i)->line != i + 1 ||
+		    strcmp(keep_at(a, i)->text, t) != 0;
 	}
 	ok(bad == 0 && !a->v_slab && a->n == 7 && b->v_slab &&
-	    b->v[2].line == 2, "a keep that grows again takes its events out "
-	    "of the slab, its neighbour's stay");
+	    keep_at(b, 2)->line == 2, "a keep that grows again takes its "
+	    "events out of the slab, its neighbour's stay");
 	incident_free(inc);
 }
 
@@ -149,8 +152,8 @@ test_sample_far(struct ruleset *rs)
 	add(inc, a, base, 1000);
 	mask = keep_stride_mask(a);
 	for (i = 0; i < a->n; i++)
-		bad += (a->v[i].ord & mask) != 0 ||
-		    a->v[i].line - base != (uint64_t)i * (mask + 1);
+		bad += (keep_at(a, i)->ord & mask) != 0 ||
+		    keep_at(a, i)->line - base != (uint64_t)i * (mask + 1);
 	ok(bad == 0 && a->n == a->limit && a->stride > 0 &&
 	    a->tail->line == base + 999, "1,000 steps past 2^32: one in "
 	    "%llu kept from the first, the latest in the tail",
@@ -162,9 +165,71 @@ test_sample_far(struct ruleset *rs)
 		e->line = i + 1;
 	}
 	ok(b->n == b->limit && b->stride == KEEP_STRIDE_MAX &&
-	    b->tail->line == 3 * (uint64_t)b->limit && b->v[0].line == 1,
+	    b->tail->line == 3 * (uint64_t)b->limit && keep_at(b, 0)->line == 1,
 	    "steps all multiples of 2^33: the first %u kept, the latest in "
 	    "the tail", b->limit);
+	incident_free(inc);
+}
+
+/*
+ * An event's captures follow it, as many as its rule's patterns name at
+ * most: none for most rules' events, two here.  Thinned, packed side by
+ * side, copied while a source may grow, replaced in the tail, each event
+ * has its own, and an event of its rule's other pattern reads none.
+ */
+static void
+test_captures(struct ruleset *rs)
+{
+	struct rl_incident	*inc = incident_create(rs);
+	const struct rl_rule	*pair = ruleset_find(rs, "pair");
+	struct rl_source	*src;
+	struct rl_keep		*a, *b;
+	struct rl_event		*e;
+	size_t			 i;
+	uint32_t		 j;
+	int			 bad = 0, seen = 0;
+
+	ok(pair->ncaps == 2 && ruleset_find(rs, "boom")->ncaps == 0,
+	    "a rule's room is its widest pattern's: 2, and 0");
+	src = incident_add_source(inc, "/nonexistent/0.log", SOURCE_FILE);
+	a = incident_keep(inc, ruleset_find(rs, "boom"), RL_NONE, 0);
+	b = incident_keep(inc, pair, RL_NONE, 0);
+	ok(keep_esize(a) == sizeof(struct rl_event) &&
+	    keep_esize(b) == sizeof(struct rl_event) + 16,
+	    "an event of a rule naming none is %zu bytes, of two %zu",
+	    keep_esize(a), keep_esize(b));
+	add(inc, a, 1, 3);
+	for (i = 0; i < 1000; i++) {
+		e = keep_add(inc, b, i);
+		e->rule = pair;
+		e->line = i;
+		e->pat = i % 7 == 3;
+		if (e->pat == 0) {
+			event_capv(e)[0] = (int64_t)i;
+			event_capv(e)[1] = (int64_t)i * 1000 + 7;
+		}
+	}
+	keep_shrink(inc, inc->keeps, inc->nkeeps, src, true);
+	incident_gather(inc);
+	for (i = 0; i < inc->nevents; i++) {
+		e = inc->events[i];
+		if (e->rule != pair)
+			continue;
+		seen++;
+		if (e->pat == 1)
+			bad += event_cap(e, CAP_STEP) != RL_CAP_UNSET;
+		else
+			bad += event_cap(e, CAP_STEP) != (int64_t)e->line ||
+			    event_cap(e, CAP_TOTAL) !=
+			    (int64_t)e->line * 1000 + 7 ||
+			    event_cap(e, CAP_RANK) != RL_CAP_UNSET;
+	}
+	ok(bad == 0 && seen == b->n + 1 && b->stride > 0 &&
+	    b->tail->line == 999, "1,000 thinned to %u and a tail, each with "
+	    "its own captures (%d wrong)", b->n, bad);
+	for (j = bad = 0; j < a->n; j++)
+		bad += keep_at(a, j)->line != j + 1;
+	ok(bad == 0, "the events of a rule naming none, side by side");
 	incident_free(inc);
 }
 
@@ -177,6 +242,7 @@ main(void)
 	test_shrink(rs);
 	test_shrink_done(rs);
 	test_sample_far(rs);
+	test_captures(rs);
 	ruleset_free(rs);
 	return tap_done();
 }

@@ -421,7 +421,11 @@ report_render(const struct rl_incident *inc, enum report_format f,
  * The failures a report quotes with their lines around them: the first
  * failing event of each distinct signature that has context, in time
  * order, at most REPORT_QUOTES; their indexes go to v.  One choice, which
- * every format renders.
+ * every format renders.  A signature already quoted is passed over before
+ * its context is asked for: asking makes the lines a string the context
+ * then holds (and reads them again from a file let go), and a job of
+ * fewer signatures than quotes had every rank's failures' made so, 78 MB
+ * and 100,000 opens at 10,000 ranks, for the eight shown.
  */
 size_t
 report_quotes(const struct rl_incident *inc, size_t *v)
@@ -433,12 +437,12 @@ report_quotes(const struct rl_incident *inc, size_t *v)
 
 	for (i = 0; i < inc->nevents && n < REPORT_QUOTES; i++) {
 		e = inc->events[i];
-		if (!event_failing(e) || event_context(inc, e, &first) == NULL)
+		if (!event_failing(e))
 			continue;
 		sig = report_event_signature(inc, e);
 		for (k = 0; k < n && strcmp(seen[k], sig) != 0; k++)
 			;
-		if (k < n)
+		if (k < n || event_context(inc, e, &first) == NULL)
 			continue;
 		seen[n] = sig;
 		v[n++] = i;

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "fixture.h"
+#include "report.h"
 
 static const char *PACK =
 	"[rule boom]\npattern = BOOM\nliteral = BOOM\nrole = root\n"
@@ -441,6 +442,58 @@ capacity_lean(void)
 	ruleset_free(rs);
 }
 
+/*
+ * A report quotes the first failure of each signature with its lines
+ * around it, and asks for no other's: every rank failing alike had each
+ * rank's lines made a string the context held, and read again from a
+ * file a lean reading let go, for the one quoted.
+ */
+static void
+quotes_lean(void)
+{
+	struct ruleset		*rs = rules_inline(PACK);
+	struct rl_incident	*inc;
+	const struct rl_source	*src;
+	const struct rl_event	*e;
+	struct buf		 b = { 0 };
+	char			*argv[1], name[32];
+	size_t			 i, j, v[REPORT_QUOTES], n, made = 0;
+	int64_t			 first;
+
+	tree_create();
+	for (i = 0; i < LEAN_SOURCES; i++) {
+		buf_clear(&b);
+		for (j = 0; j < 12; j++)
+			buf_printf(&b, "2026-12-02 09:00:%02zu,000 %s %zu\n", j,
+			    j == 6 ? "BOOM on rank" : "step", i);
+		snprintf(name, sizeof name, "rank%zu.log", i);
+		tree_put(name, b.p);
+	}
+	argv[0] = tree_root;
+	inc = incident_create(rs);
+	inc->lean = true;
+	is_int(pipeline_read(inc, 1, argv, NULL, NULL, 1), 0,
+	    "%d ranks failing alike read lean", LEAN_SOURCES);
+	pipeline_diagnose(inc);
+	n = report_quotes(inc, v);
+	for (i = 0; i < inc->nsources; i++) {
+		src = inc->sources[i];
+		for (j = 0; j < src->ncontexts; j++)
+			made += src->contexts[j].text != NULL;
+	}
+	e = n == 1 ? inc->events[v[0]] : NULL;
+	for (i = 0; e != NULL && i < v[0]; i++)
+		if (event_failing(inc->events[i]))
+			e = NULL;
+	ok(e != NULL && event_context(inc, e, &first) != NULL && made == 1,
+	    "one signature: its first failure quoted, and its context alone "
+	    "made (%zu of %d)", made, LEAN_SOURCES);
+	incident_free(inc);
+	buf_clear(&b);
+	tree_remove();
+	ruleset_free(rs);
+}
+
 int
 main(void)
 {
@@ -582,6 +635,7 @@ main(void)
 	limits_noted();
 	console_lean();
 	capacity_lean();
+	quotes_lean();
 	last_lines();
 	many_writers();
 	return tap_done();

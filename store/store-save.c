@@ -10,6 +10,8 @@
  * their sorted absolute paths), so that a console that is stored on every
  * quit and an analyze of the same run make one incident.
  */
+#include <sys/stat.h>
+
 #include <assert.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -88,21 +90,64 @@ store_key(char **paths, size_t n, char *key, size_t len)
 	snprintf(key, len, "%016" PRIx64, h);
 }
 
+/* The folder last resolved by store_real, and what it resolved to. */
+struct real_dir {
+	char	*dir;
+	char	*real;		/* or NULL: it could not be */
+};
+
+/*
+ * A file's real path, or NULL: its folder's, resolved once for all the
+ * files of one folder, and its name, where the name is no symbolic link.
+ * realpath asks the kernel of every part of every path, and 10,000 rank
+ * files of one folder were 50,000 system calls.
+ */
+static char *
+store_real(const char *path, struct real_dir *rd)
+{
+	const char	*slash = strrchr(path, '/'), *base;
+	char		*dir, *real;
+	struct stat	 sb;
+
+	base = slash != NULL ? slash + 1 : path;
+	if (*base == '\0' || strcmp(base, ".") == 0 ||
+	    strcmp(base, "..") == 0 || lstat(path, &sb) != 0 ||
+	    S_ISLNK(sb.st_mode))
+		return realpath(path, NULL);
+	dir = slash == NULL ? xstrdup(".") : slash == path ? xstrdup("/") :
+	    xstrndup(path, (size_t)(slash - path));
+	if (rd->dir == NULL || strcmp(rd->dir, dir) != 0) {
+		free(rd->dir);
+		free(rd->real);
+		rd->dir = dir;
+		rd->real = realpath(dir, NULL);
+	} else
+		free(dir);
+	if (rd->real == NULL)
+		return realpath(path, NULL);
+	xasprintf(&real, "%s%s%s", rd->real,
+	    strcmp(rd->real, "/") == 0 ? "" : "/", base);
+	return real;
+}
+
 /* Each source's absolute path (a file's real path; others as given). */
 static char **
 store_paths(const struct rl_incident *inc)
 {
-	char	**paths, *real;
-	size_t	  i;
+	struct real_dir	  rd = { NULL, NULL };
+	char		**paths, *real;
+	size_t		  i;
 
 	paths = xcalloc(inc->nsources + 1, sizeof *paths);
 	for (i = 0; i < inc->nsources; i++) {
 		real = NULL;
 		if (inc->sources[i]->kind == SOURCE_FILE)
-			real = realpath(inc->sources[i]->path, NULL);
+			real = store_real(inc->sources[i]->path, &rd);
 		paths[i] = real != NULL ? real :
 		    xstrdup(inc->sources[i]->path);
 	}
+	free(rd.dir);
+	free(rd.real);
 	return paths;
 }
 
@@ -373,21 +418,29 @@ store_save_events(struct store *st, struct store_save *s, char **cause)
 	const struct rl_event	*ev;
 	size_t			 count[ROLE_NROLES] = { 0 };
 	size_t			 seen[ROLE_NROLES] = { 0 };
-	size_t			 i;
+	size_t			*kept, i, n = 0;
+	int			 rc = 0;
 
 	for (i = 0; i < s->inc->nevents; i++) {
 		assert(s->inc->events[i]->role < ROLE_NROLES);
 		count[s->inc->events[i]->role]++;
 	}
+	kept = xcalloc(s->inc->nevents + 1, sizeof *kept);
 	for (i = 0; i < s->inc->nevents; i++) {
 		ev = s->inc->events[i];
-		if (!store_event_kept(ev->role, seen[ev->role]++,
-		    count[ev->role]) && ev != s->root)
-			continue;
-		if (store_save_event(st, s, ev, cause) != 0)
-			return -1;
+		if (store_event_kept(ev->role, seen[ev->role]++,
+		    count[ev->role]) || ev == s->root)
+			kept[n++] = i;
 	}
-	return 0;
+	/*
+	 * Their texts in bulk, a file at a time: one by one, a wide job's
+	 * texts let go were an open and a read each, 3,400 at 10,000 ranks.
+	 */
+	event_texts_hold(s->inc, kept, n);
+	for (i = 0; i < n && rc == 0; i++)
+		rc = store_save_event(st, s, s->inc->events[kept[i]], cause);
+	free(kept);
+	return rc;
 }
 
 /* Add one offender of the root, when it has a name. */

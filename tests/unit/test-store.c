@@ -859,6 +859,92 @@ test_corpus(struct ruleset *rs)
 }
 
 /* Run every test in one fresh folder, then remove it. */
+/*
+ * Each file's real path is stored, its folder's resolved once for all its
+ * files: the same as realpath through a linked folder, for a linked file,
+ * a relative path, a folder's dots, and a path kept as given where the
+ * file is not there.
+ */
+static void
+test_real_paths(void)
+{
+	static const char *const names[] = {
+		"real/d/rank0.log", "link/rank0.log", "real/d/alias.log",
+		"real/d/../d/./rank1.log", "link/../real/d/rank1.log",
+		"real/d/absent.log", "gone/rank0.log", "real/d/sub/..",
+		"/", "real//d//rank1.log"
+	};
+	struct store		*st;
+	struct rl_incident	*inc;
+	const char		*paths[nitems(names) + 1];
+	char			*given[nitems(names) + 1], *want, *cwd, *cause = NULL;
+	char			*real, **got = NULL, *d;
+	size_t			 i, n = 0, bad = 0;
+	int64_t			 id = -1;
+	bool			 updated;
+
+	if ((st = open_db("real.db")) == NULL)
+		return;
+	d = tmp_path("real");
+	mkdir(d, 0700);
+	free(d);
+	d = tmp_path("real/d");
+	mkdir(d, 0700);
+	real = tmp_path("real/d/sub");
+	mkdir(real, 0700);
+	free(real);
+	real = tmp_path("link");
+	if (symlink(d, real) != 0)
+		fatal("symlink %s", real);
+	free(real);
+	free(d);
+	for (i = 0; i < 2; i++) {
+		real = tmp_path(i == 0 ? "real/d/rank0.log" :
+		    "real/d/rank1.log");
+		touch(real);
+		free(real);
+	}
+	real = tmp_path("real/d/alias.log");
+	if (symlink("rank1.log", real) != 0)
+		fatal("symlink %s", real);
+	free(real);
+	/* Relative to where the store is asked from, as a user's are. */
+	cwd = getcwd(NULL, 0);
+	if (chdir(tmp) != 0)
+		fatal("chdir %s", tmp);
+	for (i = 0; i < nitems(names); i++)
+		paths[i] = given[i] = i % 2 == 0 ? xstrdup(names[i]) :
+		    tmp_path(names[i]);
+	inc = make_incident(paths, nitems(names), "real paths", "oom");
+	if (store_save(st, inc, &id, &updated, &cause) != 0 ||
+	    store_source_paths(st, id, &got, &n, &cause) != 0) {
+		printf("# %s\n", cause);
+		free(cause);
+	}
+	ok(n == nitems(names), "the %zu paths stored", nitems(names));
+	for (i = 0; i < n && i < nitems(names); i++) {
+		want = realpath(given[i], NULL);
+		if (want == NULL)
+			want = xstrdup(given[i]);
+		if (strcmp(got[i], want) != 0) {
+			printf("# %s: %s, not %s\n", given[i], got[i], want);
+			bad++;
+		}
+		free(want);
+	}
+	ok(bad == 0, "each is realpath's, or as given where it fails");
+	if (cwd == NULL || chdir(cwd) != 0)
+		fatal("chdir back");
+	free(cwd);
+	for (i = 0; i < n; i++)
+		free(got[i]);
+	free(got);
+	for (i = 0; i < nitems(names); i++)
+		free(given[i]);
+	incident_free(inc);
+	store_close(st);
+}
+
 int
 main(void)
 {
@@ -882,6 +968,7 @@ main(void)
 	test_fork();
 	test_offenders();
 	test_roundtrip();
+	test_real_paths();
 	rs = ruleset_create();
 	if (ruleset_load_defaults(rs, &errs) != 0)
 		printf("# rules: %s\n", errs.n ? errs.v[0] : "?");

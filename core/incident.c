@@ -745,11 +745,14 @@ incident_gather(struct rl_incident *inc)
 	incident_unmake(inc);
 	/*
 	 * Room for them all at once, with a little for the diagnosis's own:
-	 * doubling would leave up to half of the largest array unused.
+	 * doubling would leave up to half of the largest array unused.  The
+	 * copies' bytes only while they are made.
 	 */
 	for (i = 0, need = 16; i < inc->nkeeps; i++) {
 		need += inc->keeps[i]->n + 1;
-		bytes += (inc->keeps[i]->n + 1) * keep_esize(inc->keeps[i]);
+		if (!inc->settled)
+			bytes += (inc->keeps[i]->n + 1) *
+			    keep_esize(inc->keeps[i]);
 	}
 	if (need > inc->cevents) {
 		inc->cevents = need;

@@ -299,7 +299,8 @@ struct rl_event {
 };
 
 /* The bytes of an event with room for n numeric captures after it. */
-#define EVENT_SIZE(n)	(sizeof(struct rl_event) + (size_t)(n) * sizeof(int64_t))
+#define EVENT_SIZE(n)	(sizeof(struct rl_event) + \
+			 (size_t)(n) * sizeof(int64_t))
 
 /*
  * Its numeric captures, in the order of its pattern's (rule->pat[pat]),

@@ -877,8 +877,8 @@ test_real_paths(void)
 	struct store		*st;
 	struct rl_incident	*inc;
 	const char		*paths[nitems(names) + 1];
-	char			*given[nitems(names) + 1], *want, *cwd, *cause = NULL;
-	char			*real, **got = NULL, *d;
+	char			*given[nitems(names) + 1], *want, *cwd;
+	char			*real, **got = NULL, *d, *cause = NULL;
 	size_t			 i, n = 0, bad = 0;
 	int64_t			 id = -1;
 	bool			 updated;

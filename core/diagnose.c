@@ -648,15 +648,32 @@ judge_common(const struct rl_incident *inc, struct judge *v, size_t n,
 	return best;
 }
 
-/* The domain of a signal death when the rule does not say. */
-static enum rl_domain
-signal_domain(const struct rl_event *e)
+/* The signal a death records: its own, or a negative exit code's. */
+static int64_t
+death_signal(const struct rl_event *e)
 {
 	int64_t	sig = event_cap(e, CAP_SIGNAL);
 
 	if (sig == RL_CAP_UNSET && event_cap(e, CAP_EXITCODE) != RL_CAP_UNSET)
 		sig = -event_cap(e, CAP_EXITCODE);
-	switch (sig) {
+	return sig;
+}
+
+/*
+ * A signal a process raises on itself by crashing (a fault, an abort), not
+ * one sent to it from outside.
+ */
+static bool
+signal_crash(int64_t sig)
+{
+	return sig == 4 || sig == 6 || sig == 7 || sig == 8 || sig == 11;
+}
+
+/* The domain of a signal death when the rule does not say. */
+static enum rl_domain
+signal_domain(const struct rl_event *e)
+{
+	switch (death_signal(e)) {
 	case 9:
 	case 15:
 		return DOMAIN_INFRA;	/* the OOM killer, the scheduler */
@@ -786,6 +803,8 @@ diagnose_words(struct rl_incident *inc, const struct judge *first)
 	const struct rl_event	*e;
 	struct buf		 s = { 0 }, x = { 0 };
 	const char		*host;
+	const char		*crash;	/* the signal's name, if one a
+					   crash raises */
 	size_t			 i;
 
 	if (a->first == RL_NONE) {
@@ -795,6 +814,8 @@ diagnose_words(struct rl_incident *inc, const struct judge *first)
 		return;
 	}
 	e = inc->events[a->first];
+	crash = first->cls == CLASS_KILLED && signal_crash(death_signal(e)) ?
+	    signal_name(death_signal(e)) : NULL;
 	a->first_launcher = e->rank == RL_NONE && block_launcher(e);
 	for (i = 0; i < inc->nprocs && e->rank == RL_NONE && !a->first_launcher
 	    && e->process != RL_NONE && inc->procs[e->process]->host == NULL;
@@ -833,8 +854,9 @@ diagnose_words(struct rl_incident *inc, const struct judge *first)
 		buf_printf(&s, "Rank %d%s%s failed first (%s)%s.", e->rank,
 		    host ? " on " : "", host ? host : "",
 		    e->rule != NULL ? e->rule->id : "?",
-		    first->cls == CLASS_KILLED ? ": killed by a signal, "
-		    "with no error of its own" : "");
+		    first->cls != CLASS_KILLED ? "" : crash != NULL ?
+		    ": it crashed, with no error of its own" : ": killed by "
+		    "a signal, with no error of its own");
 	switch (first->cls) {
 	case CLASS_ROOT:
 		buf_adds(&x, e->role == ROLE_HANG ? "Every failing rank "
@@ -844,10 +866,17 @@ diagnose_words(struct rl_incident *inc, const struct judge *first)
 		    "failing ranks report consequences.");
 		break;
 	case CLASS_KILLED:
-		buf_adds(&x, "The launcher recorded a death by signal and "
-		    "the rank logged no error of its own: it was killed from "
-		    "outside (look for the OOM killer or the scheduler) right "
-		    "after its last line.");
+		if (crash != NULL)
+			buf_printf(&x, "The launcher recorded a death by %s "
+			    "and the rank logged no error of its own: a crash "
+			    "inside the process raises it (a fault or an abort "
+			    "in native code), right after its last line.",
+			    crash);
+		else
+			buf_adds(&x, "The launcher recorded a death by signal "
+			    "and the rank logged no error of its own: it was "
+			    "killed from outside (look for the OOM killer or "
+			    "the scheduler) right after its last line.");
 		break;
 	case CLASS_CONSEQUENCE:
 		buf_adds(&x, "No rank logged a root cause, died by a signal or "

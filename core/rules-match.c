@@ -298,6 +298,70 @@ ruleset_links(struct ruleset *rs, const char *s, size_t n,
 /* match_int (model.h) knows pcre2's unset offset as SIZE_MAX. */
 _Static_assert(PCRE2_UNSET == SIZE_MAX, "an unset group's offset");
 
+/* Signals as Linux, where the jobs ran, numbers them and strsignal says them. */
+static const struct {
+	const char	*name;
+	const char	*text;
+	int		 number;
+} signals[] = {
+	{ "SIGHUP", "Hangup", 1 },
+	{ "SIGINT", "Interrupt", 2 },
+	{ "SIGQUIT", "Quit", 3 },
+	{ "SIGILL", "Illegal instruction", 4 },
+	{ "SIGTRAP", "Trace/breakpoint trap", 5 },
+	{ "SIGABRT", "Aborted", 6 },
+	{ "SIGBUS", "Bus error", 7 },
+	{ "SIGFPE", "Floating point exception", 8 },
+	{ "SIGKILL", "Killed", 9 },
+	{ "SIGUSR1", "User defined signal 1", 10 },
+	{ "SIGSEGV", "Segmentation fault", 11 },
+	{ "SIGUSR2", "User defined signal 2", 12 },
+	{ "SIGPIPE", "Broken pipe", 13 },
+	{ "SIGALRM", "Alarm clock", 14 },
+	{ "SIGTERM", "Terminated", 15 },
+	{ "SIGXCPU", "CPU time limit exceeded", 24 },
+	{ "SIGXFSZ", "File size limit exceeded", 25 },
+};
+
+/*
+ * A signal as logs name it, by its number on Linux (not on the machine
+ * reading the logs): SIGKILL or KILL (torchelastic, Python's
+ * Signals.SIGKILL, vLLM), or strsignal's text (srun's "task 3: Killed",
+ * Slurm's "DUE to SIGNAL Terminated").  A capture named `signal` is read
+ * as a number, which the diagnosis weighs a death by; RL_CAP_UNSET for a
+ * name it does not know.
+ */
+int64_t
+signal_number(const char *s, size_t n)
+{
+	const char	*name;
+	size_t		 i;
+
+	for (i = 0; i < sizeof signals / sizeof signals[0]; i++) {
+		name = signals[i].name;
+		if (n < 3 || memcmp(s, "SIG", 3) != 0)
+			name += 3;
+		if ((n == strlen(name) && memcmp(s, name, n) == 0) ||
+		    (n == strlen(signals[i].text) &&
+		    memcmp(s, signals[i].text, n) == 0))
+			return signals[i].number;
+	}
+	return RL_CAP_UNSET;
+}
+
+/* A signal's name by its number (SIGSEGV), or NULL. */
+const char *
+signal_name(int64_t number)
+{
+	size_t	i;
+
+	for (i = 0; i < sizeof signals / sizeof signals[0]; i++) {
+		if (signals[i].number == number)
+			return signals[i].name;
+	}
+	return NULL;
+}
+
 /* A known capture as text (the caller frees it), or NULL. */
 char *
 match_str(const struct rl_match *m, enum rl_cap c)

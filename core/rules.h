@@ -259,10 +259,14 @@ uint64_t	 ruleset_rule_limit_hits(const struct ruleset *, size_t);
 uint64_t	 ruleset_attrib_limit_hits(const struct ruleset *, size_t);
 size_t		 ruleset_limit_notes(const struct ruleset *, char ***);
 
+int64_t		 signal_number(const char *, size_t);
+const char	*signal_name(int64_t);
+
 /*
- * A known capture as a number, or RL_CAP_UNSET.  Inline: every matched
- * line of a run (steps, counts) reads its numbers through it.  An unset
- * group's offset is pcre2's PCRE2_UNSET, SIZE_MAX (rules.c checks).
+ * A known capture as a number, or RL_CAP_UNSET; a signal may be named
+ * (signal_number).  Inline: every matched line of a run (steps, counts)
+ * reads its numbers through it.  An unset group's offset is pcre2's
+ * PCRE2_UNSET, SIZE_MAX (rules.c checks).
  */
 static inline int64_t
 match_int(const struct rl_match *m, enum rl_cap c)
@@ -289,7 +293,9 @@ match_int(const struct rl_match *m, enum rl_cap c)
 	for (; a < b; a++) {
 		if ((unsigned)(s[a] - '0') > 9 ||
 		    (check && v > INT64_MAX / 10 - 10))
-			return RL_CAP_UNSET;
+			return c == CAP_SIGNAL && !neg ?
+			    signal_number(s + m->ovec[2 * g],
+			    b - m->ovec[2 * g]) : RL_CAP_UNSET;
 		v = v * 10 + (s[a] - '0');
 	}
 	return neg ? -v : v;

@@ -591,6 +591,46 @@ test_captures(void)
 	errlist_clear(&e);
 	ruleset_free(rs);
 
+	/*
+	 * A signal is read as logs name it: a number, SIGKILL, KILL or
+	 * strsignal's words, as Linux numbers them; nothing else is one.
+	 */
+	rs = ruleset_create();
+	load(rs, "[rule sig]\nrole = symptom\nmark = exit\n"
+	    "pattern = ^sig (?<signal>.+?)\\.?$\n"
+	    "[rule other]\nrole = progress\npattern = ^step (?<step>.+)$\n", &e);
+	{
+		static const struct { const char *line; int64_t want; } v[] = {
+			{ "sig 9", 9 }, { "sig SIGKILL", 9 }, { "sig KILL", 9 },
+			{ "sig Killed", 9 },
+			{ "sig Segmentation fault", 11 }, { "sig SIGSEGV", 11 },
+			{ "sig Aborted", 6 }, { "sig Bus error", 7 },
+			{ "sig Terminated", 15 }, { "sig SIGTERM", 15 },
+			{ "sig Floating point exception", 8 },
+			{ "sig Illegal instruction", 4 }, { "sig SIGXCPU", 24 },
+			{ "sig SIGFOO", RL_CAP_UNSET }, { "sig SIG", RL_CAP_UNSET },
+			{ "sig killed", RL_CAP_UNSET },
+			{ "sig Killed by the OOM killer", RL_CAP_UNSET },
+			{ "sig -SIGKILL", RL_CAP_UNSET }, { "sig S", RL_CAP_UNSET },
+			{ "step KILL", RL_CAP_UNSET },
+		};
+		size_t	i;
+		int64_t	got;
+
+		for (i = 0; i < sizeof v / sizeof v[0]; i++) {
+			got = INT64_MAX;	/* no match */
+			if (ruleset_match(rs, v[i].line, strlen(v[i].line), &m))
+				got = match_int(&m, m.rule == ruleset_find(rs,
+				    "sig") ? CAP_SIGNAL : CAP_STEP);
+			is_int(got, v[i].want, "\"%s\" as a signal", v[i].line);
+		}
+	}
+	is_str(signal_name(11), "SIGSEGV", "signal 11 is SIGSEGV by name");
+	ok(signal_name(0) == NULL && signal_name(64) == NULL &&
+	    signal_name(RL_CAP_UNSET) == NULL, "no name for what is no signal");
+	errlist_clear(&e);
+	ruleset_free(rs);
+
 	/* An event keeps EVENT_CAPS numbers: a rule naming more is refused. */
 	rs = ruleset_create();
 	load(rs, "[rule many]\nrole = root\npattern = (?<rank>\\d) "

@@ -4,7 +4,7 @@
  * the wordings signatures.md records (never copies of the wild corpus):
  * hangs judged from the watchdog lines themselves, a handled error that
  * is not the failure, the specific line of an error block over the
- * generic one, and no rank dropped.
+ * generic one, no rank dropped, and srun's signals said in words.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -418,6 +418,57 @@ test_launcher_words(struct ruleset *rs)
 }
 
 /*
+ * srun says a task's signal as strsignal writes it ("task 3: Killed"), not
+ * as a number: the death is the task's, weighed by the signal it names.
+ */
+static void
+test_srun_signals(struct ruleset *rs)
+{
+	struct rl_incident	*inc;
+	const struct rl_event	*e;
+
+	inc = run(rs, "0: step 1 loss 2.31\n"
+	    "3: step 1 loss 2.30\n"
+	    "srun: error: node07: task 3: Killed\n"
+	    "srun: Job step aborted: Waiting up to 32 seconds for job step "
+	    "to finish.\n");
+	e = first(inc);
+	ok(e != NULL && e->rule != NULL && strcmp(e->rule->id,
+	    "slurm.task.signal") == 0 && e->rank == 3, "task 3 Killed: rank 3 "
+	    "died first, not the step's abort (%s)", first_rule(inc));
+	is_int(e != NULL ? event_cap(e, CAP_SIGNAL) : -1, 9, "Killed is SIGKILL");
+	is_int(inc->answer.domain, DOMAIN_INFRA, "SIGKILL comes from outside "
+	    "the task: infrastructure");
+	ok(inc->answer.summary != NULL && strstr(inc->answer.summary,
+	    "killed by a signal") != NULL, "killed: %s", inc->answer.summary);
+	incident_free(inc);
+
+	/* The line alone: a failure all the same. */
+	inc = run(rs, "srun: error: node07: task 5: Segmentation fault (core "
+	    "dumped)\n");
+	e = first(inc);
+	ok(e != NULL && e->rank == 5, "a segfault srun reports alone is a "
+	    "failure of rank 5: %s", inc->answer.summary);
+	is_int(e != NULL ? event_cap(e, CAP_SIGNAL) : -1, 11,
+	    "Segmentation fault is SIGSEGV");
+	is_int(inc->answer.domain, DOMAIN_CODE, "a native crash: code");
+	ok(inc->answer.summary != NULL && strstr(inc->answer.summary,
+	    "crashed") != NULL && inc->answer.explanation != NULL &&
+	    strstr(inc->answer.explanation, "SIGSEGV") != NULL &&
+	    strstr(inc->answer.explanation, "outside") == NULL,
+	    "a crash is not said to come from outside: %s",
+	    inc->answer.explanation);
+	incident_free(inc);
+
+	/* An exit code is no signal. */
+	inc = run(rs, "srun: error: node07: task 2: Exited with exit code 1\n");
+	e = first(inc);
+	ok(e != NULL && e->rank == 2 && event_cap(e, CAP_SIGNAL) ==
+	    RL_CAP_UNSET, "an exit code of 1: rank 2, and no signal");
+	incident_free(inc);
+}
+
+/*
  * Class 4: a generic exception line, then a specific rule's line in the
  * same block of the same process: the specific one is the signature.
  */
@@ -583,6 +634,7 @@ main(void)
 	test_launcher_words(rs);
 	test_adopt(rs);
 	test_host_rows(rs);
+	test_srun_signals(rs);
 	ruleset_free(rs);
 	return tap_done();
 }

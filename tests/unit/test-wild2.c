@@ -4,7 +4,8 @@
  * the wordings signatures.md records (never copies of the wild corpus):
  * hangs judged from the watchdog lines themselves, a handled error that
  * is not the failure, the specific line of an error block over the
- * generic one, no rank dropped, and srun's signals said in words.
+ * generic one, no rank dropped, srun's signals said in words, NCCL's
+ * timed WARN lines, and a Ray actor's rank in its name.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -418,6 +419,64 @@ test_launcher_words(struct ruleset *rs)
 }
 
 /*
+ * NCCL 2.26 and later start a WARN line with its time ("[%F %T] " by
+ * default) before the writer's host:pid:tid [dev]: the writer is still
+ * found, and the rank its communicator's line named for that pid.
+ */
+static void
+test_nccl_timed_warn(struct ruleset *rs)
+{
+	struct rl_incident	*inc;
+	const struct rl_event	*e;
+	const char		*host;
+
+	inc = run(rs, "node07:1233:1300 [2] NCCL INFO ncclCommInitRank comm "
+	    "0x55d0 rank 26 nranks 32 cudaDev 2 nvmlDev 2 busId 96000 commId "
+	    "0x1 - Init COMPLETE\n"
+	    "node07:1234:1301 [3] NCCL INFO ncclCommInitRank comm 0x55d1 rank "
+	    "27 nranks 32 cudaDev 3 nvmlDev 3 busId 97000 commId 0x1 - Init "
+	    "COMPLETE\n"
+	    "\n"
+	    "[2025-05-12 10:31:02] node07:1234:1301 [3] transport/net_ib.cc:2234 "
+	    "NCCL WARN NET/IB: Got completion from peer 10.0.0.2<35002> with "
+	    "status=12 opcode=0 len=0 vendor err 129 (Recv) localGid "
+	    "::ffff:10.0.0.1 remoteGids::ffff:10.0.0.2 hca mlx5_0\n"
+	    "[2025-05-12 10:31:03] node07:1233:1300 [2] transport/net.cc:1296 "
+	    "(ncclProxy) NCCL WARN Call to ibv_post_send failed\n");
+	e = first(inc);
+	host = e != NULL && e->process != RL_NONE ?
+	    inc->procs[e->process]->host : NULL;
+	ok(e != NULL && e->rank == 27, "a timed WARN is its writer's, rank "
+	    "27: %s", inc->answer.summary);
+	ok(host != NULL && strcmp(host, "node07") == 0, "on node07");
+	ok(e != NULL && (e->time.flags & RL_TIME_VALID) && e->timed,
+	    "and keeps its own time");
+	incident_free(inc);
+}
+
+/*
+ * Ray prefixes a worker's lines with its actor's __repr__, which may name
+ * its rank itself: (MegatronPolicyWorker[rank=9] pid=3098846).
+ */
+static void
+test_ray_repr_rank(struct ruleset *rs)
+{
+	struct rl_incident	*inc;
+	const struct rl_event	*e;
+
+	inc = run(rs, "(MegatronPolicyWorker[rank=9] pid=3098846) "
+	    "INFO 02-19 08:40:01 [worker.py:1] step 10\n"
+	    "(MegatronPolicyWorker[rank=2] pid=3098839) "
+	    "RuntimeError: CUDA error: an illegal memory access was "
+	    "encountered\n");
+	e = first(inc);
+	ok(e != NULL && e->rank == 2 && e->process != RL_NONE &&
+	    inc->procs[e->process]->pid == 3098839, "the actor's [rank=2] "
+	    "and pid name the failing writer: %s", inc->answer.summary);
+	incident_free(inc);
+}
+
+/*
  * srun says a task's signal as strsignal writes it ("task 3: Killed"), not
  * as a number: the death is the task's, weighed by the signal it names.
  */
@@ -635,6 +694,8 @@ main(void)
 	test_adopt(rs);
 	test_host_rows(rs);
 	test_srun_signals(rs);
+	test_nccl_timed_warn(rs);
+	test_ray_repr_rank(rs);
 	ruleset_free(rs);
 	return tap_done();
 }

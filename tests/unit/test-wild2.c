@@ -456,7 +456,8 @@ test_nccl_timed_warn(struct ruleset *rs)
 
 /*
  * Ray prefixes a worker's lines with its actor's __repr__, which may name
- * its rank itself: (MegatronPolicyWorker[rank=9] pid=3098846).
+ * its rank itself: (MegatronPolicyWorker[rank=9] pid=3098846); vLLM's
+ * RayWorkerWrapper does not, and its worker's start-up line does.
  */
 static void
 test_ray_repr_rank(struct ruleset *rs)
@@ -473,6 +474,21 @@ test_ray_repr_rank(struct ruleset *rs)
 	ok(e != NULL && e->rank == 2 && e->process != RL_NONE &&
 	    inc->procs[e->process]->pid == 3098839, "the actor's [rank=2] "
 	    "and pid name the failing writer: %s", inc->answer.summary);
+	incident_free(inc);
+
+	/* Or its prefix has none, and the worker says its rank once. */
+	inc = run(rs, "(RayWorkerWrapper pid=270291, ip=10.175.94.190) INFO "
+	    "08-31 14:42:32 [parallel_state.py:1076] rank 5 in world size 8 is "
+	    "assigned as DP rank 0, PP rank 1, TP rank 1, EP rank 5\n"
+	    "(RayWorkerWrapper pid=270292, ip=10.175.94.190) INFO 08-31 "
+	    "14:42:32 [parallel_state.py:1076] rank 6 in world size 8 is "
+	    "assigned as DP rank 0, PP rank 1, TP rank 2, EP rank 6\n"
+	    "(RayWorkerWrapper pid=270292, ip=10.175.94.190) ERROR 08-31 "
+	    "14:50:01 [worker.py:1] RuntimeError: CUDA error: an illegal "
+	    "memory access was encountered\n");
+	e = first(inc);
+	ok(e != NULL && e->rank == 6, "vLLM's rank assignment names pid "
+	    "270292's rank, 6: %s", inc->answer.summary);
 	incident_free(inc);
 }
 

@@ -5,7 +5,8 @@
  * hangs judged from the watchdog lines themselves, a handled error that
  * is not the failure, the specific line of an error block over the
  * generic one, no rank dropped, srun's signals said in words, NCCL's
- * timed WARN lines, and a Ray actor's rank in its name.
+ * timed WARN lines, a Ray actor's rank in its name, and another process's
+ * memory in an out-of-memory message.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -493,6 +494,37 @@ test_ray_repr_rank(struct ruleset *rs)
 }
 
 /*
+ * An out-of-memory message naming another process that holds a GiB or more
+ * of the GPU is not the job's limits: the GPU was not free.
+ */
+static void
+test_oom_foreign(struct ruleset *rs)
+{
+	static const char oom[] = "[rank3]: torch.OutOfMemoryError: CUDA out "
+	    "of memory. Tried to allocate 2.00 GiB. GPU 3 has a total capacity "
+	    "of 79.15 GiB of which 1.12 GiB is free. Process 4242 has %s memory "
+	    "in use. Including non-PyTorch memory, this process has 18.02 GiB "
+	    "memory in use.\n";
+	struct rl_incident	*inc;
+	struct buf		 b = { 0 };
+
+	buf_printf(&b, oom, "60.00 GiB");
+	inc = run(rs, b.p);
+	ok(first(inc) != NULL && first(inc)->rank == 3 &&
+	    inc->answer.domain == DOMAIN_INFRA, "60 GiB held by pid 4242: "
+	    "infrastructure (%s)", first_rule(inc));
+	incident_free(inc);
+	buf_reset(&b);
+	buf_printf(&b, oom, "402.00 MiB");
+	inc = run(rs, b.p);
+	ok(first(inc) != NULL && inc->answer.domain == DOMAIN_CONFIG,
+	    "402 MiB held by another: the job's own limits, config (%s)",
+	    first_rule(inc));
+	incident_free(inc);
+	buf_clear(&b);
+}
+
+/*
  * srun says a task's signal as strsignal writes it ("task 3: Killed"), not
  * as a number: the death is the task's, weighed by the signal it names.
  */
@@ -712,6 +744,7 @@ main(void)
 	test_srun_signals(rs);
 	test_nccl_timed_warn(rs);
 	test_ray_repr_rank(rs);
+	test_oom_foreign(rs);
 	ruleset_free(rs);
 	return tap_done();
 }

@@ -571,6 +571,40 @@ judge_writer(const struct rl_incident *inc, const struct judge *j)
 	    p->host != NULL;
 }
 
+/* The signal a death records: its own, or a negative exit code's. */
+static int64_t
+death_signal(const struct rl_event *e)
+{
+	int64_t	sig = event_cap(e, CAP_SIGNAL);
+
+	if (sig == RL_CAP_UNSET && event_cap(e, CAP_EXITCODE) != RL_CAP_UNSET)
+		sig = -event_cap(e, CAP_EXITCODE);
+	return sig;
+}
+
+/*
+ * A signal a process raises on itself by crashing (a fault, an abort), not
+ * one sent to it from outside.
+ */
+static bool
+signal_crash(int64_t sig)
+{
+	return sig == 4 || sig == 6 || sig == 7 || sig == 8 || sig == 11;
+}
+
+/*
+ * Do two failures read alike?  The same rule, and where it records a death,
+ * the same signal or code: srun's one rule says "Segmentation fault" of the
+ * task that crashed and "Killed" of each it ended after.
+ */
+static bool
+events_alike(const struct rl_event *a, const struct rl_event *b)
+{
+	return a->rule != NULL && b->rule != NULL &&
+	    strcmp(a->rule->id, b->rule->id) == 0 &&
+	    death_signal(a) == death_signal(b);
+}
+
 /*
  * Common to all, to one, or to some: how many writers failed like the
  * first.  The population is the ranks when they are known, else the
@@ -582,7 +616,6 @@ diagnose_scope(const struct rl_incident *inc, const struct judge *v, size_t n,
     const struct judge *first)
 {
 	const struct rl_event	*fe = inc->events[judge_event(first)];
-	const struct rl_event	*e;
 	size_t			 i, ranks = 0, writers = 0, same = 0, pop, tb = 0;
 
 	if (fe->rule != NULL && fe->rule->job_scope)
@@ -603,9 +636,7 @@ diagnose_scope(const struct rl_incident *inc, const struct judge *v, size_t n,
 			tb++;
 		if (v[i].cls != first->cls || judge_event(&v[i]) == RL_NONE)
 			continue;
-		e = inc->events[judge_event(&v[i])];
-		if (e->rule != NULL && fe->rule != NULL &&
-		    strcmp(e->rule->id, fe->rule->id) == 0)
+		if (events_alike(inc->events[judge_event(&v[i])], fe))
 			same++;
 	}
 	pop = ranks > 0 ? ranks : writers;
@@ -626,7 +657,6 @@ judge_common(const struct rl_incident *inc, struct judge *v, size_t n,
     struct judge *first)
 {
 	const struct rl_event	*fe = inc->events[judge_event(first)];
-	const struct rl_event	*e;
 	struct judge		*best = first;
 	int64_t			 t0;
 	size_t			 i;
@@ -638,35 +668,14 @@ judge_common(const struct rl_incident *inc, struct judge *v, size_t n,
 		if (v[i].rank == RL_NONE || v[i].cls != first->cls ||
 		    judge_event(&v[i]) == RL_NONE)
 			continue;
-		e = inc->events[judge_event(&v[i])];
-		if (e->rule != fe->rule || skew_utc_ms(inc, judge_time(inc,
-		    &v[i]), judge_host(inc, &v[i])) / 1000 > t0)
+		if (!events_alike(inc->events[judge_event(&v[i])], fe) ||
+		    skew_utc_ms(inc, judge_time(inc, &v[i]),
+		    judge_host(inc, &v[i])) / 1000 > t0)
 			continue;
 		if (v[i].rank < best->rank)
 			best = &v[i];
 	}
 	return best;
-}
-
-/* The signal a death records: its own, or a negative exit code's. */
-static int64_t
-death_signal(const struct rl_event *e)
-{
-	int64_t	sig = event_cap(e, CAP_SIGNAL);
-
-	if (sig == RL_CAP_UNSET && event_cap(e, CAP_EXITCODE) != RL_CAP_UNSET)
-		sig = -event_cap(e, CAP_EXITCODE);
-	return sig;
-}
-
-/*
- * A signal a process raises on itself by crashing (a fault, an abort), not
- * one sent to it from outside.
- */
-static bool
-signal_crash(int64_t sig)
-{
-	return sig == 4 || sig == 6 || sig == 7 || sig == 8 || sig == 11;
 }
 
 /* The domain of a signal death when the rule does not say. */

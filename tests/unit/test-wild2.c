@@ -567,6 +567,35 @@ test_srun_signals(struct ruleset *rs)
 	    inc->answer.explanation);
 	incident_free(inc);
 
+	/*
+	 * The task that crashed is the failure; those srun ended after it
+	 * died another way and are not its like.
+	 */
+	inc = run(rs, "0: 2025-05-12 10:30:00,000 INFO step 1\n"
+	    "1: 2025-05-12 10:30:00,000 INFO step 1\n"
+	    "srun: error: node07: task 1: Segmentation fault (core dumped)\n"
+	    "slurmstepd: error: *** STEP 1234.0 ON node07 CANCELLED AT "
+	    "2025-05-12T10:31:02 DUE TO TASK FAILURE ***\n"
+	    "srun: error: node07: task 0: Killed\n");
+	e = first(inc);
+	ok(e != NULL && e->rank == 1 && inc->answer.scope == SCOPE_ONE &&
+	    inc->answer.domain == DOMAIN_CODE, "a crash, then the others "
+	    "killed: rank 1, scope one, code: %s", inc->answer.summary);
+	incident_free(inc);
+
+	/* An operator's scancel: the tasks it ended are no failure. */
+	inc = run(rs, "0: 2025-05-12 10:30:00,000 INFO step 1\n"
+	    "1: 2025-05-12 10:30:00,000 INFO step 1\n"
+	    "slurmstepd: error: *** STEP 1234.0 ON node07 CANCELLED AT "
+	    "2025-05-12T10:31:02 ***\n"
+	    "srun: Job step aborted: Waiting up to 32 seconds for job step to "
+	    "finish.\n"
+	    "srun: error: node07: task 0: Terminated\n"
+	    "srun: error: node07: task 1: Terminated\n");
+	ok(first(inc) == NULL, "tasks ended by a cancel are no failure: %s",
+	    inc->answer.summary);
+	incident_free(inc);
+
 	/* An exit code is no signal. */
 	inc = run(rs, "srun: error: node07: task 2: Exited with exit code 1\n");
 	e = first(inc);

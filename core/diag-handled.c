@@ -9,7 +9,7 @@
  * by another's steps), in the same source, where the order of lines is
  * the order they were written.  And the other way: an error called
  * harmless for coming before the first step is the failure when its
- * process's death is recorded.
+ * process's death is recorded, or when its process wrote nothing after.
  */
 #include <assert.h>
 #include <stdlib.h>
@@ -265,31 +265,106 @@ handled_mark(struct rl_incident *inc)
 }
 
 /*
- * The other way round: a root its rule calls harmless only for coming
- * before the first step (an ImportError at start-up, which optional
- * imports print and survive) is the failure when a launcher then records
- * its process's death.  Returns how many were.
+ * A root its rule calls harmless only for coming before the first step:
+ * an ImportError at start-up, which optional imports print and survive.
+ */
+static bool
+handled_early(const struct rl_event *e)
+{
+	const struct rl_rule	*r = e->rule;
+
+	return r != NULL && e->harmless && e->role == ROLE_ROOT &&
+	    e->process != RL_NONE && r->only_after != NULL &&
+	    r->not_within == NULL && r->not_after == NULL;
+}
+
+/*
+ * Did an early root's process write nothing after it?  No timed line of
+ * it later (in its source, or later by the clock in another), and, in
+ * revive_last's pass, no event of it after it in its source nor any in
+ * another: a process that falls back goes on, one that died of the
+ * import says no more.
+ */
+static bool
+handled_quiet_after(const struct rl_incident *inc, const struct rl_event *e)
+{
+	const struct rl_process	*p = inc->procs[e->process];
+
+	if (p->last_source == (int)e->source)
+		return p->last_line <= e->line;
+	return p->last_source == RL_NONE || !(p->last.flags & RL_TIME_VALID) ||
+	    !(e->time.flags & RL_TIME_VALID) || clock_cmp(&p->last,
+	    &e->time) <= 0;
+}
+
+/*
+ * Revive the early roots that were their process's last words.  Each
+ * process's latest such root is found first, then one pass over every
+ * event rules out those whose process wrote more: a process at a time
+ * would be a pass for each of 10,000 ranks' fallback imports.
+ */
+static size_t
+handled_revive_last(struct rl_incident *inc)
+{
+	struct rl_event		*e, **last;
+	size_t			 i, done = 0, n = 0;
+	bool			*more;
+
+	last = xcalloc(inc->nprocs, sizeof *last);
+	for (i = 0; i < inc->nevents; i++) {
+		e = inc->events[i];
+		if (!handled_early(e) || !handled_quiet_after(inc, e))
+			continue;
+		if (last[e->process] == NULL)
+			n++;
+		else if (last[e->process]->source != e->source)
+			continue;	/* the first source's stands */
+		if (last[e->process] == NULL || last[e->process]->line < e->line)
+			last[e->process] = e;
+	}
+	if (n == 0) {
+		free(last);
+		return 0;
+	}
+	more = xcalloc(inc->nprocs, sizeof *more);
+	for (i = 0; i < inc->nevents; i++) {
+		e = inc->events[i];
+		if (e->process == RL_NONE || last[e->process] == NULL)
+			continue;
+		if (e->source != last[e->process]->source ||
+		    e->line > last[e->process]->line)
+			more[e->process] = true;
+	}
+	for (i = 0; i < inc->nprocs; i++) {
+		if (last[i] != NULL && !more[i]) {
+			last[i]->harmless = false;
+			done++;
+		}
+	}
+	free(more);
+	free(last);
+	return done;
+}
+
+/*
+ * The other way round: an early root (handled_early) is the failure when
+ * a launcher then records its process's death, or when it is the last its
+ * process wrote.  Returns how many were.
  */
 size_t
 handled_revive(struct rl_incident *inc)
 {
 	struct handled_deaths	 d = { 0 };
 	struct rl_event		*e;
-	const struct rl_rule	*r;
 	size_t			 i, done = 0;
 
 	for (i = 0; i < inc->nevents; i++) {
 		e = inc->events[i];
-		r = e->rule;
-		if (r == NULL || !e->harmless || e->role != ROLE_ROOT ||
-		    e->process == RL_NONE || r->only_after == NULL ||
-		    r->not_within != NULL || r->not_after != NULL)
-			continue;
-		if (handled_died(inc, &d, e)) {
+		if (handled_early(e) && handled_died(inc, &d, e)) {
 			e->harmless = false;
 			done++;
 		}
 	}
 	free(d.key);
-	return done;
+	return done + handled_revive_last(inc);
 }

@@ -644,7 +644,8 @@ test_specific(struct ruleset *rs)
 
 /*
  * Class 4: an ImportError before the first step is harmless by itself (an
- * optional import), unless the launcher then records its process's death.
+ * optional import), unless the launcher then records its process's death
+ * or the process wrote nothing after it.
  */
 static void
 test_revive(struct ruleset *rs)
@@ -674,6 +675,35 @@ test_revive(struct ruleset *rs)
 	inc = run(rs, b.p);
 	ok(first(inc) == NULL, "the same ImportError, then a step: no "
 	    "failure (%s)", first_rule(inc));
+	incident_free(inc);
+
+	/* Its process's last words, with no launcher to record the death. */
+	inc = run(rs, imp);
+	ok(first(inc) != NULL && strstr(first(inc)->text, "flash_attn") !=
+	    NULL, "the ImportError the process wrote last is the failure (%s)",
+	    first_rule(inc));
+	incident_free(inc);
+
+	/* A vLLM server's fallback import, then it goes on: none. */
+	inc = run(rs, "INFO 05-12 10:31:02 [__init__.py:1] Automatically "
+	    "detected platform cuda.\n"
+	    "ERROR 05-12 10:31:03 [registry.py:1] ModuleNotFoundError: No "
+	    "module named 'xformers'\n"
+	    "INFO 05-12 10:31:09 [core.py:1] Loading model weights\n");
+	ok(first(inc) == NULL, "a fallback import the server outlives: no "
+	    "failure (%s)", first_rule(inc));
+	incident_free(inc);
+
+	/* Nor when its process's next lines are untimed, but events. */
+	b.len = 0;
+	buf_printf(&b, "%s%s", imp, "[default0]:ModuleNotFoundError: No "
+	    "module named 'apex'\n[default0]:WARNING: apex is not installed, "
+	    "falling back\n[default0]:RuntimeError: CUDA error: an illegal "
+	    "memory access was encountered\n");
+	inc = run(rs, b.p);
+	ok(first(inc) != NULL && strstr(first(inc)->text, "illegal memory") !=
+	    NULL, "imports it survived, then a crash: the crash (%s)",
+	    first_rule(inc));
 	incident_free(inc);
 	buf_clear(&b);
 }

@@ -5,8 +5,9 @@
  * hangs judged from the watchdog lines themselves, a handled error that
  * is not the failure, the specific line of an error block over the
  * generic one, no rank dropped, srun's signals said in words, NCCL's
- * timed WARN lines, a Ray actor's rank in its name, and another process's
- * memory in an out-of-memory message.
+ * timed WARN lines, a Ray actor's rank in its name, another process's
+ * memory in an out-of-memory message, and no memory left for the KV
+ * cache.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -525,6 +526,47 @@ test_oom_foreign(struct ruleset *rs)
 }
 
 /*
+ * vLLM's memory profile left nothing for the KV cache: the failure, when no
+ * error line says so (V1 may only say the engine failed to start); the
+ * error line, when there is one.
+ */
+static void
+test_kv_none_left(struct ruleset *rs)
+{
+	static const char prof[] = "INFO 02-26 09:54:05 worker.py:267] model "
+	    "weights take 5.20GiB; non_torch_memory takes 0.03GiB; PyTorch "
+	    "activation peak memory takes 1.42GiB; the rest of the memory "
+	    "reserved for KV Cache is -1.05GiB.\n"
+	    "INFO 02-26 09:54:05 executor_base.py:111] # cuda blocks: 0, # CPU "
+	    "blocks: 4681\n";
+	struct rl_incident	*inc;
+	struct buf		 b = { 0 };
+
+	inc = run(rs, prof);
+	ok(first(inc) != NULL && strcmp(first_rule(inc),
+	    "vllm.kv_cache.none_left") == 0 && inc->answer.domain ==
+	    DOMAIN_CONFIG, "-1.05 GiB left for the KV cache: the failure, "
+	    "config (%s)", first_rule(inc));
+	incident_free(inc);
+
+	buf_printf(&b, "%sERROR 02-26 09:54:06 [core.py:1006] ValueError: No "
+	    "available memory for the cache blocks. Try increasing "
+	    "`gpu_memory_utilization` when initializing the engine.\n", prof);
+	inc = run(rs, b.p);
+	ok(first(inc) != NULL && strcmp(first_rule(inc),
+	    "vllm.kv_cache.no_memory") == 0, "with the error after it, the "
+	    "error stands first (%s)", first_rule(inc));
+	incident_free(inc);
+	buf_clear(&b);
+
+	inc = run(rs, "(EngineCore_0 pid=5839) INFO 08-20 18:04:22 "
+	    "[gpu_worker.py:276] Available KV cache memory: 11.17 GiB\n");
+	ok(first(inc) == NULL, "11.17 GiB left: no failure (%s)",
+	    first_rule(inc));
+	incident_free(inc);
+}
+
+/*
  * srun says a task's signal as strsignal writes it ("task 3: Killed"), not
  * as a number: the death is the task's, weighed by the signal it names.
  */
@@ -804,6 +846,7 @@ main(void)
 	test_nccl_timed_warn(rs);
 	test_ray_repr_rank(rs);
 	test_oom_foreign(rs);
+	test_kv_none_left(rs);
 	ruleset_free(rs);
 	return tap_done();
 }

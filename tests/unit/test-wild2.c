@@ -6,8 +6,8 @@
  * is not the failure, the specific line of an error block over the
  * generic one, no rank dropped, srun's signals said in words, NCCL's
  * timed WARN lines, a Ray actor's rank in its name, another process's
- * memory in an out-of-memory message, and no memory left for the KV
- * cache.
+ * memory in an out-of-memory message, no memory left for the KV cache,
+ * and subgroups that share a PG ID.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -567,6 +567,51 @@ test_kv_none_left(struct ruleset *rs)
 }
 
 /*
+ * Two subgroups may share a PG ID; their GUIDs tell them apart, and ranks
+ * of different groups are never weighed as one group's.  A platform's time
+ * before [rankN]: leaves the global rank known.
+ */
+static void
+test_pg_guid(struct ruleset *rs)
+{
+	static const char line[] = " 2025-02-18 12:54 [rank%1$d]:[E218 "
+	    "04:54:22.86446%2$04d ProcessGroupNCCL.cpp:616] [PG ID 11 PG GUID "
+	    "%3$d Rank %4$d] Watchdog caught collective operation timeout: "
+	    "WorkNCCL(SeqNum=%5$d, OpType=ALLTOALL_BASE, NumelIn=1, NumelOut=1, "
+	    "Timeout(ms)=600000) ran for 600045 milliseconds before timing "
+	    "out.\n"
+	    " 2025-02-18 12:54 [rank%1$d]:[E218 "
+	    "04:54:22.86456%2$04d ProcessGroupNCCL.cpp:1795] [PG ID 11 PG GUID "
+	    "%3$d Rank %4$d] Exception (either an error or timeout) detected by "
+	    "watchdog at work: %5$d, last enqueued NCCL work: %6$d, last "
+	    "completed NCCL work: %7$d.\n";
+	struct rl_incident	*inc;
+	struct buf		 b = { 0 };
+	size_t			 i;
+	bool			 ranks = true;
+
+	buf_printf(&b, line, 13, 1, 119, 1, 216, 220, 215);
+	buf_printf(&b, line, 15, 2, 112, 0, 57, 57, 56);
+	inc = run(rs, b.p);
+	for (i = 0; i < inc->nranks; i++)
+		ranks &= inc->ranks[i].rank == 13 || inc->ranks[i].rank == 15;
+	ok(inc->nranks == 2 && ranks, "the global ranks 13 and 15, past the "
+	    "platform's time (%zu ranks)", inc->nranks);
+	ok(inc->answer.hang.lag_rank == RL_NONE, "two groups of one PG ID: "
+	    "no rank lags the other (%d)", inc->answer.hang.lag_rank);
+	incident_free(inc);
+
+	buf_reset(&b);
+	buf_printf(&b, line, 13, 1, 119, 1, 216, 220, 215);
+	buf_printf(&b, line, 15, 2, 119, 0, 57, 57, 56);
+	inc = run(rs, b.p);
+	ok(inc->answer.hang.lag_rank == 15, "one group: rank 15's last "
+	    "enqueued, 57, lags 220 (%d)", inc->answer.hang.lag_rank);
+	incident_free(inc);
+	buf_clear(&b);
+}
+
+/*
  * srun says a task's signal as strsignal writes it ("task 3: Killed"), not
  * as a number: the death is the task's, weighed by the signal it names.
  */
@@ -847,6 +892,7 @@ main(void)
 	test_ray_repr_rank(rs);
 	test_oom_foreign(rs);
 	test_kv_none_left(rs);
+	test_pg_guid(rs);
 	ruleset_free(rs);
 	return tap_done();
 }

@@ -361,14 +361,32 @@ ckpt_judge(struct rl_incident *inc, struct ckpt_step *steps, size_t nsteps,
 		    int_cmp);
 }
 
-/* The status from the steps. */
+/*
+ * Did the first failure happen while a checkpoint was being written (its
+ * rule says so: torch.save's own errors)?
+ */
+static bool
+ckpt_failed_writing(const struct rl_incident *inc)
+{
+	const struct rl_answer	*a = &inc->answer;
+
+	return a->first != RL_NONE && inc->events[a->first]->rule != NULL &&
+	    inc->events[a->first]->rule->ckpt_write;
+}
+
+/*
+ * The status from the steps.  With none logged, a failure in the writing
+ * of a checkpoint still says that one is partial.
+ */
 static void
-ckpt_status(struct rl_answer *a, size_t nsteps)
+ckpt_status(const struct rl_incident *inc, struct rl_answer *a,
+    size_t nsteps)
 {
 	if (a->first == RL_NONE)
 		a->ckpt = CKPT_NONE;
 	else if (nsteps == 0)
-		a->ckpt = CKPT_UNKNOWN;
+		a->ckpt = ckpt_failed_writing(inc) ? CKPT_UNSAFE :
+		    CKPT_UNKNOWN;
 	else if (a->nunsafe > 0 && (a->last_safe_step == RL_NONE ||
 	    a->unsafe_steps[a->nunsafe - 1] > a->last_safe_step))
 		a->ckpt = CKPT_UNSAFE;
@@ -445,8 +463,21 @@ ckpt_words(struct rl_incident *inc, size_t nsteps, size_t nsavers, int hw,
 		/*
 		 * Unsafe with no unsafe step: every save logged was
 		 * completed only after the first failure, which is not
-		 * counted, so no step is known to be whole.
+		 * counted, so no step is known to be whole; or none was
+		 * logged, and the failure was in writing one.
 		 */
+		e = inc->events[a->first];
+		if (nsteps == 0 && d->ncomplete + d->nbroken == 0 &&
+		    ckpt_failed_writing(inc)) {
+			buf_printf(&b, "The first failure is in the writing of "
+			    "a checkpoint (%s): its files are partial and must "
+			    "not be resumed from. No save was logged, so the "
+			    "logs cannot say which earlier checkpoint is "
+			    "complete: check the checkpoint folder before "
+			    "resuming.", e->rule->title != NULL ?
+			    e->rule->title : e->rule->id);
+			break;
+		}
 		if (a->nunsafe == 0)
 			buf_adds(&b, "Every checkpoint save logged completed "
 			    "only after the first failure, so none is counted "
@@ -499,7 +530,8 @@ checkpoint_analyze(struct rl_incident *inc)
 	ckpt_collect(inc, &steps, &nsteps, &savers, &nsavers, &hw);
 	ckptdir_check(inc, &disk);
 	ckpt_judge(inc, steps, nsteps, savers, nsavers, &disk);
-	ckpt_status(a, nsteps > 0 ? nsteps : disk.ncomplete + disk.nbroken);
+	ckpt_status(inc, a, nsteps > 0 ? nsteps : disk.ncomplete +
+	    disk.nbroken);
 	ckpt_safe_evidence(inc, steps, nsteps, nsavers, hw);
 	evlist_move(&a->ckpt_evidence, &disk.evidence);
 	ckpt_words(inc, nsteps, nsavers, hw, &disk);

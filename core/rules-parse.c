@@ -201,6 +201,12 @@ rule_key(struct rl_rule *r, const char *k, const char *v, char **cause)
 			return -1;
 		}
 		r->job_scope = strcmp(v, "job") == 0;
+	} else if (strcmp(k, "ckpt") == 0) {
+		if (strcmp(v, "write") != 0) {
+			xasprintf(cause, "ckpt '%s' is not write", v);
+			return -1;
+		}
+		r->ckpt_write = true;
 	} else if (strcmp(k, "only_after") == 0)
 		str_set(&r->only_after, v);
 	else if (strcmp(k, "not_after") == 0)

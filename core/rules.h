@@ -143,6 +143,7 @@ struct rl_rule {
 	enum rl_mark	 mark;
 	int		 priority;	/* highest wins on one line */
 	bool		 job_scope;	/* by its nature it concerns the whole job */
+	bool		 ckpt_write;	/* a failure while writing a checkpoint */
 	char		*only_after;	/* mark name or rule id, or NULL */
 	char		*not_after;	/* mark name or rule id, or NULL */
 	char		*not_within;	/* rule id whose match shortly before... */

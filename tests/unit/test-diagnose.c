@@ -29,7 +29,9 @@ static const char *PACK =
 	"[rule ckpt.begin]\npattern = saving checkpoint at iteration +(?<step>\\d+)\n"
 	"role = progress\nmark = ckpt-begin\n"
 	"[rule ckpt.end]\npattern = successfully saved checkpoint from iteration "
-	"+(?<step>\\d+)\nrole = progress\nmark = ckpt-end\n";
+	"+(?<step>\\d+)\nrole = progress\nmark = ckpt-end\n"
+	"[rule save.dir]\npattern = Parent directory \\S+ does not exist\n"
+	"role = root\ndomain = infrastructure\nckpt = write\npriority = 70\n";
 
 #define T(n, s)	"[default" #n "]:2026-12-02 13:20:" s " INFO "
 
@@ -155,6 +157,17 @@ test_checkpoint(struct ruleset *rs)
 
 	inc = run(rs, T(0, "01,000") "x\n[default0]:ValueError: y\n");
 	is_int(inc->answer.ckpt, CKPT_UNKNOWN, "no checkpoint lines: unknown");
+	incident_free(inc);
+
+	/* None logged, but the failure is in writing one: that one is partial. */
+	inc = run(rs, T(0, "01,000") "x\n[default0]:RuntimeError: Parent "
+	    "directory c/iter_20 does not exist.\n");
+	is_int(inc->answer.ckpt, CKPT_UNSAFE, "a failure writing a checkpoint, "
+	    "no save logged: unsafe");
+	ok(inc->answer.ckpt_explanation != NULL &&
+	    strstr(inc->answer.ckpt_explanation, "partial") != NULL,
+	    "and the words say its files are partial: %s",
+	    inc->answer.ckpt_explanation);
 	incident_free(inc);
 
 	/*

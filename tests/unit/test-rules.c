@@ -631,6 +631,17 @@ test_captures(void)
 	errlist_clear(&e);
 	ruleset_free(rs);
 
+	/* ckpt says a failure writing a checkpoint, and nothing else. */
+	rs = ruleset_create();
+	load(rs, "[rule w]\nrole = root\nckpt = write\npattern = w\n"
+	    "[rule bad]\nrole = root\nckpt = maybe\npattern = b\n", &e);
+	ok(ruleset_find(rs, "w") != NULL && ruleset_find(rs, "w")->ckpt_write,
+	    "ckpt = write marks a failure while writing a checkpoint");
+	ok(errs_have(&e, "test.rules:7:") && errs_have(&e, "ckpt 'maybe'"),
+	    "any other value is refused, with its line");
+	errlist_clear(&e);
+	ruleset_free(rs);
+
 	/* An event keeps EVENT_CAPS numbers: a rule naming more is refused. */
 	rs = ruleset_create();
 	load(rs, "[rule many]\nrole = root\npattern = (?<rank>\\d) "

@@ -168,15 +168,29 @@ checklist_tracebacks(struct rl_incident *inc)
 			continue;
 		failing++;
 		if ((ev = first[i]) != RL_NONE) {
-			if (c->evidence.n < CHECK_EVIDENCE)
+			if (c->evidence.n >= CHECK_EVIDENCE)
+				continue;
+			if (r->rank != RL_NONE)
 				evlist_add(&c->evidence, inc, ev,
 				    STANCE_SUPPORTS, "rank %d's first "
 				    "traceback", r->rank);
+			else
+				evlist_add(&c->evidence, inc, ev,
+				    STANCE_SUPPORTS, "the first traceback of "
+				    "a process with no rank");
 			continue;
 		}
-		if (without++ < CHECK_RANKS)
-			buf_printf(&b, "%srank %d (%s)", without > 1 ? "; " : "",
-			    r->rank, checklist_instead(inc, r));
+		if (without++ >= CHECK_RANKS)
+			continue;
+		buf_adds(&b, without > 1 ? "; " : "");
+		/* The unranked row stands for the writers no line ranks. */
+		if (r->rank != RL_NONE)
+			buf_printf(&b, "rank %d", r->rank);
+		else if (r->host != NULL)
+			buf_printf(&b, "a process on %s", r->host);
+		else
+			buf_adds(&b, "a process with no rank");
+		buf_printf(&b, " (%s)", checklist_instead(inc, r));
 	}
 	free(first);
 	if (without > CHECK_RANKS)

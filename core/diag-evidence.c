@@ -259,9 +259,16 @@ ev_first_line(struct rl_incident *inc, const struct rl_event *f)
 		return;
 	}
 	if (ev_first_killed(f)) {
-		evlist_add(&a->first_evidence, inc, a->first, STANCE_SUPPORTS,
-		    "the launcher's record: rank %d died by signal %d and "
-		    "raised nothing itself", f->rank, ev_signal(f));
+		if (f->rank != RL_NONE)
+			evlist_add(&a->first_evidence, inc, a->first,
+			    STANCE_SUPPORTS, "the launcher's record: rank %d "
+			    "died by signal %d and raised nothing itself",
+			    f->rank, ev_signal(f));
+		else
+			evlist_add(&a->first_evidence, inc, a->first,
+			    STANCE_SUPPORTS, "the launcher's record: a process "
+			    "died by signal %d and raised nothing itself",
+			    ev_signal(f));
 		p = f->process != RL_NONE ? inc->procs[f->process] : NULL;
 		if (p == NULL || p->rank != f->rank || p->last_source == RL_NONE)
 			return;

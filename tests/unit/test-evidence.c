@@ -670,6 +670,41 @@ test_capacity(void)
 	tree_empty();
 }
 
+/*
+ * Writers no line gives a rank are said as processes, never as rank -1
+ * (RL_NONE): a launcher's kill record, and the checklist's tracebacks.
+ */
+static void
+test_unranked_words(void)
+{
+	struct rl_incident	*inc;
+	const struct rl_check_item *tb;
+
+	put("launcher.log", "[2025-05-12 10:31:02,123] [ERROR] "
+	    "[launch.py:434:sigkill_handler] ['/usr/bin/python', '-u', "
+	    "'train.py', '--local_rank=0'] exits with return code = -9\n", 0);
+	inc = analyze();
+	ok(first(inc) != NULL && has_ev(&inc->answer.first_evidence,
+	    "a process died by signal 9", STANCE_SUPPORTS) &&
+	    !has_ev(&inc->answer.first_evidence, "rank -1", STANCE_SUPPORTS),
+	    "1: an unranked kill record is a process's death, not rank -1's");
+	incident_free(inc);
+	tree_empty();
+
+	put("node07/server.log", "INFO 05-12 10:31:01 [worker.py:1] x\n"
+	    "ERROR 05-12 10:31:02 [engine.py:1] ValueError: No available "
+	    "memory for the cache blocks. Try increasing "
+	    "`gpu_memory_utilization` when initializing the engine.\n", 0);
+	inc = analyze();
+	tb = &inc->answer.checklist[CHECK_TRACEBACK];
+	ok(first(inc) != NULL && tb->missing != NULL &&
+	    !says(tb->missing, "rank -1") && says(tb->missing, "a process on "
+	    "node07"), "5: the checklist asks for the process's traceback by "
+	    "its host: %s", tb->missing != NULL ? tb->missing : "(none)");
+	incident_free(inc);
+	tree_empty();
+}
+
 /* A healthy run: no failure, no advice, nothing to weigh. */
 static void
 test_healthy(void)
@@ -710,6 +745,7 @@ main(void)
 	test_pci_join_hosts();
 	test_capacity();
 	test_healthy();
+	test_unranked_words();
 	ruleset_free(rules);
 	tree_remove();
 	return tap_done();

@@ -888,7 +888,20 @@ ev_verdict_words(struct rl_incident *inc, const struct rl_event *f,
 		buf_printf(&b, "From the first failure's rule (%s): domain %s, "
 		    "group %s.", f->rule != NULL ? f->rule->id : "?",
 		    domain_name(a->domain), group_name(a->group));
-	if (a->scope == SCOPE_ALL)
+	/*
+	 * Alike on every rank: not one bad node.  What it points at instead
+	 * is the domain's to say: a job-wide infrastructure failure (the
+	 * master's port taken, a store that never formed) is still that.
+	 */
+	if (a->scope == SCOPE_ALL && a->domain == DOMAIN_INFRA)
+		buf_adds(&b, " Every rank failed alike, which points away from "
+		    "one bad node and at what they all share: the network, "
+		    "the scheduler, the launch's set-up.");
+	else if (a->scope == SCOPE_ALL && a->domain == DOMAIN_HARDWARE)
+		buf_adds(&b, " Every rank failed alike, which points away from "
+		    "one bad node and at what they all share: the GPU model, "
+		    "its driver or firmware.");
+	else if (a->scope == SCOPE_ALL)
 		buf_adds(&b, " Every rank failed alike, which points away from "
 		    "one bad node and at the code, the config or the data.");
 	buf_adds(&b, x->p != NULL ? x->p : "");

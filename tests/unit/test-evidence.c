@@ -705,6 +705,31 @@ test_unranked_words(void)
 	tree_empty();
 }
 
+/*
+ * Every rank failing alike points away from one node; at the code only
+ * when the domain says so: a port every rank found taken is the set-up's.
+ */
+static void
+test_alike_words(void)
+{
+	static const char bind[] = "torch.distributed.DistNetworkError: The "
+	    "server socket has failed to listen on any local network address. "
+	    "port: 29500, useIpv6: false, code: -98, name: EADDRINUSE, "
+	    "message: address already in use\n";
+	struct rl_incident	*inc;
+
+	put("logs/rank0.log", bind, 0);
+	put("logs/rank1.log", bind, 0);
+	inc = analyze();
+	ok(inc->answer.scope == SCOPE_ALL && inc->answer.domain ==
+	    DOMAIN_INFRA && says(inc->answer.verdict_explanation, "what they "
+	    "all share") && !says(inc->answer.verdict_explanation, "the code, "
+	    "the config or the data"), "4: alike on every rank, infrastructure: "
+	    "not pointed at the code: %s", inc->answer.verdict_explanation);
+	incident_free(inc);
+	tree_empty();
+}
+
 /* A healthy run: no failure, no advice, nothing to weigh. */
 static void
 test_healthy(void)
@@ -746,6 +771,7 @@ main(void)
 	test_capacity();
 	test_healthy();
 	test_unranked_words();
+	test_alike_words();
 	ruleset_free(rules);
 	tree_remove();
 	return tap_done();

@@ -265,6 +265,30 @@ handled_mark(struct rl_incident *inc)
 }
 
 /*
+ * A revived error is the failure's and counts among its rule's lines (the
+ * tally counted only lines not harmless as they were read), at every
+ * diagnosis: a settled incident's events are the keeps' own and stay
+ * revived, and the tally is made afresh each time.
+ */
+static void
+handled_count(struct rl_incident *inc, struct rl_event *e)
+{
+	struct rl_tally	*t = incident_tally(inc, e->rule);
+	int64_t		 ms;
+
+	e->harmless = false;
+	e->revived = true;
+	t->lines++;
+	if ((e->time.flags & RL_TIME_VALID) && !(e->time.flags & RL_TIME_BOOT)) {
+		ms = clock_utc_ms(&e->time);
+		if (ms < t->first)
+			t->first = ms;
+		if (ms > t->last)
+			t->last = ms;
+	}
+}
+
+/*
  * A root its rule calls harmless only for coming before the first step:
  * an ImportError at start-up, which optional imports print and survive.
  */
@@ -281,9 +305,9 @@ handled_early(const struct rl_event *e)
 /*
  * Did an early root's process write nothing after it?  No timed line of
  * it later (in its source, or later by the clock in another), and, in
- * revive_last's pass, no event of it after it in its source nor any in
- * another: a process that falls back goes on, one that died of the
- * import says no more.
+ * handled_revive_last's pass, no event of it after it in its source nor
+ * any in another: a process that falls back goes on, one that died of
+ * the import says no more.
  */
 static bool
 handled_quiet_after(const struct rl_incident *inc, const struct rl_event *e)
@@ -337,7 +361,7 @@ handled_revive_last(struct rl_incident *inc)
 	}
 	for (i = 0; i < inc->nprocs; i++) {
 		if (last[i] != NULL && !more[i]) {
-			last[i]->harmless = false;
+			handled_count(inc, last[i]);
 			done++;
 		}
 	}
@@ -360,8 +384,9 @@ handled_revive(struct rl_incident *inc)
 
 	for (i = 0; i < inc->nevents; i++) {
 		e = inc->events[i];
-		if (handled_early(e) && handled_died(inc, &d, e)) {
-			e->harmless = false;
+		if (e->revived || (handled_early(e) &&
+		    handled_died(inc, &d, e))) {
+			handled_count(inc, e);
 			done++;
 		}
 	}

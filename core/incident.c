@@ -394,6 +394,7 @@ event_init(struct rl_incident *inc, struct rl_event *e, unsigned ncaps)
 	e->pat = 0;
 	e->guess = 0;
 	e->timed = e->weak = e->rank_resolved = e->harmless = false;
+	e->revived = false;
 	e->tform = 0;
 	e->tlen = 0;
 }

@@ -295,6 +295,7 @@ struct rl_event {
 	bool		 weak:1;	/* in a launcher's record: a copy, coarse time */
 	bool		 rank_resolved:1;/* diagnose took rank from the process */
 	bool		 harmless:1;	/* context made it harmless */
+	bool		 revived:1;	/* the diagnosis found it was not */
 	/* Then its numeric captures (event_capv). */
 };
 

@@ -769,6 +769,13 @@ test_revive(struct ruleset *rs)
 	ok(first(inc) != NULL && strstr(first(inc)->text, "flash_attn") !=
 	    NULL, "the ImportError the process wrote last is the failure (%s)",
 	    first_rule(inc));
+	ok(first(inc) != NULL && first(inc)->rule->index < inc->ntally &&
+	    inc->tally[first(inc)->rule->index].lines == 1, "and its "
+	    "signature is counted among those seen");
+	pipeline_diagnose(inc);
+	ok(first(inc) != NULL && first(inc)->rule->index < inc->ntally &&
+	    inc->tally[first(inc)->rule->index].lines == 1, "once, again, "
+	    "when the settled incident is diagnosed again");
 	incident_free(inc);
 
 	/* A vLLM server's fallback import, then it goes on: none. */

@@ -298,7 +298,7 @@ ruleset_links(struct ruleset *rs, const char *s, size_t n,
 /* match_int (model.h) knows pcre2's unset offset as SIZE_MAX. */
 _Static_assert(PCRE2_UNSET == SIZE_MAX, "an unset group's offset");
 
-/* Signals as Linux, where the jobs ran, numbers them and strsignal says them. */
+/* Linux's signals, where the jobs ran: name, strsignal's words, number. */
 static const struct {
 	const char	*name;
 	const char	*text;

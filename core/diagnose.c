@@ -410,12 +410,10 @@ judge_first(const struct rl_incident *inc, struct judge *v, size_t n,
  * Every failing rank is collateral: the job hung.  The ranks that report
  * timeouts are the victims; the culprit is a rank that reported nothing
  * (it was stuck, or frozen) and, of those, the one that went quiet first,
- * by the clock of the reference host.  Only when every rank reported
- * something does the earliest last line alone decide.
+ * by the clock of the reference host.
  */
 static struct judge *
-hang_culprit(const struct rl_incident *inc, struct judge *v, size_t n,
-    bool silent_only)
+hang_culprit(const struct rl_incident *inc, struct judge *v, size_t n)
 {
 	struct judge	*quiet = NULL;
 	size_t		 i;
@@ -424,7 +422,7 @@ hang_culprit(const struct rl_incident *inc, struct judge *v, size_t n,
 	for (i = 0; i < n; i++) {
 		if (v[i].rank == RL_NONE || v[i].last_proc == RL_NONE)
 			continue;
-		if (silent_only && v[i].cls != CLASS_NONE)
+		if (v[i].cls != CLASS_NONE)
 			continue;
 		t = skew_utc_ms(inc, &v[i].last, inc->procs[v[i].last_proc]->host);
 		if (quiet == NULL || t < best) {
@@ -454,7 +452,10 @@ judge_of_rank(struct judge *v, size_t n, int rank, bool line)
 /*
  * The hang's culprit, strongest evidence first: the rank whose last
  * enqueued collective lags the others'; a rank that reported nothing and
- * went quiet first; the rank the dump signals name; the earliest last line.
+ * went quiet first; the rank the dump signals name.  Else none: when every
+ * rank in the logs reported a timeout and none lags, the one they waited
+ * for printed nothing here, and the earliest reporter's last line (which
+ * named a rank that had itself waited) says nothing of it.
  */
 static struct judge *
 hang_pick(struct rl_incident *inc, struct judge *v, size_t n)
@@ -465,12 +466,10 @@ hang_pick(struct rl_incident *inc, struct judge *v, size_t n)
 	if ((j = judge_of_rank(v, n, h->lag_rank, h->lag_event != RL_NONE))
 	    != NULL)
 		h->basis = "lagging";
-	else if ((j = hang_culprit(inc, v, n, true)) != NULL)
+	else if ((j = hang_culprit(inc, v, n)) != NULL)
 		h->basis = "silent";
 	else if ((j = judge_of_rank(v, n, h->dump_origin, false)) != NULL)
 		h->basis = "dump";
-	else if ((j = hang_culprit(inc, v, n, false)) != NULL)
-		h->basis = "quiet";
 	return j;
 }
 

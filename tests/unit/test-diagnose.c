@@ -111,6 +111,24 @@ test_hang(struct ruleset *rs)
 	    "its event is its last line");
 	is_int(e != NULL ? (long long)e->line : 0, 3, "at the line it was written");
 	incident_free(inc);
+
+	/*
+	 * Every rank in the logs timed out and none lags: the rank they
+	 * waited for printed nothing here, and no reporter is named for it.
+	 */
+	inc = run(rs,
+	    T(0, "01,000") "step 1\n" T(1, "01,000") "step 1\n"
+	    T(0, "02,000") "step 2\n" T(1, "02,500") "step 2\n"
+	    "[default0]:[E1202 13:30:03.1 ProcessGroupNCCL.cpp:1] Watchdog caught "
+	    "collective operation timeout: WorkNCCL(SeqNum=7, OpType=ALLREDUCE)\n"
+	    "[default1]:[E1202 13:30:03.1 ProcessGroupNCCL.cpp:1] Watchdog caught "
+	    "collective operation timeout: WorkNCCL(SeqNum=7, OpType=ALLREDUCE)\n");
+	e = first(inc);
+	ok(e != NULL && e->role == ROLE_COLLATERAL &&
+	    inc->answer.hang.culprit == RL_NONE, "all timed out, none silent: "
+	    "no rank is said to have gone quiet (%s)", inc->answer.summary);
+	is_int(inc->answer.scope, SCOPE_ALL, "the timeout stands for all");
+	incident_free(inc);
 }
 
 static void

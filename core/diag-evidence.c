@@ -216,11 +216,9 @@ ev_first_killed(const struct rl_event *e)
 static int
 ev_signal(const struct rl_event *e)
 {
-	if (event_cap(e, CAP_SIGNAL) != RL_CAP_UNSET)
-		return (int)event_cap(e, CAP_SIGNAL);
-	if (event_cap(e, CAP_EXITCODE) != RL_CAP_UNSET && event_cap(e, CAP_EXITCODE) < 0)
-		return (int)-event_cap(e, CAP_EXITCODE);
-	return 0;
+	int64_t	sig = death_signal(e);
+
+	return sig > 0 && sig <= INT32_MAX ? (int)sig : 0;
 }
 
 /* What the lagging rank's numbers show, from a desync line or the SeqNum. */
@@ -248,7 +246,7 @@ ev_first_line(struct rl_incident *inc, const struct rl_event *f)
 {
 	struct rl_answer	*a = &inc->answer;
 	const struct rl_process	*p;
-	char			*last;
+	char			*last, who[32];
 
 	if (f->role == ROLE_HANG && a->hang.lag_rank == f->rank)
 		ev_lag(inc, &a->first_evidence, a->first, STANCE_SUPPORTS);
@@ -260,15 +258,12 @@ ev_first_line(struct rl_incident *inc, const struct rl_event *f)
 	}
 	if (ev_first_killed(f)) {
 		if (f->rank != RL_NONE)
-			evlist_add(&a->first_evidence, inc, a->first,
-			    STANCE_SUPPORTS, "the launcher's record: rank %d "
-			    "died by signal %d and raised nothing itself",
-			    f->rank, ev_signal(f));
+			snprintf(who, sizeof who, "rank %d", f->rank);
 		else
-			evlist_add(&a->first_evidence, inc, a->first,
-			    STANCE_SUPPORTS, "the launcher's record: a process "
-			    "died by signal %d and raised nothing itself",
-			    ev_signal(f));
+			snprintf(who, sizeof who, "a process");
+		evlist_add(&a->first_evidence, inc, a->first, STANCE_SUPPORTS,
+		    "the launcher's record: %s died by signal %d and raised "
+		    "nothing itself", who, ev_signal(f));
 		p = f->process != RL_NONE ? inc->procs[f->process] : NULL;
 		if (p == NULL || p->rank != f->rank || p->last_source == RL_NONE)
 			return;
@@ -893,17 +888,13 @@ ev_verdict_words(struct rl_incident *inc, const struct rl_event *f,
 	 * is the domain's to say: a job-wide infrastructure failure (the
 	 * master's port taken, a store that never formed) is still that.
 	 */
-	if (a->scope == SCOPE_ALL && a->domain == DOMAIN_INFRA)
-		buf_adds(&b, " Every rank failed alike, which points away from "
-		    "one bad node and at what they all share: the network, "
-		    "the scheduler, the launch's set-up.");
-	else if (a->scope == SCOPE_ALL && a->domain == DOMAIN_HARDWARE)
-		buf_adds(&b, " Every rank failed alike, which points away from "
-		    "one bad node and at what they all share: the GPU model, "
-		    "its driver or firmware.");
-	else if (a->scope == SCOPE_ALL)
-		buf_adds(&b, " Every rank failed alike, which points away from "
-		    "one bad node and at the code, the config or the data.");
+	if (a->scope == SCOPE_ALL)
+		buf_printf(&b, " Every rank failed alike, which points away "
+		    "from one bad node and at %s.", a->domain == DOMAIN_INFRA ?
+		    "what they all share: the network, the scheduler, the "
+		    "launch's set-up" : a->domain == DOMAIN_HARDWARE ? "what "
+		    "they all share: the GPU model, its driver or firmware" :
+		    "the code, the config or the data");
 	buf_adds(&b, x->p != NULL ? x->p : "");
 	buf_printf(&b, " Confidence %s (%.2f).", confidence_level(a->confidence),
 	    a->confidence);

@@ -274,18 +274,11 @@ static void
 handled_count(struct rl_incident *inc, struct rl_event *e)
 {
 	struct rl_tally	*t = incident_tally(inc, e->rule);
-	int64_t		 ms;
 
 	e->harmless = false;
 	e->revived = true;
 	t->lines++;
-	if ((e->time.flags & RL_TIME_VALID) && !(e->time.flags & RL_TIME_BOOT)) {
-		ms = clock_utc_ms(&e->time);
-		if (ms < t->first)
-			t->first = ms;
-		if (ms > t->last)
-			t->last = ms;
-	}
+	tally_times(t, &e->time, &e->time);
 }
 
 /*

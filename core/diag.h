@@ -12,6 +12,7 @@
 /* diagnose.c: the three answers from the events (through pipeline.c). */
 void		 diagnose(struct rl_incident *);
 void		 diagnose_reset(struct rl_incident *);
+int64_t		 death_signal(const struct rl_event *);
 
 /* diag-checkpoint.c: which checkpoint is safe to resume from. */
 void		 checkpoint_analyze(struct rl_incident *);

@@ -570,8 +570,12 @@ judge_writer(const struct rl_incident *inc, const struct judge *j)
 	    p->host != NULL;
 }
 
-/* The signal a death records: its own, or a negative exit code's. */
-static int64_t
+/*
+ * The signal a death records: its own, or a negative exit code's; a
+ * positive code, negated, so that two deaths compare by either (below
+ * zero, no signal); RL_CAP_UNSET for neither.
+ */
+int64_t
 death_signal(const struct rl_event *e)
 {
 	int64_t	sig = event_cap(e, CAP_SIGNAL);
@@ -813,6 +817,7 @@ diagnose_words(struct rl_incident *inc, const struct judge *first)
 	const char		*host;
 	const char		*crash;	/* the signal's name, if one a
 					   crash raises */
+	int64_t			 sig;
 	size_t			 i;
 
 	if (a->first == RL_NONE) {
@@ -822,8 +827,9 @@ diagnose_words(struct rl_incident *inc, const struct judge *first)
 		return;
 	}
 	e = inc->events[a->first];
-	crash = first->cls == CLASS_KILLED && signal_crash(death_signal(e)) ?
-	    signal_name(death_signal(e)) : NULL;
+	sig = death_signal(e);
+	crash = first->cls == CLASS_KILLED && signal_crash(sig) ?
+	    signal_name(sig) : NULL;
 	a->first_launcher = e->rank == RL_NONE && block_launcher(e);
 	for (i = 0; i < inc->nprocs && e->rank == RL_NONE && !a->first_launcher
 	    && e->process != RL_NONE && inc->procs[e->process]->host == NULL;

@@ -216,6 +216,8 @@ void		 incident_disown(struct rl_incident *);
 void		 incident_gather(struct rl_incident *);
 void		 incident_absorb(struct rl_incident *, struct rl_incident *);
 struct rl_tally	*incident_tally(struct rl_incident *, const struct rl_rule *);
+void		 tally_times(struct rl_tally *, const struct rl_time *,
+		     const struct rl_time *);
 void		 answer_clear(struct rl_answer *);
 void		 evlist_clear(struct rl_evlist *);	/* diag-evidence.c */
 char		*process_last_line(const struct rl_incident *,

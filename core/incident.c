@@ -739,7 +739,6 @@ incident_gather(struct rl_incident *inc)
 	struct rl_event	*e;
 	size_t		 i, need, bytes = 0, nc = 0;
 	uint32_t	 j;
-	int64_t		 ms;
 
 	heap_advise();
 	inc->nevents = 0;
@@ -781,14 +780,7 @@ incident_gather(struct rl_incident *inc)
 			t->count += k->count;
 			if (k->total > t->total)
 				t->total = k->total;
-			if ((k->first.flags & RL_TIME_VALID) &&
-			    !(k->first.flags & RL_TIME_BOOT) &&
-			    (ms = clock_utc_ms(&k->first)) < t->first)
-				t->first = ms;
-			if ((k->last.flags & RL_TIME_VALID) &&
-			    !(k->last.flags & RL_TIME_BOOT) &&
-			    (ms = clock_utc_ms(&k->last)) > t->last)
-				t->last = ms;
+			tally_times(t, &k->first, &k->last);
 		}
 		for (j = 0; j <= k->n; j++) {
 			e = j < k->n ? keep_at(k, j) : k->tail;
@@ -824,6 +816,24 @@ incident_rank_pos(const struct rl_incident *inc, int rank)
 			hi = mid;
 	}
 	return lo < inc->nranks && inc->ranks[lo].rank == rank ? (long)lo : -1;
+}
+
+/*
+ * Widen a tally's first and last times to lines first and last (a time
+ * since boot, or none, says nothing of the wall clock).
+ */
+void
+tally_times(struct rl_tally *t, const struct rl_time *first,
+    const struct rl_time *last)
+{
+	int64_t	ms;
+
+	if ((first->flags & RL_TIME_VALID) && !(first->flags & RL_TIME_BOOT) &&
+	    (ms = clock_utc_ms(first)) < t->first)
+		t->first = ms;
+	if ((last->flags & RL_TIME_VALID) && !(last->flags & RL_TIME_BOOT) &&
+	    (ms = clock_utc_ms(last)) > t->last)
+		t->last = ms;
 }
 
 /* The tally of a rule, made on first use. */

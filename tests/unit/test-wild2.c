@@ -533,23 +533,23 @@ test_oom_foreign(struct ruleset *rs)
 static void
 test_kv_none_left(struct ruleset *rs)
 {
-	static const char prof[] = "INFO 02-26 09:54:05 worker.py:267] model "
-	    "weights take 5.20GiB; non_torch_memory takes 0.03GiB; PyTorch "
-	    "activation peak memory takes 1.42GiB; the rest of the memory "
-	    "reserved for KV Cache is -1.05GiB.\n"
-	    "INFO 02-26 09:54:05 executor_base.py:111] # cuda blocks: 0, # CPU "
-	    "blocks: 4681\n";
+	static const char prof[] = "INFO 12-03 14:10:22 worker.py:267] model "
+	    "weights take 13.80GiB; non_torch_memory takes 0.06GiB; PyTorch "
+	    "activation peak memory takes 2.71GiB; the rest of the memory "
+	    "reserved for KV Cache is -0.87GiB.\n"
+	    "INFO 12-03 14:10:22 executor_base.py:111] # cuda blocks: 0, # CPU "
+	    "blocks: 2048\n";
 	struct rl_incident	*inc;
 	struct buf		 b = { 0 };
 
 	inc = run(rs, prof);
 	ok(first(inc) != NULL && strcmp(first_rule(inc),
 	    "vllm.kv_cache.none_left") == 0 && inc->answer.domain ==
-	    DOMAIN_CONFIG, "-1.05 GiB left for the KV cache: the failure, "
+	    DOMAIN_CONFIG, "-0.87 GiB left for the KV cache: the failure, "
 	    "config (%s)", first_rule(inc));
 	incident_free(inc);
 
-	buf_printf(&b, "%sERROR 02-26 09:54:06 [core.py:1006] ValueError: No "
+	buf_printf(&b, "%sERROR 12-03 14:10:23 [core.py:1006] ValueError: No "
 	    "available memory for the cache blocks. Try increasing "
 	    "`gpu_memory_utilization` when initializing the engine.\n", prof);
 	inc = run(rs, b.p);
@@ -559,7 +559,7 @@ test_kv_none_left(struct ruleset *rs)
 	incident_free(inc);
 	buf_clear(&b);
 
-	inc = run(rs, "(EngineCore_0 pid=5839) INFO 08-20 18:04:22 "
+	inc = run(rs, "(EngineCore_DP0 pid=4411) INFO 12-03 14:10:22 "
 	    "[gpu_worker.py:276] Available KV cache memory: 11.17 GiB\n");
 	ok(first(inc) == NULL, "11.17 GiB left: no failure (%s)",
 	    first_rule(inc));
@@ -574,14 +574,14 @@ test_kv_none_left(struct ruleset *rs)
 static void
 test_pg_guid(struct ruleset *rs)
 {
-	static const char line[] = " 2025-02-18 12:54 [rank%1$d]:[E218 "
-	    "04:54:22.86446%2$04d ProcessGroupNCCL.cpp:616] [PG ID 11 PG GUID "
+	static const char line[] = " 2026-12-03 09:12 [rank%1$d]:[E1203 "
+	    "01:12:40.12004%2$04d ProcessGroupNCCL.cpp:616] [PG ID 4 PG GUID "
 	    "%3$d Rank %4$d] Watchdog caught collective operation timeout: "
 	    "WorkNCCL(SeqNum=%5$d, OpType=ALLTOALL_BASE, NumelIn=1, NumelOut=1, "
 	    "Timeout(ms)=600000) ran for 600045 milliseconds before timing "
 	    "out.\n"
-	    " 2025-02-18 12:54 [rank%1$d]:[E218 "
-	    "04:54:22.86456%2$04d ProcessGroupNCCL.cpp:1795] [PG ID 11 PG GUID "
+	    " 2026-12-03 09:12 [rank%1$d]:[E1203 "
+	    "01:12:40.12014%2$04d ProcessGroupNCCL.cpp:1795] [PG ID 4 PG GUID "
 	    "%3$d Rank %4$d] Exception (either an error or timeout) detected by "
 	    "watchdog at work: %5$d, last enqueued NCCL work: %6$d, last "
 	    "completed NCCL work: %7$d.\n";
@@ -590,23 +590,23 @@ test_pg_guid(struct ruleset *rs)
 	size_t			 i;
 	bool			 ranks = true;
 
-	buf_printf(&b, line, 13, 1, 119, 1, 216, 220, 215);
-	buf_printf(&b, line, 15, 2, 112, 0, 57, 57, 56);
+	buf_printf(&b, line, 21, 1, 31, 2, 140, 143, 139);
+	buf_printf(&b, line, 22, 2, 27, 0, 38, 38, 37);
 	inc = run(rs, b.p);
 	for (i = 0; i < inc->nranks; i++)
-		ranks &= inc->ranks[i].rank == 13 || inc->ranks[i].rank == 15;
-	ok(inc->nranks == 2 && ranks, "the global ranks 13 and 15, past the "
+		ranks &= inc->ranks[i].rank == 21 || inc->ranks[i].rank == 22;
+	ok(inc->nranks == 2 && ranks, "the global ranks 21 and 22, past the "
 	    "platform's time (%zu ranks)", inc->nranks);
 	ok(inc->answer.hang.lag_rank == RL_NONE, "two groups of one PG ID: "
 	    "no rank lags the other (%d)", inc->answer.hang.lag_rank);
 	incident_free(inc);
 
 	buf_reset(&b);
-	buf_printf(&b, line, 13, 1, 119, 1, 216, 220, 215);
-	buf_printf(&b, line, 15, 2, 119, 0, 57, 57, 56);
+	buf_printf(&b, line, 21, 1, 31, 2, 140, 143, 139);
+	buf_printf(&b, line, 22, 2, 31, 0, 38, 38, 37);
 	inc = run(rs, b.p);
-	ok(inc->answer.hang.lag_rank == 15, "one group: rank 15's last "
-	    "enqueued, 57, lags 220 (%d)", inc->answer.hang.lag_rank);
+	ok(inc->answer.hang.lag_rank == 22, "one group: rank 22's last "
+	    "enqueued, 38, lags 143 (%d)", inc->answer.hang.lag_rank);
 	incident_free(inc);
 	buf_clear(&b);
 }
